@@ -1,0 +1,108 @@
+//! The command line of DESIGN §5. `main` parses the verb and its flags, runs it, and turns every error into one
+//! line on stderr: exit 2 for bad input (unknown flag or key, bad value, missing or malformed file), 1 for a
+//! failure while writing output, 0 on success (an out-of-memory run is a result, not an error).
+
+mod args;
+mod output;
+mod reproduce;
+mod run;
+mod sweep;
+
+use std::io::Write;
+
+pub use args::Args;
+
+/// A CLI failure: the message (one line) and the exit status.
+#[derive(Debug)]
+pub struct CliError {
+    /// One line naming the file, line/field and expectation.
+    pub message: String,
+    /// 2 for bad input, 1 for anything else.
+    pub code: i32,
+}
+
+impl CliError {
+    /// Bad input: exit status 2.
+    pub fn input(message: impl Into<String>) -> Self {
+        CliError {
+            message: message.into(),
+            code: 2,
+        }
+    }
+
+    /// A failure that is not the input's fault: exit status 1.
+    pub fn other(message: impl Into<String>) -> Self {
+        CliError {
+            message: message.into(),
+            code: 1,
+        }
+    }
+}
+
+impl From<gclab_core::ScenarioError> for CliError {
+    fn from(e: gclab_core::ScenarioError) -> Self {
+        CliError::input(e.to_string())
+    }
+}
+
+const USAGE: &str = "\
+gclab — a GC energy lab
+
+usage:
+  gclab                                   open the app on the embedded default scenario
+  gclab open FILE                         open the app on a scenario file
+  gclab presets                           list embedded presets, one per line
+  gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
+  gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
+  gclab reproduce [--out FILE]            rerun the papers' experiments, write the side-by-side tables
+
+SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
+--set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
+
+/// Runs the CLI on `args` (without the program name); returns the exit status.
+pub fn main(args: &[String]) -> i32 {
+    let result = match args.first().map(String::as_str) {
+        None => crate::gui::run_app(None)
+            .map_err(|e| CliError::other(format!("cannot open the app: {e}"))),
+        Some("open") => match args.get(1) {
+            Some(path) => crate::gui::run_app(Some(path))
+                .map_err(|e| CliError::other(format!("cannot open the app: {e}"))),
+            None => Err(CliError::input("open: expected a FILE (a scenario TOML)")),
+        },
+        Some("presets") => presets(),
+        Some("run") => {
+            Args::parse(&args[1..], &["--set", "--json", "--csv"]).and_then(|a| run::run(&a))
+        }
+        Some("sweep") => {
+            Args::parse(&args[1..], &["--set", "--vary", "--json"]).and_then(|a| sweep::sweep(&a))
+        }
+        Some("reproduce") => {
+            let rest: Vec<String> = std::iter::once("reproduce".to_string())
+                .chain(args[1..].iter().cloned())
+                .collect();
+            Args::parse(&rest, &["--out"]).and_then(|a| reproduce::reproduce(&a))
+        }
+        Some("-h" | "--help" | "help") => {
+            let _ = writeln!(std::io::stdout(), "{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(CliError::input(format!(
+            "unknown command `{other}` (expected presets, run, sweep or open; see gclab --help)"
+        ))),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
+            e.code
+        }
+    }
+}
+
+fn presets() -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    for (name, _) in gclab_core::scenario::presets::PRESETS {
+        writeln!(out, "{name}").map_err(|e| CliError::other(e.to_string()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! Output of the CLI: JSON to a file or stdout (`-`), CSV timelines into a directory, and the human summary.
+
+use std::io::Write;
+use std::path::Path;
+
+use gclab_core::Run;
+use gclab_core::units::format_bytes;
+
+use super::CliError;
+
+/// Writes `value` as pretty JSON to `dest` (`-` = stdout).
+pub fn write_json(dest: &str, value: &serde_json::Value) -> Result<(), CliError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| CliError::other(e.to_string()))?;
+    if dest == "-" {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))
+    } else {
+        std::fs::write(dest, text + "\n")
+            .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))
+    }
+}
+
+/// Writes the run's timelines as CSV files into `dir` (created if needed).
+pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
+    let d = Path::new(dir);
+    std::fs::create_dir_all(d)
+        .map_err(|e| CliError::other(format!("{dir}: cannot create: {e}")))?;
+    let w = |name: &str, text: String| {
+        let p = d.join(name);
+        std::fs::write(&p, text)
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", p.display())))
+    };
+    let mut s = String::from("time_ns,live_bytes,dead_bytes,free_bytes\n");
+    for o in &run.occupancy {
+        s += &format!(
+            "{},{},{},{}\n",
+            o.time.0, o.live_bytes, o.dead_bytes, o.free_bytes
+        );
+    }
+    w("occupancy.csv", s)?;
+    let mut s = String::from(
+        "start_ns,end_ns,trigger,alloc_index,heap_bytes_before,live_bytes_after,freed_bytes,moved_bytes,live_objects,work_cycles,stall_cycles,powered_banks_after\n",
+    );
+    for g in &run.gc_events {
+        s += &format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            g.start.0,
+            g.end.0,
+            serde_json::to_value(g.trigger)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            g.alloc_index,
+            g.heap_bytes_before,
+            g.live_bytes_after,
+            g.freed_bytes,
+            g.moved_bytes,
+            g.live_objects,
+            g.work_cycles,
+            g.stall_cycles,
+            g.powered_banks_after
+        );
+    }
+    w("gc_events.csv", s)?;
+    let mut s = String::from("bank,state,start_ns,end_ns\n");
+    for b in &run.banks {
+        let st = serde_json::to_value(b.state)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        s += &format!("{},{},{},{}\n", b.bank, st, b.start.0, b.end.0);
+    }
+    w("banks.csv", s)?;
+    let mut s = String::from("mutator,start_ns,end_ns,kind\n");
+    for p in &run.pauses {
+        let k = serde_json::to_value(p.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        s += &format!("{},{},{},{}\n", p.mutator, p.start.0, p.end.0, k);
+    }
+    w("pauses.csv", s)?;
+    let mut s = String::from("window_ms,utilization\n");
+    for m in &run.summary.mmu {
+        s += &format!("{},{}\n", m.window_ms, m.utilization);
+    }
+    w("mmu.csv", s)
+}
+
+/// A short human-readable summary.
+pub fn human_summary(name: &str, run: &Run) -> String {
+    let s = &run.summary;
+    let e = &s.energy_j;
+    let mut out = format!("{name} — {} on {}\n", s.collector, s.platform);
+    out += &format!("  time        {:.4} s", s.execution_time_s);
+    if let Some(c) = s.execution_cycles {
+        out += &format!(" ({c} cycles)");
+    }
+    out += &format!(
+        "\n  allocated   {} objects, {}\n",
+        s.allocations,
+        format_bytes(s.allocated_bytes)
+    );
+    let by: Vec<String> = s
+        .collections_by_trigger
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    out += &format!("  collections {} ({})\n", s.collections, by.join(", "));
+    out += &format!(
+        "  energy      total {:.4e} J: cpu {:.3e}, heap {:.3e} (leak {:.3e}, dyn {:.3e}), rom {:.3e}, stack {:.3e}\n",
+        e.total, e.cpu, e.heap, e.heap_leakage, e.heap_dynamic, e.rom, e.stack
+    );
+    out += &format!(
+        "  GC cpu      {:.2} %, max pause {:.3} ms\n",
+        s.gc_cpu_fraction * 100.0,
+        s.max_pause_ms
+    );
+    if let Some(b) = s.mean_powered_banks {
+        out += &format!(
+            "  banks       {b:.2} powered on average, {} wake-ups\n",
+            s.bank_wakeups.unwrap_or(0)
+        );
+    }
+    if s.out_of_memory {
+        out += "  OUT OF MEMORY: the run ended at an allocation the heap could not hold\n";
+    }
+    out
+}

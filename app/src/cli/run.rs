@@ -1,0 +1,29 @@
+//! `gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]`.
+
+use std::io::Write;
+
+use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+
+use super::output::{human_summary, write_csv, write_json};
+use super::{Args, CliError};
+
+/// Runs one scenario and prints or writes its results.
+pub fn run(a: &Args) -> Result<(), CliError> {
+    let sc = Scenario::load(&a.input, &a.all("--set"))?;
+    let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+        .map_err(|e| CliError::input(format!("{}: {e}", a.input)))?;
+    if let Some(dir) = a.last("--csv") {
+        write_csv(&dir, &run)?;
+    }
+    match a.last("--json") {
+        Some(dest) => {
+            let v = serde_json::json!({ "scenario": sc.echo(), "summary": run.summary });
+            write_json(&dest, &v)
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", human_summary(sc.origin(), &run))
+                .map_err(|e| CliError::other(e.to_string()))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Collectors decide *when* to collect (a [`TriggerPolicy`], chosen by [`CollectorKind`] through
+//! [`create_trigger`]) and *how* (the platform's collector mechanism, e.g. `platform::kvm::gc`). Triggers see only
+//! an [`AllocRequest`] and the outcome of each collection, so they can serve any platform.
+
+pub mod trigger;
+
+use serde::{Deserialize, Serialize};
+
+pub use crate::scenario::CollectorKind;
+pub use trigger::{AdaptiveTrigger, BaseTrigger, KAllocationTrigger};
+
+use crate::scenario::CollectorConfig;
+
+/// Why a collection started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Trigger {
+    /// An allocation found no free chunk that fits (KVM's only trigger; Dalvik's GC_FOR_ALLOC).
+    Alloc,
+    /// k allocations since the last periodic collection (JVM'02 §3.2).
+    KAllocation,
+    /// Adaptive rule 1: at least two banks could be gated after collecting (JVM'02 §2).
+    AdaptiveTwoBanks,
+    /// Adaptive rule 2: one bank could be gated and the room left lasts at least L allocations.
+    AdaptiveOneBank,
+    /// Adaptive rule 3: B bytes allocated without a collection.
+    AdaptiveForced,
+}
+
+impl Trigger {
+    /// The `collections_by_trigger` key this trigger counts under (DESIGN §5).
+    pub fn summary_key(self) -> &'static str {
+        match self {
+            Trigger::Alloc => "alloc",
+            Trigger::KAllocation => "k_allocation",
+            Trigger::AdaptiveTwoBanks | Trigger::AdaptiveOneBank | Trigger::AdaptiveForced => {
+                "adaptive"
+            }
+        }
+    }
+
+    /// A one-line explanation for tooltips and reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Trigger::Alloc => "allocation failed: no free chunk fits",
+            Trigger::KAllocation => "k allocations since the last periodic collection",
+            Trigger::AdaptiveTwoBanks => "adaptive: estimated garbage frees two or more banks",
+            Trigger::AdaptiveOneBank => {
+                "adaptive: garbage frees one bank and the room lasts L allocations"
+            }
+            Trigger::AdaptiveForced => "adaptive: B bytes allocated since the last collection",
+        }
+    }
+}
+
+/// What a trigger sees at an allocation request, before the object is placed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AllocRequest {
+    /// Allocations completed so far: the allocation clock t_i. `[allocations]`
+    pub alloc_index: u64,
+    /// Requested size s_i (aligned). `[bytes]`
+    pub size_bytes: u64,
+    /// Object bytes in the dynamic heap, live and dead: h_i. `[bytes]`
+    pub heap_bytes: u64,
+    /// Bytes allocated since the last collection of any kind. `[bytes]`
+    pub bytes_since_gc: u64,
+    /// Bank size B. `[bytes]`
+    pub bank_size: u64,
+    /// True when first-fit would place the object (partly) in a gated bank, i.e. this allocation activates one.
+    pub activates_bank: bool,
+    /// Banks of the dynamic heap that would be powered once the object is placed (physical count). Only
+    /// meaningful when `activates_bank`.
+    pub powered_banks_after: u64,
+}
+
+/// What a trigger learns when any collection ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CollectionOutcome {
+    /// Allocation clock at the collection: t2. `[allocations]`
+    pub alloc_index: u64,
+    /// Object bytes just before it, live and dead: h2. `[bytes]`
+    pub heap_bytes_before: u64,
+    /// Live bytes after it: a2. `[bytes]`
+    pub live_bytes_after: u64,
+    /// Why it ran.
+    pub trigger: Trigger,
+}
+
+/// Decides when to collect, besides the allocation failures every collector handles.
+pub trait TriggerPolicy: std::fmt::Debug {
+    /// Called at every allocation request, before placement: `Some(trigger)` collects first.
+    fn before_alloc(&mut self, req: &AllocRequest) -> Option<Trigger>;
+    /// Called when any collection ends (its own or a failure-driven one).
+    fn after_collection(&mut self, outcome: &CollectionOutcome);
+}
+
+/// Limits that tell the engine how a collector behaves (mmtk's `PlanConstraints`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CollectorConstraints {
+    /// Objects may move (compaction).
+    pub moves_objects: bool,
+    /// Mutators stop for the whole collection.
+    pub stop_the_world: bool,
+    /// Young and old objects are collected separately.
+    pub generational: bool,
+}
+
+/// KVM's compacting mark-sweep (JVM'02 §3.1): stop-the-world, compacts when the largest free chunk is too small.
+pub const KVM_MARK_SWEEP: CollectorConstraints = CollectorConstraints {
+    moves_objects: true,
+    stop_the_world: true,
+    generational: false,
+};
+
+/// The trigger policy of `config.kind`; `forced_bytes` must be resolved (the scenario does so).
+pub fn create_trigger(config: &CollectorConfig) -> Box<dyn TriggerPolicy> {
+    match config.kind {
+        CollectorKind::KAllocation => {
+            Box::new(KAllocationTrigger::new(config.k, config.failure_resets_k))
+        }
+        CollectorKind::Adaptive => Box::new(AdaptiveTrigger::new(config)),
+        _ => Box::new(BaseTrigger),
+    }
+}

@@ -1,0 +1,117 @@
+//! `FreeList`: the heap's free chunks in address order with **first-fit** allocation (KVM's allocator, JVM'02
+//! §3.1). A max-segment tree over chunk lengths finds the lowest-addressed chunk that fits in O(log n) — the
+//! same answer as KVM's linear walk, fast enough for millions of allocations. Rebuilt by every sweep.
+
+/// Free chunks `[start, start+len)` in ascending address order. `[bytes]`
+#[derive(Debug, Clone, Default)]
+pub struct FreeList {
+    starts: Vec<u64>,
+    lens: Vec<u64>,
+    /// Max-segment tree over `lens`, leaves at `[leaves, 2·leaves)`.
+    tree: Vec<u64>,
+    leaves: usize,
+}
+
+impl FreeList {
+    /// A free list of the given chunks (ascending, non-overlapping, non-empty).
+    pub fn from_chunks(chunks: impl IntoIterator<Item = (u64, u64)>) -> Self {
+        let (starts, lens): (Vec<u64>, Vec<u64>) = chunks.into_iter().filter(|c| c.1 > 0).unzip();
+        let leaves = starts.len().next_power_of_two().max(1);
+        let mut tree = vec![0u64; 2 * leaves];
+        tree[leaves..leaves + lens.len()].copy_from_slice(&lens);
+        for i in (1..leaves).rev() {
+            tree[i] = tree[2 * i].max(tree[2 * i + 1]);
+        }
+        FreeList {
+            starts,
+            lens,
+            tree,
+            leaves,
+        }
+    }
+
+    /// The largest free chunk. `[bytes]`
+    pub fn largest(&self) -> u64 {
+        self.tree.get(1).copied().unwrap_or(0)
+    }
+
+    /// Number of non-empty free chunks (what a sweep walks besides the objects).
+    pub fn chunk_count(&self) -> usize {
+        self.lens.iter().filter(|l| **l > 0).count()
+    }
+
+    /// Free bytes in all chunks. `[bytes]`
+    pub fn free_bytes(&self) -> u64 {
+        self.lens.iter().sum()
+    }
+
+    /// Index of the lowest-addressed chunk with at least `size` bytes.
+    fn first_fit_index(&self, size: u64) -> Option<usize> {
+        if self.largest() < size || self.lens.is_empty() {
+            return None;
+        }
+        let mut node = 1;
+        while node < self.leaves {
+            node = if self.tree[2 * node] >= size {
+                2 * node
+            } else {
+                2 * node + 1
+            };
+        }
+        Some(node - self.leaves)
+    }
+
+    /// Where first-fit would place `size` bytes, without taking them.
+    pub fn peek(&self, size: u64) -> Option<u64> {
+        self.first_fit_index(size).map(|i| self.starts[i])
+    }
+
+    /// Takes `size` bytes from the start of the first chunk that fits; returns their address.
+    pub fn allocate(&mut self, size: u64) -> Option<u64> {
+        let i = self.first_fit_index(size)?;
+        let addr = self.starts[i];
+        self.starts[i] += size;
+        self.lens[i] -= size;
+        let mut node = self.leaves + i;
+        self.tree[node] = self.lens[i];
+        while node > 1 {
+            node /= 2;
+            self.tree[node] = self.tree[2 * node].max(self.tree[2 * node + 1]);
+        }
+        Some(addr)
+    }
+
+    /// The chunks, ascending.
+    pub fn chunks(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.starts
+            .iter()
+            .copied()
+            .zip(self.lens.iter().copied())
+            .filter(|c| c.1 > 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_fit_takes_the_lowest_chunk_that_fits() {
+        let mut f = FreeList::from_chunks([(0, 8), (100, 64), (200, 32), (300, 128)]);
+        assert_eq!(f.peek(16), Some(100));
+        assert_eq!(f.allocate(16), Some(100));
+        assert_eq!(f.allocate(8), Some(0));
+        assert_eq!(f.allocate(100), Some(300));
+        assert_eq!(f.allocate(48), Some(116));
+        assert_eq!(f.largest(), 32);
+        assert_eq!(f.allocate(33), None);
+        assert_eq!(f.free_bytes(), 8 + 64 + 32 + 128 - 16 - 8 - 100 - 48);
+    }
+
+    #[test]
+    fn empty_list_fits_nothing() {
+        let mut f = FreeList::from_chunks([]);
+        assert_eq!(f.allocate(1), None);
+        assert_eq!(f.largest(), 0);
+    }
+}

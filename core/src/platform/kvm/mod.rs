@@ -1,0 +1,303 @@
+//! The kvm-soc platform (JVM'02 §3): one in-order core at `kvm.clock_hz`, a heap of SRAM banks with a permanent
+//! space at its end, KVM's first-fit allocator and compacting mark-sweep collector ([`gc`]), a trigger policy
+//! (base, k-allocation, adaptive), bank supply gating, and the energy of Fig. 5 ([`energy`]).
+//!
+//! The loop: the workload draws a request (compute, size, lifetime); the mutator computes; deaths that are due
+//! happen; the trigger may collect; first-fit places the object (collecting, compacting if needed, on failure;
+//! out-of-memory ends the run as a result); gated banks the object lands in wake (350 cycles each). Time is an
+//! integer cycle count, converted to [`SimTime`] once per record.
+
+mod energy;
+mod gc;
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use crate::collector::{AllocRequest, Trigger, TriggerPolicy, create_trigger};
+use crate::error::SimError;
+use crate::heap::{BankState, Banks, FreeList};
+use crate::progress::{Cancel, Progress};
+use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
+use crate::scenario::{InitialBankState, Scenario};
+use crate::units::SimTime;
+use crate::workload::{AllocDraw, Lifetime, WorkloadGen};
+
+/// An object in the dynamic heap. Its id is its index, also its layout id.
+#[derive(Debug, Clone, Copy)]
+struct Obj {
+    addr: u64,
+    size: u64,
+    dead: bool,
+}
+
+/// Engine state of one kvm-soc run.
+struct KvmSim<'s> {
+    sc: &'s Scenario,
+    ns_per_cycle: u64,
+    now: u64,
+    mutator_cycles: u64,
+    gc_cycles: u64,
+    stall_cycles: u64,
+    objs: Vec<Obj>,
+    /// Ids surviving the last collection, ascending by address.
+    resident: Vec<u32>,
+    /// Ids allocated since the last collection, in allocation order.
+    fresh: Vec<u32>,
+    free: FreeList,
+    banks: Banks,
+    bank_size: u64,
+    perm_start: u64,
+    live_bytes: u64,
+    dead_bytes: u64,
+    peak_live: u64,
+    alloc_index: u64,
+    bytes_since_gc: u64,
+    allocated_bytes: u64,
+    deaths: BinaryHeap<Reverse<(u64, u32)>>,
+    phase_objs: Vec<Vec<u32>>,
+    killed_phases: usize,
+    policy: Box<dyn TriggerPolicy>,
+    heap_acc_mutator: f64,
+    heap_acc_alloc: f64,
+    heap_acc_gc: f64,
+    occupancy: Vec<OccupancySample>,
+    gc_events: Vec<GcEvent>,
+    pauses: Vec<Pause>,
+    layout: Option<LayoutRecorder>,
+    triggers: BTreeMap<String, u64>,
+}
+
+/// Runs a kvm-soc scenario.
+pub fn simulate_kvm(
+    sc: &Scenario,
+    cancel: &Cancel,
+    progress: &mut dyn Progress,
+) -> Result<Run, SimError> {
+    let mut sim = KvmSim::new(sc);
+    let mut workload = WorkloadGen::new(sc.workload(), sc.seed());
+    let total_work = sc.workload().work_allocations().max(1) as f64;
+    let mut work_done = 0u64;
+    let mut oom = false;
+    sim.start();
+    while let Some(d) = workload.next(sim.now) {
+        if sim.alloc_index.is_multiple_of(1024) {
+            if cancel.is_cancelled() {
+                return Err(SimError::Cancelled);
+            }
+            progress.report(work_done as f64 / total_work);
+        }
+        if d.source == crate::workload::AllocSource::Work {
+            work_done += 1;
+        }
+        sim.now += d.compute_cycles;
+        sim.mutator_cycles += d.compute_cycles;
+        sim.heap_acc_mutator +=
+            d.compute_cycles as f64 * sc.file().kvm.energy.mutator_heap_accesses_per_cycle;
+        sim.kill_due(d.phase);
+        if !sim.allocate(&d) {
+            oom = true;
+            break;
+        }
+    }
+    progress.report(1.0);
+    Ok(sim.finish(oom))
+}
+
+impl<'s> KvmSim<'s> {
+    fn new(sc: &'s Scenario) -> Self {
+        let f = sc.file();
+        let heap = f.heap.size.0;
+        let bank_size = f.heap.bank_size.0;
+        let align = f.heap.alignment;
+        let perm = sc.workload().permanent_bytes.0.div_ceil(align) * align;
+        let perm_start = heap.saturating_sub(perm);
+        let e = &f.kvm.energy;
+        let mem_bytes = (heap + e.stack_sram_size.0 + e.rom_size.0).max(1) as f64;
+        let leak_per_byte_cycle = e.leakage_per_cycle_over_access * e.sram_access_j / mem_bytes;
+        let initial = match f.heap.initial_bank_state {
+            InitialBankState::Gated => BankState::Gated,
+            InitialBankState::Active => BankState::Active,
+        };
+        let nbanks = (heap / bank_size) as usize;
+        KvmSim {
+            sc,
+            ns_per_cycle: 1_000_000_000 / f.kvm.clock_hz,
+            now: 0,
+            mutator_cycles: 0,
+            gc_cycles: 0,
+            stall_cycles: 0,
+            objs: Vec::new(),
+            resident: Vec::new(),
+            fresh: Vec::new(),
+            free: FreeList::from_chunks([(0, perm_start)]),
+            banks: Banks::new(
+                nbanks,
+                bank_size,
+                initial,
+                leak_per_byte_cycle * bank_size as f64,
+                e.gated_leakage_fraction,
+                e.resync_cycles,
+            ),
+            bank_size,
+            perm_start,
+            live_bytes: 0,
+            dead_bytes: 0,
+            peak_live: 0,
+            alloc_index: 0,
+            bytes_since_gc: 0,
+            allocated_bytes: 0,
+            deaths: BinaryHeap::new(),
+            phase_objs: vec![Vec::new(); sc.workload().phases.len()],
+            killed_phases: 0,
+            policy: create_trigger(&f.collector),
+            heap_acc_mutator: 0.0,
+            heap_acc_alloc: 0.0,
+            heap_acc_gc: 0.0,
+            occupancy: Vec::new(),
+            gc_events: Vec::new(),
+            pauses: Vec::new(),
+            layout: f.record.layout.then(LayoutRecorder::new),
+            triggers: BTreeMap::new(),
+        }
+    }
+
+    fn time(&self) -> SimTime {
+        SimTime(self.now * self.ns_per_cycle)
+    }
+
+    fn sample(&mut self) {
+        let t = self.time();
+        let free = self
+            .perm_start
+            .saturating_sub(self.live_bytes + self.dead_bytes);
+        self.occupancy.push(OccupancySample {
+            time: t,
+            live_bytes: self.live_bytes,
+            dead_bytes: self.dead_bytes,
+            free_bytes: free,
+        });
+    }
+
+    /// Start-up: the permanent space is written, powering its banks.
+    fn start(&mut self) {
+        let heap = self.sc.file().heap.size.0;
+        if self.perm_start < heap {
+            let stall = self
+                .banks
+                .wake_range(self.perm_start, heap - self.perm_start, self.now);
+            self.now += stall;
+            self.stall_cycles += stall;
+        }
+        self.sample();
+    }
+
+    fn mark_dead(&mut self, id: u32) {
+        let t = self.time();
+        let o = &mut self.objs[id as usize];
+        if o.dead {
+            return;
+        }
+        o.dead = true;
+        self.live_bytes -= o.size;
+        self.dead_bytes += o.size;
+        if let Some(l) = self.layout.as_mut() {
+            l.death(id, t);
+        }
+    }
+
+    /// Deaths due at this request: lifetimes that have run out, and phase-scoped objects of ended phases.
+    fn kill_due(&mut self, phase: usize) {
+        while self.killed_phases < phase.min(self.phase_objs.len()) {
+            let ids = std::mem::take(&mut self.phase_objs[self.killed_phases]);
+            for id in ids {
+                self.mark_dead(id);
+            }
+            self.killed_phases += 1;
+        }
+        while let Some(Reverse((at, id))) = self.deaths.peek().copied() {
+            if at > self.alloc_index {
+                break;
+            }
+            self.deaths.pop();
+            self.mark_dead(id);
+        }
+    }
+
+    /// Powered banks of the dynamic heap (those not wholly inside the permanent space).
+    fn powered_dynamic_banks(&self) -> usize {
+        let dyn_banks = (self.perm_start.div_ceil(self.bank_size) as usize).min(self.banks.count());
+        (0..dyn_banks)
+            .filter(|b| self.banks.state(*b) != BankState::Gated)
+            .count()
+    }
+
+    /// One allocation; false when the heap cannot hold it even after a compacting collection.
+    fn allocate(&mut self, d: &AllocDraw) -> bool {
+        let align = self.sc.file().heap.alignment;
+        let size = d.size_bytes.div_ceil(align) * align;
+        if size > self.perm_start {
+            return false;
+        }
+        let place = self.free.peek(size);
+        let activates = place.is_some_and(|a| self.banks.any_gated_in(a, size));
+        let powered_after = match place {
+            Some(a) if activates => self.powered_dynamic_banks() + self.banks.gated_in(a, size),
+            _ => self.powered_dynamic_banks(),
+        };
+        let req = AllocRequest {
+            alloc_index: self.alloc_index,
+            size_bytes: size,
+            heap_bytes: self.live_bytes + self.dead_bytes,
+            bytes_since_gc: self.bytes_since_gc,
+            bank_size: self.bank_size,
+            activates_bank: activates,
+            powered_banks_after: powered_after as u64,
+        };
+        if let Some(tr) = self.policy.before_alloc(&req) {
+            self.collect(tr, None);
+        }
+        let addr = match self.free.allocate(size) {
+            Some(a) => a,
+            None => {
+                self.collect(Trigger::Alloc, Some(size));
+                match self.free.allocate(size) {
+                    Some(a) => a,
+                    None => return false,
+                }
+            }
+        };
+        let stall = self.banks.wake_range(addr, size, self.now);
+        self.now += stall;
+        self.stall_cycles += stall;
+        let id = self.objs.len() as u32;
+        self.objs.push(Obj {
+            addr,
+            size,
+            dead: false,
+        });
+        self.fresh.push(id);
+        let t = self.time();
+        if let Some(l) = self.layout.as_mut() {
+            l.alloc(addr, size, t, d.site);
+        }
+        self.live_bytes += size;
+        self.peak_live = self.peak_live.max(self.live_bytes);
+        self.alloc_index += 1;
+        self.bytes_since_gc += size;
+        self.allocated_bytes += size;
+        self.heap_acc_alloc += size as f64 * self.sc.file().kvm.energy.alloc_accesses_per_byte;
+        match d.lifetime {
+            Lifetime::Allocations(n) => self.deaths.push(Reverse((self.alloc_index + n, id))),
+            Lifetime::PhaseEnd(p) => {
+                if p < self.killed_phases {
+                    self.mark_dead(id);
+                } else if let Some(v) = self.phase_objs.get_mut(p) {
+                    v.push(id);
+                }
+            }
+            Lifetime::Immortal => {}
+        }
+        self.sample();
+        true
+    }
+}

@@ -1,0 +1,198 @@
+//! Reproduction of the adaptive-GC paper on the kvm-soc platform: runs every application under base, the six
+//! k-allocation collectors and adaptive, and compares with Tables 2–3 and Fig. 4; the same at other bank and
+//! heap sizes (§4.5–4.6). Pure and single-threaded; `gclab reproduce` writes `docs/reproduction.md` from it, and
+//! the tests assert on the same numbers.
+
+use super::paper_kvm::{APPS, KS, TABLE2, TABLE3};
+use crate::error::{ScenarioError, SimError};
+use crate::progress::{Cancel, NoProgress};
+use crate::run::Summary;
+use crate::scenario::Scenario;
+use crate::simulate;
+
+/// Results of one application under the eight collectors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppResult {
+    /// Preset name.
+    pub app: String,
+    /// Summaries for k = 10 … 500 (in [`KS`] order), then base, then adaptive.
+    pub runs: Vec<Summary>,
+}
+
+impl AppResult {
+    /// Summary of the base run.
+    pub fn base(&self) -> &Summary {
+        &self.runs[6]
+    }
+
+    /// Summary of the adaptive run.
+    pub fn adaptive(&self) -> &Summary {
+        &self.runs[7]
+    }
+
+    /// Heap energy of run `i` over base's.
+    pub fn heap_energy_norm(&self, i: usize) -> f64 {
+        self.runs[i].energy_j.heap / self.base().energy_j.heap
+    }
+
+    /// Execution-cycle increase of run `i` over base. `[%]`
+    pub fn slowdown_pct(&self, i: usize) -> f64 {
+        let b = self.base().execution_cycles.unwrap_or(1) as f64;
+        (self.runs[i].execution_cycles.unwrap_or(0) as f64 / b - 1.0) * 100.0
+    }
+
+    /// Lowest heap energy of the six k-allocation runs, over base's, and its k.
+    pub fn best_k(&self) -> (u64, f64) {
+        (0..6)
+            .map(|i| (KS[i], self.heap_energy_norm(i)))
+            .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a })
+    }
+
+    /// True when any run ended out of memory.
+    pub fn any_oom(&self) -> bool {
+        self.runs.iter().any(|r| r.out_of_memory)
+    }
+}
+
+/// Either error a reproduction run can meet.
+#[derive(Debug, thiserror::Error)]
+pub enum ReproError {
+    /// A preset or override was bad.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// A run did not finish.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+}
+
+/// The eight collector settings, in [`AppResult::runs`] order.
+pub fn collector_sets() -> Vec<Vec<String>> {
+    let mut v: Vec<Vec<String>> = KS
+        .iter()
+        .map(|k| {
+            vec![
+                "collector.kind=k-allocation".into(),
+                format!("collector.k={k}"),
+            ]
+        })
+        .collect();
+    v.push(vec!["collector.kind=base".into()]);
+    v.push(vec!["collector.kind=adaptive".into()]);
+    v
+}
+
+/// Runs one application under the eight collectors with extra `overrides` (e.g. `heap.bank_size=8KiB`).
+pub fn run_app(app: &str, overrides: &[String]) -> Result<AppResult, ReproError> {
+    let mut runs = Vec::with_capacity(8);
+    for set in collector_sets() {
+        let mut all: Vec<String> = vec!["record.layout=false".into()];
+        all.extend(overrides.iter().cloned());
+        all.extend(set);
+        let sc = Scenario::load(&format!("preset:{app}"), &all)?;
+        runs.push(simulate(&sc, &Cancel::never(), &mut NoProgress)?.summary);
+    }
+    Ok(AppResult {
+        app: app.to_string(),
+        runs,
+    })
+}
+
+/// Runs all nine applications.
+pub fn run_all(overrides: &[String]) -> Result<Vec<AppResult>, ReproError> {
+    APPS.iter().map(|a| run_app(a, overrides)).collect()
+}
+
+/// Index of `app` in the paper's tables.
+pub fn paper_row(app: &str) -> Option<usize> {
+    APPS.iter().position(|a| *a == app)
+}
+
+fn short(app: &str) -> &str {
+    app.trim_start_matches("kvm/")
+}
+
+fn cell_count(ours: u64, paper: u64) -> String {
+    if ours == paper {
+        format!("{ours}")
+    } else {
+        format!("{ours} ({paper})")
+    }
+}
+
+/// Table 2 as markdown: our activations with the paper's in brackets where they differ.
+pub fn table2_markdown(results: &[AppResult]) -> String {
+    let mut s = String::from(
+        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | base | adaptive |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        let Some(row) = paper_row(&r.app) else {
+            continue;
+        };
+        s += &format!("| {} ", short(&r.app));
+        for (i, run) in r.runs.iter().enumerate() {
+            s += &format!("| {} ", cell_count(run.collections, TABLE2[row][i]));
+        }
+        s += "|\n";
+    }
+    s
+}
+
+/// Table 3 as markdown: execution-cycle increase over base, ours (paper).
+pub fn table3_markdown(results: &[AppResult]) -> String {
+    let mut s = String::from(
+        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | adaptive |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut sums = [0.0f64; 7];
+    let mut paper_sums = [0.0f64; 7];
+    for r in results {
+        let Some(row) = paper_row(&r.app) else {
+            continue;
+        };
+        s += &format!("| {} ", short(&r.app));
+        for (c, i) in [0, 1, 2, 3, 4, 5, 7].into_iter().enumerate() {
+            let v = r.slowdown_pct(i);
+            sums[c] += v;
+            paper_sums[c] += TABLE3[row][c];
+            s += &format!("| {v:.2} ({:.2}) ", TABLE3[row][c]);
+        }
+        s += "|\n";
+    }
+    let n = results.len().max(1) as f64;
+    s += "| **average** ";
+    for c in 0..7 {
+        s += &format!("| **{:.2}** ({:.2}) ", sums[c] / n, paper_sums[c] / n);
+    }
+    s + "|\n"
+}
+
+/// Fig. 4 as markdown: heap energy normalised to base.
+pub fn fig4_markdown(results: &[AppResult]) -> String {
+    let mut s = String::from(
+        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | adaptive | best k | adaptive / best k |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in results {
+        s += &format!("| {} ", short(&r.app));
+        for i in [0, 1, 2, 3, 4, 5, 7] {
+            s += &format!("| {:.3} ", r.heap_energy_norm(i));
+        }
+        let (k, e) = r.best_k();
+        s += &format!("| {k} | {:.3} |\n", r.heap_energy_norm(7) / e);
+    }
+    s
+}
+
+/// Average heap-energy saving of adaptive over base, `[%]`.
+pub fn adaptive_saving_pct(results: &[AppResult]) -> f64 {
+    let n = results.len().max(1) as f64;
+    results
+        .iter()
+        .map(|r| (1.0 - r.heap_energy_norm(7)) * 100.0)
+        .sum::<f64>()
+        / n
+}
+
+/// Average execution-cycle increase of run `i` over base, `[%]`.
+pub fn mean_slowdown_pct(results: &[AppResult], i: usize) -> f64 {
+    let n = results.len().max(1) as f64;
+    results.iter().map(|r| r.slowdown_pct(i)).sum::<f64>() / n
+}

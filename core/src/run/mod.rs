@@ -1,0 +1,213 @@
+//! `Run`: everything a simulation produces — the [`Summary`] and plot-ready timelines (heap occupancy, bank power
+//! states, GC events, pauses) plus the [`HeapLayout`] the app replays. A `Run` is immutable once built; views
+//! borrow it and never recompute it per frame.
+
+pub mod layout;
+pub mod summary;
+
+use serde::{Deserialize, Serialize};
+
+pub use layout::{HeapLayout, Keyframe, LayoutRecorder, Move, ObjectSpan, PlacedObject};
+pub use summary::{EnergySummary, MmuPoint, Summary};
+
+use crate::collector::Trigger;
+use crate::heap::BankState;
+use crate::units::SimTime;
+
+/// The heap's address geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapGeometry {
+    /// Heap size. `[bytes]`
+    pub heap_bytes: u64,
+    /// Bank size. `[bytes]`
+    pub bank_bytes: u64,
+    /// Number of banks.
+    pub banks: u32,
+    /// Start of the permanent space (the dynamic heap is `[0, permanent_start)`). `[bytes]`
+    pub permanent_start: u64,
+}
+
+/// Heap occupancy at an instant: live, dead-not-yet-collected and free bytes of the dynamic heap. `[bytes]`
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OccupancySample {
+    /// When.
+    pub time: SimTime,
+    /// Reachable object bytes. `[bytes]`
+    pub live_bytes: u64,
+    /// Unreachable bytes not yet reclaimed. `[bytes]`
+    pub dead_bytes: u64,
+    /// Free bytes of the dynamic heap. `[bytes]`
+    pub free_bytes: u64,
+}
+
+/// A bank held a power state over `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BankInterval {
+    /// Bank index from address 0.
+    pub bank: u32,
+    /// Power state.
+    pub state: BankState,
+    /// Start.
+    pub start: SimTime,
+    /// End.
+    pub end: SimTime,
+}
+
+/// One collection.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GcEvent {
+    /// Start.
+    pub start: SimTime,
+    /// End.
+    pub end: SimTime,
+    /// Why it ran.
+    pub trigger: Trigger,
+    /// Allocation clock when it ran. `[allocations]`
+    pub alloc_index: u64,
+    /// Object bytes before (live + dead). `[bytes]`
+    pub heap_bytes_before: u64,
+    /// Live bytes after. `[bytes]`
+    pub live_bytes_after: u64,
+    /// Bytes reclaimed. `[bytes]`
+    pub freed_bytes: u64,
+    /// Bytes moved by compaction (0 when it did not compact). `[bytes]`
+    pub moved_bytes: u64,
+    /// Objects marked live.
+    pub live_objects: u64,
+    /// Work done. `[cycles]`
+    pub work_cycles: u64,
+    /// Bank resynchronisation stall inside the collection (compaction into gated banks). `[cycles]`
+    pub stall_cycles: u64,
+    /// Banks powered after it.
+    pub powered_banks_after: u32,
+}
+
+/// Why a mutator was paused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseKind {
+    /// Stopped for a stop-the-world collection or phase.
+    Safepoint,
+    /// Collecting in the foreground itself.
+    Foreground,
+    /// Waiting for a concurrent cycle to finish.
+    ConcurrentWait,
+}
+
+/// A mutator pause `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pause {
+    /// Mutator index.
+    pub mutator: u32,
+    /// Start.
+    pub start: SimTime,
+    /// End.
+    pub end: SimTime,
+    /// Why.
+    pub kind: PauseKind,
+}
+
+/// The result of one simulation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Summary numbers.
+    pub summary: Summary,
+    /// Length of the run.
+    pub duration: SimTime,
+    /// Heap geometry.
+    pub geometry: HeapGeometry,
+    /// Heap occupancy, one sample per allocation and two per collection, ascending.
+    pub occupancy: Vec<OccupancySample>,
+    /// Bank power-state intervals, by bank then time.
+    pub banks: Vec<BankInterval>,
+    /// Collections, in order.
+    pub gc_events: Vec<GcEvent>,
+    /// Mutator pauses, in order.
+    pub pauses: Vec<Pause>,
+    /// Address history of every object (empty when `record.layout = false`).
+    pub layout: HeapLayout,
+    /// Leakage energy of each bank. `[J]`
+    pub bank_leakage_j: Vec<f64>,
+}
+
+impl Run {
+    /// A 64-bit fingerprint of everything in the run (FNV-1a over the summary JSON and every timeline), for
+    /// determinism tests and stored hashes.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = Fnv::default();
+        h.write(
+            serde_json::to_string(&self.summary)
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+        h.u64(self.duration.0);
+        for s in &self.occupancy {
+            h.u64(s.time.0);
+            h.u64(s.live_bytes);
+            h.u64(s.dead_bytes);
+            h.u64(s.free_bytes);
+        }
+        for b in &self.banks {
+            h.u64(u64::from(b.bank));
+            h.u64(b.state as u64);
+            h.u64(b.start.0);
+            h.u64(b.end.0);
+        }
+        for g in &self.gc_events {
+            h.u64(g.start.0);
+            h.u64(g.end.0);
+            h.u64(g.trigger as u64);
+            h.u64(g.live_bytes_after);
+            h.u64(g.moved_bytes);
+        }
+        for o in &self.layout.objects {
+            h.u64(o.addr);
+            h.u64(o.alloc.0);
+            h.u64(o.death.0);
+            h.u64(o.freed.0);
+        }
+        for e in &self.bank_leakage_j {
+            h.u64(e.to_bits());
+        }
+        h.0
+    }
+
+    /// Samples the occupancy at `t` (the last sample at or before it).
+    pub fn occupancy_at(&self, t: SimTime) -> Option<OccupancySample> {
+        match self.occupancy.partition_point(|s| s.time <= t) {
+            0 => None,
+            n => Some(self.occupancy[n - 1]),
+        }
+    }
+
+    /// The power state of `bank` at `t`.
+    pub fn bank_state_at(&self, bank: u32, t: SimTime) -> Option<BankState> {
+        let from = self.banks.partition_point(|b| b.bank < bank);
+        let to = self.banks.partition_point(|b| b.bank <= bank);
+        let spans = &self.banks[from..to];
+        let i = spans.partition_point(|b| b.start <= t);
+        spans
+            .get(i.checked_sub(1)?)
+            .filter(|b| t < b.end || b.end == self.duration)
+            .map(|b| b.state)
+    }
+}
+
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        if self.0 == 0 {
+            self.0 = 0xCBF2_9CE4_8422_2325;
+        }
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+
+    fn u64(&mut self, v: u64) {
+        self.write(&v.to_le_bytes());
+    }
+}

@@ -1,0 +1,574 @@
+//! Scenarios: everything a run depends on, read in two stages. [`ScenarioFile`] mirrors the TOML (defaults,
+//! unknown keys rejected); [`Scenario`] is the validated, resolved form — only [`Scenario`] can be simulated.
+//!
+//! Loading order: text → TOML table (syntax errors with line) → typed mirror (type errors and unknown keys with
+//! line) → `--set` overrides applied to the table, each re-checked → workload profile resolved (embedded name or
+//! path) and merged with the scenario's `[workload]` overrides → ranges checked, naming the field and its line.
+
+pub mod file;
+pub mod presets;
+pub mod size;
+pub mod toml_util;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use toml::{Table, Value};
+
+pub use file::{
+    BankCount, CollectorConfig, CollectorKind, FORMAT_VERSION, ForcedTiming, HeapConfig,
+    InitialBankState, KvmConfig, KvmEnergy, KvmGcCosts, PlatformKind, RecordConfig, ScenarioFile,
+};
+pub use size::ByteSize;
+
+use crate::error::{Origin, ScenarioError};
+use crate::workload::WorkloadProfile;
+use toml_util::{deep_merge, line_of_key, line_of_offset, parse_override_value, set_path};
+
+/// A validated scenario: the resolved file (workload profile merged in) plus where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    file: ScenarioFile,
+    workload: WorkloadProfile,
+    /// The raw table as read (before overrides), kept so that overrides can be applied again.
+    raw: Table,
+    source_text: String,
+    origin: String,
+    base_dir: Option<PathBuf>,
+    overrides: Vec<(String, Value)>,
+}
+
+/// The echo of a scenario in `run --json`: the resolved file with its workload profile.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioEcho<'a> {
+    #[serde(flatten)]
+    file: &'a ScenarioFile,
+    #[serde(rename = "workload_profile")]
+    workload: &'a WorkloadProfile,
+}
+
+fn syntax_error(origin: &str, src: &str, e: &toml::de::Error) -> ScenarioError {
+    let line = e.span().map(|s| line_of_offset(src, s.start));
+    ScenarioError::Syntax {
+        origin: Origin::File {
+            file: origin.to_string(),
+            line,
+        },
+        message: e.message().trim().replace('\n', " "),
+    }
+}
+
+fn field_error(origin: Origin, field: &str, message: impl Into<String>) -> ScenarioError {
+    ScenarioError::Field {
+        origin,
+        field: field.to_string(),
+        message: message.into(),
+    }
+}
+
+impl Scenario {
+    /// Loads `spec`: `preset:NAME` or a path to a TOML file, with `--set KEY=VALUE` overrides.
+    pub fn load(spec: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+        if let Some(name) = spec.strip_prefix("preset:") {
+            return Scenario::preset_with(name, overrides);
+        }
+        let text = std::fs::read_to_string(spec).map_err(|e| ScenarioError::Io {
+            path: spec.to_string(),
+            message: e.to_string(),
+        })?;
+        let base = Path::new(spec).parent().map(Path::to_path_buf);
+        Scenario::from_toml_str(&text, spec, base.as_deref(), overrides)
+    }
+
+    /// The embedded preset `name` (e.g. `kvm/kwml`).
+    pub fn preset(name: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::preset_with(name, &[])
+    }
+
+    fn preset_with(name: &str, overrides: &[String]) -> Result<Scenario, ScenarioError> {
+        let text = presets::preset_text(name).ok_or_else(|| ScenarioError::UnknownPreset {
+            name: name.to_string(),
+            example: presets::DEFAULT_PRESET.to_string(),
+        })?;
+        Scenario::from_toml_str(text, &format!("preset:{name}"), None, overrides)
+    }
+
+    /// The scenario the app opens with.
+    pub fn default_preset() -> Result<Scenario, ScenarioError> {
+        Scenario::preset(presets::DEFAULT_PRESET)
+    }
+
+    /// Parses and validates scenario text. `origin` names it in errors; `base_dir` resolves relative workload
+    /// paths; `overrides` are `KEY=VALUE` strings as given to `--set`.
+    pub fn from_toml_str(
+        text: &str,
+        origin: &str,
+        base_dir: Option<&Path>,
+        overrides: &[String],
+    ) -> Result<Scenario, ScenarioError> {
+        let raw: Table = text
+            .parse::<Table>()
+            .map_err(|e| syntax_error(origin, text, &e))?;
+        // Stage 1 on the text itself, so type errors and unknown keys carry their line.
+        toml::from_str::<ScenarioFile>(text).map_err(|e| syntax_error(origin, text, &e))?;
+        let mut parsed = Vec::new();
+        for arg in overrides {
+            let (k, v) = arg
+                .split_once('=')
+                .ok_or_else(|| ScenarioError::BadOverride {
+                    arg: arg.clone(),
+                    message: "expected KEY=VALUE, e.g. --set heap.target_util=0.9".into(),
+                })?;
+            parsed.push((k.trim().to_string(), parse_override_value(v.trim())));
+        }
+        Scenario::build(
+            raw,
+            text.to_string(),
+            origin.to_string(),
+            base_dir.map(Path::to_path_buf),
+            parsed,
+        )
+    }
+
+    /// This scenario with further overrides (`heap.bank_size` = `"8KiB"`), re-validated. Used by sweeps and the
+    /// app's controls.
+    pub fn with_overrides(&self, extra: &[(String, Value)]) -> Result<Scenario, ScenarioError> {
+        let mut all = self.overrides.clone();
+        all.extend(extra.iter().cloned());
+        Scenario::build(
+            self.raw.clone(),
+            self.source_text.clone(),
+            self.origin.clone(),
+            self.base_dir.clone(),
+            all,
+        )
+    }
+
+    /// This scenario with one override given as `KEY=VALUE` text.
+    pub fn with_set(&self, arg: &str) -> Result<Scenario, ScenarioError> {
+        let (k, v) = arg
+            .split_once('=')
+            .ok_or_else(|| ScenarioError::BadOverride {
+                arg: arg.to_string(),
+                message: "expected KEY=VALUE".into(),
+            })?;
+        self.with_overrides(&[(k.trim().to_string(), parse_override_value(v.trim()))])
+    }
+
+    fn build(
+        raw: Table,
+        source_text: String,
+        origin: String,
+        base_dir: Option<PathBuf>,
+        overrides: Vec<(String, Value)>,
+    ) -> Result<Scenario, ScenarioError> {
+        let mut table = raw.clone();
+        let mut set_keys: Vec<(String, String)> = Vec::new();
+        // Overrides inside the workload profile are applied once the profile is merged in (so that array paths
+        // such as `workload.phases.1.allocations` reach the profile's arrays).
+        let is_profile_key = |k: &str| k.starts_with("workload.") && k != "workload.profile";
+        let profile_sets: Vec<(String, Value, String)> = overrides
+            .iter()
+            .filter(|(k, _)| is_profile_key(k))
+            .map(|(k, v)| {
+                (
+                    k["workload.".len()..].to_string(),
+                    v.clone(),
+                    format!("{k}={v}"),
+                )
+            })
+            .collect();
+        for (k, v) in overrides.iter().filter(|(k, _)| !is_profile_key(k)) {
+            let arg = format!("{k}={v}");
+            set_path(&mut table, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
+                arg: arg.clone(),
+                message: m,
+            })?;
+            Value::Table(table.clone())
+                .try_into::<ScenarioFile>()
+                .map_err(|e| ScenarioError::BadOverride {
+                    arg: arg.clone(),
+                    message: e.message().trim().replace('\n', " "),
+                })?;
+            set_keys.push((k.clone(), arg));
+        }
+        for (k, _, arg) in &profile_sets {
+            set_keys.push((format!("workload.{k}"), arg.clone()));
+        }
+        let file: ScenarioFile = Value::Table(table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ScenarioError::Syntax {
+                origin: Origin::File {
+                    file: origin.clone(),
+                    line: None,
+                },
+                message: e.message().to_string(),
+            })?;
+        let origin_of = |field: &str| -> Origin {
+            if let Some((_, arg)) = set_keys
+                .iter()
+                .rev()
+                .find(|(k, _)| field == k || field.starts_with(&format!("{k}.")))
+            {
+                return Origin::Override(arg.clone());
+            }
+            Origin::File {
+                file: origin.clone(),
+                line: line_of_key(&source_text, field),
+            }
+        };
+        let workload = resolve_workload(
+            &file.workload,
+            &profile_sets,
+            base_dir.as_deref(),
+            &origin_of,
+        )?;
+        let mut file = file;
+        validate(&mut file, &workload)
+            .map_err(|(field, msg)| field_error(origin_of(&field), &field, msg))?;
+        Ok(Scenario {
+            file,
+            workload,
+            raw,
+            source_text,
+            origin,
+            base_dir,
+            overrides,
+        })
+    }
+
+    /// The validated file (defaults filled in, `collector.forced_bytes` resolved).
+    pub fn file(&self) -> &ScenarioFile {
+        &self.file
+    }
+
+    /// The resolved workload profile.
+    pub fn workload(&self) -> &WorkloadProfile {
+        &self.workload
+    }
+
+    /// Where the scenario came from (`preset:kvm/kwml` or a path).
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The overrides applied, as `(key, value)`.
+    pub fn overrides(&self) -> &[(String, Value)] {
+        &self.overrides
+    }
+
+    /// The platform.
+    pub fn platform(&self) -> PlatformKind {
+        self.file.platform
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.file.seed
+    }
+
+    /// A serializable echo (file + resolved profile) for `run --json`.
+    pub fn echo(&self) -> ScenarioEcho<'_> {
+        ScenarioEcho {
+            file: &self.file,
+            workload: &self.workload,
+        }
+    }
+
+    /// The scenario as a TOML file that loads back to the same scenario (workload profile inlined).
+    pub fn to_toml_string(&self) -> String {
+        let mut f = self.file.clone();
+        f.workload = match toml::Value::try_from(&self.workload) {
+            Ok(Value::Table(t)) => t,
+            _ => Table::new(),
+        };
+        toml::to_string_pretty(&f).unwrap_or_default()
+    }
+}
+
+/// Resolves `[workload]`: an embedded profile or a file named by `profile`, merged with the other keys.
+fn resolve_workload(
+    section: &Table,
+    sets: &[(String, Value, String)],
+    base_dir: Option<&Path>,
+    origin_of: &dyn Fn(&str) -> Origin,
+) -> Result<WorkloadProfile, ScenarioError> {
+    let mut merged = Table::new();
+    if let Some(p) = section.get("profile") {
+        let name = p.as_str().ok_or_else(|| {
+            field_error(
+                origin_of("workload.profile"),
+                "workload.profile",
+                "expected a profile name or a path string",
+            )
+        })?;
+        let (text, prof_origin) = if let Some(t) = presets::workload_text(name) {
+            (t.to_string(), format!("workload:{name}"))
+        } else {
+            let path = base_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                field_error(
+                    origin_of("workload.profile"),
+                    "workload.profile",
+                    format!("`{name}` is neither an embedded profile nor a readable file ({e})"),
+                )
+            })?;
+            (text, path.display().to_string())
+        };
+        let table: Table = text
+            .parse()
+            .map_err(|e| syntax_error(&prof_origin, &text, &e))?;
+        let prof: WorkloadProfile =
+            toml::from_str(&text).map_err(|e| syntax_error(&prof_origin, &text, &e))?;
+        prof.validate().map_err(|(f, m)| {
+            field_error(
+                Origin::File {
+                    file: prof_origin.clone(),
+                    line: line_of_key(&text, &f),
+                },
+                &f,
+                m,
+            )
+        })?;
+        merged = table;
+    }
+    let mut over = section.clone();
+    over.remove("profile");
+    deep_merge(&mut merged, &over);
+    for (k, v, arg) in sets {
+        set_path(&mut merged, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
+            arg: arg.clone(),
+            message: m,
+        })?;
+    }
+    let prof: WorkloadProfile = Value::Table(merged)
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            field_error(
+                origin_of("workload"),
+                "workload",
+                e.message().trim().replace('\n', " "),
+            )
+        })?;
+    prof.validate().map_err(|(f, m)| {
+        let field = format!("workload.{f}");
+        field_error(origin_of(&field), &field, m)
+    })?;
+    Ok(prof)
+}
+
+fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
+    field: &str,
+    v: T,
+    lo: T,
+    hi: T,
+    unit: &str,
+) -> Result<(), (String, String)> {
+    if v < lo || v > hi {
+        return Err((
+            field.to_string(),
+            format!("expected {lo}–{hi} {unit}, got {v}")
+                .trim_end()
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
+fn in_range_f(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), (String, String)> {
+    if !(v.is_finite() && v >= lo && v <= hi) {
+        return Err((
+            field.to_string(),
+            format!("expected a number in [{lo}, {hi}], got {v}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks every range once; resolves `collector.forced_bytes`. `Err((field, expectation))`.
+fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, String)> {
+    if f.format_version == 0 || f.format_version > FORMAT_VERSION {
+        return Err((
+            "format_version".into(),
+            format!(
+                "expected 1–{FORMAT_VERSION} (this build reads up to version {FORMAT_VERSION}), got {}",
+                f.format_version
+            ),
+        ));
+    }
+    let h = &f.heap;
+    in_range("heap.size", h.size.0, 4 * 1024, 4 << 30, "bytes")?;
+    in_range(
+        "heap.bank_size",
+        h.bank_size.0,
+        1024,
+        h.size.0,
+        "bytes (1 KiB to the heap size)",
+    )?;
+    if !h.size.0.is_multiple_of(h.bank_size.0) {
+        return Err((
+            "heap.bank_size".into(),
+            format!(
+                "expected a divisor of heap.size ({}), got {}",
+                h.size, h.bank_size
+            ),
+        ));
+    }
+    if !(1..=64).contains(&h.alignment) || !h.alignment.is_power_of_two() {
+        return Err((
+            "heap.alignment".into(),
+            format!("expected a power of two in 1–64, got {}", h.alignment),
+        ));
+    }
+    let c = &mut f.collector;
+    if f.platform == PlatformKind::KvmSoc && !c.kind.is_kvm() {
+        return Err((
+            "collector.kind".into(),
+            format!(
+                "`{}` runs on android-krait; kvm-soc takes base, k-allocation or adaptive",
+                c.kind.name()
+            ),
+        ));
+    }
+    in_range("collector.k", c.k, 1, 1_000_000_000, "allocations")?;
+    in_range(
+        "collector.lookahead_allocations",
+        c.lookahead_allocations,
+        0,
+        1_000_000_000,
+        "allocations",
+    )?;
+    let forced = c.forced_bytes.unwrap_or(f.heap.bank_size);
+    in_range(
+        "collector.forced_bytes",
+        forced.0,
+        1,
+        f.heap.size.0,
+        "bytes",
+    )?;
+    c.forced_bytes = Some(forced);
+    let k = &f.kvm;
+    in_range("kvm.clock_hz", k.clock_hz, 1_000_000, 1_000_000_000, "Hz")?;
+    if !1_000_000_000u64.is_multiple_of(k.clock_hz) {
+        return Err((
+            "kvm.clock_hz".into(),
+            format!(
+                "expected a divisor of 1 GHz (e.g. 100000000), got {}",
+                k.clock_hz
+            ),
+        ));
+    }
+    let e = &k.energy;
+    in_range_f("kvm.energy.sram_access_j", e.sram_access_j, 0.0, 1e-6)?;
+    in_range_f("kvm.energy.rom_access_j", e.rom_access_j, 0.0, 1e-6)?;
+    in_range_f(
+        "kvm.energy.leakage_per_cycle_over_access",
+        e.leakage_per_cycle_over_access,
+        0.0,
+        100.0,
+    )?;
+    in_range_f(
+        "kvm.energy.gated_leakage_fraction",
+        e.gated_leakage_fraction,
+        0.0,
+        1.0,
+    )?;
+    in_range(
+        "kvm.energy.resync_cycles",
+        e.resync_cycles,
+        0,
+        1_000_000,
+        "cycles",
+    )?;
+    in_range_f(
+        "kvm.energy.mutator_heap_accesses_per_cycle",
+        e.mutator_heap_accesses_per_cycle,
+        0.0,
+        10.0,
+    )?;
+    in_range_f(
+        "kvm.energy.alloc_accesses_per_byte",
+        e.alloc_accesses_per_byte,
+        0.0,
+        10.0,
+    )?;
+    in_range_f(
+        "kvm.energy.stack_accesses_per_cycle",
+        e.stack_accesses_per_cycle,
+        0.0,
+        10.0,
+    )?;
+    in_range_f(
+        "kvm.energy.rom_accesses_per_cycle",
+        e.rom_accesses_per_cycle,
+        0.0,
+        10.0,
+    )?;
+    in_range(
+        "kvm.energy.stack_sram_size",
+        e.stack_sram_size.0,
+        0,
+        1 << 30,
+        "bytes",
+    )?;
+    in_range("kvm.energy.rom_size", e.rom_size.0, 0, 1 << 30, "bytes")?;
+    in_range_f(
+        "kvm.energy.cpu_energy_per_cycle_j",
+        e.cpu_energy_per_cycle_j,
+        0.0,
+        1e-6,
+    )?;
+    in_range_f(
+        "kvm.energy.cpu_stall_energy_fraction",
+        e.cpu_stall_energy_fraction,
+        0.0,
+        1.0,
+    )?;
+    let g = &k.gc;
+    for (name, v) in [
+        ("kvm.gc.mark_cycles_per_byte", g.mark_cycles_per_byte),
+        ("kvm.gc.compact_cycles_per_byte", g.compact_cycles_per_byte),
+        (
+            "kvm.gc.mark_accesses_per_object",
+            g.mark_accesses_per_object,
+        ),
+        ("kvm.gc.mark_accesses_per_byte", g.mark_accesses_per_byte),
+        (
+            "kvm.gc.sweep_accesses_per_chunk",
+            g.sweep_accesses_per_chunk,
+        ),
+        (
+            "kvm.gc.compact_accesses_per_byte",
+            g.compact_accesses_per_byte,
+        ),
+    ] {
+        in_range_f(name, v, 0.0, 1e6)?;
+    }
+    for (name, v) in [
+        ("kvm.gc.root_scan_cycles", g.root_scan_cycles),
+        ("kvm.gc.mark_cycles_per_object", g.mark_cycles_per_object),
+        ("kvm.gc.sweep_cycles_per_chunk", g.sweep_cycles_per_chunk),
+        (
+            "kvm.gc.compact_cycles_per_object",
+            g.compact_cycles_per_object,
+        ),
+    ] {
+        in_range(name, v, 0, 1_000_000_000, "cycles")?;
+    }
+    if w.permanent_bytes.0 >= f.heap.size.0 {
+        return Err((
+            "workload.permanent_bytes".into(),
+            format!(
+                "expected less than heap.size ({}), got {}",
+                f.heap.size, w.permanent_bytes
+            ),
+        ));
+    }
+    if f.platform == PlatformKind::AndroidKrait {
+        return Err((
+            "platform".into(),
+            "android-krait is not simulated by this build yet (issue #3); expected kvm-soc".into(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,108 @@
+//! The embedded presets (`assets/scenarios/`) and workload profiles (`assets/workloads/`), compiled into the
+//! binary so `preset:NAME` works anywhere. A test checks that every file in those folders is listed here.
+
+/// `(name, TOML text)` of every embedded scenario preset, in the order `gclab presets` prints them.
+pub const PRESETS: &[(&str, &str)] = &[
+    (
+        "kvm/calculator",
+        include_str!("../../../assets/scenarios/kvm/calculator.toml"),
+    ),
+    (
+        "kvm/crypto",
+        include_str!("../../../assets/scenarios/kvm/crypto.toml"),
+    ),
+    (
+        "kvm/dragon",
+        include_str!("../../../assets/scenarios/kvm/dragon.toml"),
+    ),
+    (
+        "kvm/kshape",
+        include_str!("../../../assets/scenarios/kvm/kshape.toml"),
+    ),
+    (
+        "kvm/kvideo",
+        include_str!("../../../assets/scenarios/kvm/kvideo.toml"),
+    ),
+    (
+        "kvm/kwml",
+        include_str!("../../../assets/scenarios/kvm/kwml.toml"),
+    ),
+    (
+        "kvm/manyballs",
+        include_str!("../../../assets/scenarios/kvm/manyballs.toml"),
+    ),
+    (
+        "kvm/mathfp",
+        include_str!("../../../assets/scenarios/kvm/mathfp.toml"),
+    ),
+    (
+        "kvm/scheduler",
+        include_str!("../../../assets/scenarios/kvm/scheduler.toml"),
+    ),
+];
+
+/// `(name, TOML text)` of every embedded workload profile.
+pub const WORKLOADS: &[(&str, &str)] = &[
+    (
+        "kvm/calculator",
+        include_str!("../../../assets/workloads/kvm/calculator.toml"),
+    ),
+    (
+        "kvm/crypto",
+        include_str!("../../../assets/workloads/kvm/crypto.toml"),
+    ),
+    (
+        "kvm/dragon",
+        include_str!("../../../assets/workloads/kvm/dragon.toml"),
+    ),
+    (
+        "kvm/kshape",
+        include_str!("../../../assets/workloads/kvm/kshape.toml"),
+    ),
+    (
+        "kvm/kvideo",
+        include_str!("../../../assets/workloads/kvm/kvideo.toml"),
+    ),
+    (
+        "kvm/kwml",
+        include_str!("../../../assets/workloads/kvm/kwml.toml"),
+    ),
+    (
+        "kvm/manyballs",
+        include_str!("../../../assets/workloads/kvm/manyballs.toml"),
+    ),
+    (
+        "kvm/mathfp",
+        include_str!("../../../assets/workloads/kvm/mathfp.toml"),
+    ),
+    (
+        "kvm/scheduler",
+        include_str!("../../../assets/workloads/kvm/scheduler.toml"),
+    ),
+];
+
+/// The preset the app opens with.
+pub const DEFAULT_PRESET: &str = "kvm/manyballs";
+
+/// The nine applications of JVM'02 Table 1, as preset names.
+pub const KVM_APPS: [&str; 9] = [
+    "kvm/calculator",
+    "kvm/crypto",
+    "kvm/dragon",
+    "kvm/kshape",
+    "kvm/kvideo",
+    "kvm/kwml",
+    "kvm/manyballs",
+    "kvm/mathfp",
+    "kvm/scheduler",
+];
+
+/// The TOML text of preset `name`.
+pub fn preset_text(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// The TOML text of workload profile `name`.
+pub fn workload_text(name: &str) -> Option<&'static str> {
+    WORKLOADS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}

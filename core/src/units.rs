@@ -1,0 +1,163 @@
+//! Units carried in types and names: simulation time, cycles, bytes, energy.
+//!
+//! * [`SimTime`] — simulated wall time, an integer count of **nanoseconds** since the run started. All timelines
+//!   of a [`crate::Run`] use it; integer time keeps runs bit-identical across machines.
+//! * Cycles are plain `u64` counts and always carry `_cycles` in their names; a platform converts them to
+//!   [`SimTime`] with its clock ([`cycles_to_time`]).
+//! * Bytes are `u64` and carry `_bytes` in their names; [`format_bytes`] prints them with binary units.
+//! * Energy is `f64` **joules** (`_j`), power `f64` **watts** (`_w`).
+
+use serde::{Deserialize, Serialize};
+
+/// Simulated time in nanoseconds since the start of the run. `[ns]`
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct SimTime(pub u64);
+
+impl SimTime {
+    /// Time zero: the start of a run.
+    pub const ZERO: SimTime = SimTime(0);
+
+    /// Nanoseconds since the start. `[ns]`
+    pub fn as_nanos(self) -> u64 {
+        self.0
+    }
+
+    /// Seconds since the start, as a float for plots and summaries. `[s]`
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 * 1e-9
+    }
+
+    /// Milliseconds since the start, as a float. `[ms]`
+    pub fn as_millis_f64(self) -> f64 {
+        self.0 as f64 * 1e-6
+    }
+}
+
+/// Converts a cycle count at `clock_hz` into simulated time, rounding down to whole nanoseconds.
+/// Exact for clocks that divide 1 GHz (the kvm-soc's 100 MHz gives 10 ns per cycle).
+pub fn cycles_to_time(cycles: u64, clock_hz: u64) -> SimTime {
+    // u128 keeps the product exact for any realistic cycle count.
+    let ns = (u128::from(cycles) * 1_000_000_000u128) / u128::from(clock_hz.max(1));
+    SimTime(u64::try_from(ns).unwrap_or(u64::MAX))
+}
+
+/// One KiB. `[bytes]`
+pub const KIB: u64 = 1024;
+/// One MiB. `[bytes]`
+pub const MIB: u64 = 1024 * 1024;
+
+/// Formats a byte count with a binary unit: `512 B`, `16 KiB`, `1.5 MiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= MIB {
+        format!("{:.2} MiB", bytes as f64 / MIB as f64)
+    } else if bytes >= KIB && bytes.is_multiple_of(KIB) {
+        format!("{} KiB", bytes / KIB)
+    } else if bytes >= KIB {
+        format!("{:.1} KiB", bytes as f64 / KIB as f64)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// Parses a byte size: an integer (`16384`) or a number with a unit (`"16KiB"`, `"8 MiB"`, `"512B"`, `"1.5KiB"`).
+/// Units: B, KiB, MiB, GiB (binary) and KB, MB, GB (taken as binary too, as the papers use them).
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let num = num.replace('_', "");
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => KIB,
+        "m" | "mb" | "mib" => MIB,
+        "g" | "gb" | "gib" => 1024 * MIB,
+        other => {
+            return Err(format!(
+                "unknown size unit `{other}` (expected B, KiB, MiB or GiB)"
+            ));
+        }
+    };
+    if num.is_empty() {
+        return Err(format!(
+            "`{t}` is not a size (expected e.g. 16384, \"16KiB\" or \"8MiB\")"
+        ));
+    }
+    if let Ok(n) = num.parse::<u64>() {
+        return n
+            .checked_mul(mult)
+            .ok_or_else(|| format!("size `{t}` is too large"));
+    }
+    let f: f64 = num
+        .parse()
+        .map_err(|_| format!("`{t}` is not a size (expected e.g. 16384 or \"16KiB\")"))?;
+    let v = f * mult as f64;
+    if !(v.is_finite() && (0.0..1.8e19).contains(&v)) || v.fract() != 0.0 {
+        return Err(format!("size `{t}` is not a whole number of bytes"));
+    }
+    Ok(v as u64)
+}
+
+/// Parses a duration with a unit (`ns`, `us`, `ms`, `s`) into nanoseconds.
+pub fn parse_duration_ns(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let mult = match unit.trim() {
+        "ns" => 1.0,
+        "us" | "µs" => 1e3,
+        "ms" => 1e6,
+        "s" => 1e9,
+        "" => return Err(format!("duration `{t}` needs a unit (ns, us, ms or s)")),
+        other => {
+            return Err(format!(
+                "unknown duration unit `{other}` in `{t}` (expected ns, us, ms or s)"
+            ));
+        }
+    };
+    let f: f64 = num
+        .parse()
+        .map_err(|_| format!("`{t}` is not a duration (expected e.g. 10ms)"))?;
+    let v = (f * mult).round();
+    if !(v.is_finite() && v > 0.0 && v < 1.8e19) {
+        return Err(format!("duration `{t}` is out of range (expected > 0)"));
+    }
+    Ok(v as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_with_units() {
+        assert_eq!(parse_bytes("16KiB"), Ok(16 * KIB));
+        assert_eq!(parse_bytes("8 MiB"), Ok(8 * MIB));
+        assert_eq!(parse_bytes("1.5KiB"), Ok(1536));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert!(parse_bytes("12 parsecs").is_err());
+        assert!(parse_bytes("KiB").is_err());
+        assert!(parse_bytes("0.3B").is_err());
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration_ns("10ms"), Ok(10_000_000));
+        assert_eq!(parse_duration_ns("1.5us"), Ok(1500));
+        assert!(parse_duration_ns("10").is_err());
+    }
+
+    #[test]
+    fn cycles_convert_exactly_at_100mhz() {
+        assert_eq!(cycles_to_time(350, 100_000_000), SimTime(3500));
+        assert_eq!(format_bytes(16 * KIB), "16 KiB");
+    }
+}

@@ -1,0 +1,220 @@
+//! `WorkloadGen`: turns a [`WorkloadProfile`] into the stream of allocation requests a run performs — seeded,
+//! deterministic, one draw at a time, interleaving the program's own work with its timer's ticks by wall time.
+
+use super::profile::{LifetimeClass, LifetimeKind, SizeClass, WorkloadProfile};
+use crate::rng::SimRng;
+
+/// When an allocated object becomes unreachable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lifetime {
+    /// After this many further allocations. `[allocations]`
+    Allocations(u64),
+    /// At the end of the given phase.
+    PhaseEnd(usize),
+    /// Never (lives to the end of the run).
+    Immortal,
+}
+
+/// Who asked for the allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AllocSource {
+    /// The program's own work in a phase.
+    Work,
+    /// The timer's handler.
+    Timer,
+}
+
+/// One allocation request: compute first, then allocate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocDraw {
+    /// Mutator compute before the allocation. `[cycles]`
+    pub compute_cycles: u64,
+    /// Requested size, header included, before alignment. `[bytes]`
+    pub size_bytes: u64,
+    /// When it dies.
+    pub lifetime: Lifetime,
+    /// Work or timer.
+    pub source: AllocSource,
+    /// The work phase running when it was requested.
+    pub phase: usize,
+    /// Allocation-site stand-in: the size class index (timer classes follow the phase's). Used by traces.
+    pub site: u32,
+}
+
+/// The deterministic allocation stream of one run.
+#[derive(Debug, Clone)]
+pub struct WorkloadGen {
+    profile: WorkloadProfile,
+    rng_work: SimRng,
+    rng_timer: SimRng,
+    phase: usize,
+    left_in_phase: u64,
+    next_tick_cycles: u64,
+    pending_timer: u64,
+    /// Allocations left in the tick being handled; a new tick starts only after one work allocation.
+    burst_left: u64,
+    last_was_timer: bool,
+    size_weights: Vec<Vec<f64>>,
+    life_weights: Vec<Vec<f64>>,
+    timer_size_weights: Vec<f64>,
+    timer_life_weights: Vec<f64>,
+}
+
+fn weights_of_sizes(s: &[SizeClass]) -> Vec<f64> {
+    s.iter().map(|c| c.weight).collect()
+}
+
+fn weights_of_lifetimes(s: &[LifetimeClass]) -> Vec<f64> {
+    s.iter().map(|c| c.weight).collect()
+}
+
+fn draw_size(rng: &mut SimRng, classes: &[SizeClass], weights: &[f64]) -> (u64, u32) {
+    let i = rng.pick_weighted(weights);
+    let c = &classes[i];
+    (rng.range_inclusive(c.min.0, c.max.0), i as u32)
+}
+
+fn draw_lifetime(
+    rng: &mut SimRng,
+    classes: &[LifetimeClass],
+    weights: &[f64],
+    phase: usize,
+) -> Lifetime {
+    let c = &classes[rng.pick_weighted(weights)];
+    match c.kind {
+        LifetimeKind::Exp => {
+            Lifetime::Allocations(rng.exp_count(c.mean_allocations.unwrap_or(1.0)))
+        }
+        LifetimeKind::Uniform => Lifetime::Allocations(rng.range_inclusive(
+            c.min_allocations.unwrap_or(1),
+            c.max_allocations.unwrap_or(1),
+        )),
+        LifetimeKind::Phase => Lifetime::PhaseEnd(phase),
+        LifetimeKind::Immortal => Lifetime::Immortal,
+    }
+}
+
+fn draw_compute(rng: &mut SimRng, mean: f64) -> u64 {
+    // Uniform in [mean/2, 3·mean/2]: the mean is kept, the spacing varies.
+    let f = 0.5 + rng.next_f64();
+    (mean * f).round().max(1.0) as u64
+}
+
+impl WorkloadGen {
+    /// A generator for `profile` seeded from `seed` (validated profiles only).
+    pub fn new(profile: &WorkloadProfile, seed: u64) -> Self {
+        let period = profile.timer.as_ref().map_or(u64::MAX, |t| t.period_cycles);
+        WorkloadGen {
+            rng_work: SimRng::fork(seed, "workload.work"),
+            rng_timer: SimRng::fork(seed, "workload.timer"),
+            phase: 0,
+            left_in_phase: profile.phases.first().map_or(0, |p| p.allocations),
+            next_tick_cycles: period,
+            pending_timer: 0,
+            burst_left: 0,
+            last_was_timer: false,
+            size_weights: profile
+                .phases
+                .iter()
+                .map(|p| weights_of_sizes(&p.sizes))
+                .collect(),
+            life_weights: profile
+                .phases
+                .iter()
+                .map(|p| weights_of_lifetimes(&p.lifetimes))
+                .collect(),
+            timer_size_weights: profile
+                .timer
+                .as_ref()
+                .map(|t| weights_of_sizes(&t.sizes))
+                .unwrap_or_default(),
+            timer_life_weights: profile
+                .timer
+                .as_ref()
+                .map(|t| weights_of_lifetimes(&t.lifetimes))
+                .unwrap_or_default(),
+            profile: profile.clone(),
+        }
+    }
+
+    /// The current work phase.
+    pub fn phase(&self) -> usize {
+        self.phase
+    }
+
+    /// The next request at wall time `now_cycles`, or `None` once the program's work is done (the timer stops
+    /// with the program).
+    pub fn next(&mut self, now_cycles: u64) -> Option<AllocDraw> {
+        // Skip empty phases.
+        while self.left_in_phase == 0 {
+            if self.phase + 1 >= self.profile.phases.len() {
+                return None;
+            }
+            self.phase += 1;
+            self.left_in_phase = self.profile.phases[self.phase].allocations;
+        }
+        if let Some(timer) = &self.profile.timer {
+            if now_cycles >= self.next_tick_cycles {
+                let ticks = (now_cycles - self.next_tick_cycles) / timer.period_cycles + 1;
+                self.pending_timer += ticks * timer.allocations_per_tick;
+                self.next_tick_cycles += ticks * timer.period_cycles;
+            }
+            // The event loop alternates: a tick's handler runs to completion, then the program's own work gets
+            // at least one allocation — a queued tick never starves it, so a handler slower than its period
+            // delays ticks instead of stalling the program.
+            if self.burst_left == 0 && self.pending_timer > 0 && !self.last_was_timer {
+                self.burst_left = timer.allocations_per_tick.min(self.pending_timer);
+            }
+            if self.burst_left > 0 {
+                self.burst_left -= 1;
+                self.pending_timer -= 1;
+                self.last_was_timer = self.burst_left == 0;
+                let mean = timer
+                    .mutator_cycles_per_allocation
+                    .unwrap_or(self.profile.mutator_cycles_per_allocation);
+                let compute_cycles = draw_compute(&mut self.rng_timer, mean);
+                let (size_bytes, class) =
+                    draw_size(&mut self.rng_timer, &timer.sizes, &self.timer_size_weights);
+                let lifetime = draw_lifetime(
+                    &mut self.rng_timer,
+                    &timer.lifetimes,
+                    &self.timer_life_weights,
+                    self.phase,
+                );
+                let site = 1000 + class;
+                return Some(AllocDraw {
+                    compute_cycles,
+                    size_bytes,
+                    lifetime,
+                    source: AllocSource::Timer,
+                    phase: self.phase,
+                    site,
+                });
+            }
+        }
+        self.last_was_timer = false;
+        let p = &self.profile.phases[self.phase];
+        self.left_in_phase -= 1;
+        let mean = p
+            .mutator_cycles_per_allocation
+            .unwrap_or(self.profile.mutator_cycles_per_allocation);
+        let compute_cycles = draw_compute(&mut self.rng_work, mean);
+        let (size_bytes, class) =
+            draw_size(&mut self.rng_work, &p.sizes, &self.size_weights[self.phase]);
+        let lifetime = draw_lifetime(
+            &mut self.rng_work,
+            &p.lifetimes,
+            &self.life_weights[self.phase],
+            self.phase,
+        );
+        let site = (self.phase as u32) * 100 + class;
+        Some(AllocDraw {
+            compute_cycles,
+            size_bytes,
+            lifetime,
+            source: AllocSource::Work,
+            phase: self.phase,
+            site,
+        })
+    }
+}

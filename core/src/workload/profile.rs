@@ -1,0 +1,253 @@
+//! `WorkloadProfile`: what a program allocates — counts, sizes, lifetimes, phases, the compute between
+//! allocations and the time-driven (timer) allocations of interactive programs. Profiles are data files in
+//! `assets/workloads/`; `docs/calibration.md` says how each number was derived from the papers.
+//!
+//! Lifetimes are counted in **allocations** (the allocation clock of JVM'02 §2, where L and the k1/k2 rates are
+//! also per allocation): an object born at allocation i with lifetime n becomes unreachable when allocation i+n
+//! is requested.
+
+use serde::{Deserialize, Serialize};
+
+use crate::scenario::size::ByteSize;
+
+/// One class of object sizes: uniform in `[min, max]`, picked with probability ∝ `weight`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeClass {
+    /// Relative weight (> 0 for at least one class).
+    pub weight: f64,
+    /// Smallest size, header included. `[bytes]`
+    pub min: ByteSize,
+    /// Largest size, header included. `[bytes]` (≥ min)
+    pub max: ByteSize,
+}
+
+/// How a lifetime class draws an object's lifetime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LifetimeKind {
+    /// Exponential with mean `mean_allocations` (the weak generational hypothesis).
+    Exp,
+    /// Uniform in `[min_allocations, max_allocations]`.
+    Uniform,
+    /// Lives until the end of the phase it was born in (a phase's working data).
+    Phase,
+    /// Lives until the end of the run.
+    Immortal,
+}
+
+/// One class of lifetimes, picked with probability ∝ `weight`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LifetimeClass {
+    /// Relative weight.
+    pub weight: f64,
+    /// The distribution.
+    pub kind: LifetimeKind,
+    /// Mean lifetime for `exp`. `[allocations]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean_allocations: Option<f64>,
+    /// Shortest lifetime for `uniform`. `[allocations]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_allocations: Option<u64>,
+    /// Longest lifetime for `uniform`. `[allocations]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_allocations: Option<u64>,
+}
+
+/// A stretch of the program with its own allocation behaviour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Phase {
+    /// Name shown in the app (`load map`, `browse`).
+    #[serde(default)]
+    pub name: String,
+    /// Allocations the program's own work makes in this phase (timer allocations come on top). `[allocations]`
+    pub allocations: u64,
+    /// Mean compute between two allocations; defaults to the profile's. `[cycles]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutator_cycles_per_allocation: Option<f64>,
+    /// Object sizes.
+    pub sizes: Vec<SizeClass>,
+    /// Object lifetimes.
+    pub lifetimes: Vec<LifetimeClass>,
+}
+
+/// Time-driven allocation of an interactive program: a timer (animation frame, clock, event poll) fires every
+/// `period_cycles` of **wall** time and its handler allocates `allocations_per_tick` objects. Ticks missed while
+/// the program was busy or paused by the collector are delivered late, one after another — so a run slowed by
+/// GC allocates more (JVM'02 Tables 2–3: k × activations grows with the slowdown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimerSpec {
+    /// Wall time between ticks. `[cycles]`
+    pub period_cycles: u64,
+    /// Objects the handler allocates per tick. `[allocations]`
+    pub allocations_per_tick: u64,
+    /// Mean compute per handler allocation; defaults to the profile's. `[cycles]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutator_cycles_per_allocation: Option<f64>,
+    /// Sizes of the handler's objects.
+    pub sizes: Vec<SizeClass>,
+    /// Lifetimes of the handler's objects.
+    pub lifetimes: Vec<LifetimeClass>,
+}
+
+/// A program's allocation behaviour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadProfile {
+    /// Profile name (`kvm/kwml`).
+    #[serde(default)]
+    pub name: String,
+    /// What the program is.
+    #[serde(default)]
+    pub description: String,
+    /// Where its numbers come from.
+    #[serde(default)]
+    pub source: String,
+    /// Permanent objects (classes, bytecodes, constant pools) placed in the permanent space at the end of the
+    /// heap at start-up; never collected (JVM'02 §3.1). `[bytes]`
+    #[serde(default)]
+    pub permanent_bytes: ByteSize,
+    /// Part of the ROM (KVM and libraries) this program uses; those partitions are powered on first use and never
+    /// off (JVM'02 §3.3). `[bytes]`
+    #[serde(default = "default_rom_used")]
+    pub rom_bytes_used: ByteSize,
+    /// Mean compute between two allocations, drawn uniformly in [½, 1½]× this. `[cycles]`
+    pub mutator_cycles_per_allocation: f64,
+    /// Time-driven allocations, if the program has a timer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer: Option<TimerSpec>,
+    /// The program's phases, in order.
+    pub phases: Vec<Phase>,
+}
+
+fn default_rom_used() -> ByteSize {
+    ByteSize(64 * 1024)
+}
+
+impl WorkloadProfile {
+    /// Allocations the program's own work makes (timer allocations not included). `[allocations]`
+    pub fn work_allocations(&self) -> u64 {
+        self.phases.iter().map(|p| p.allocations).sum()
+    }
+
+    /// Checks every field; `Err((field, expectation))` names the first bad one by dotted path.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let pos = |v: f64| v.is_finite() && v > 0.0;
+        if !(pos(self.mutator_cycles_per_allocation) && self.mutator_cycles_per_allocation <= 1e9) {
+            return Err((
+                "mutator_cycles_per_allocation".into(),
+                "expected a number of cycles in (0, 1e9]".into(),
+            ));
+        }
+        if self.phases.is_empty() {
+            return Err((
+                "phases".into(),
+                "expected at least one [[phases]] entry".into(),
+            ));
+        }
+        if self.work_allocations() == 0 || self.work_allocations() > 200_000_000 {
+            return Err((
+                "phases".into(),
+                "expected 1 to 200,000,000 allocations in all".into(),
+            ));
+        }
+        for (i, p) in self.phases.iter().enumerate() {
+            let at = format!("phases.{i}");
+            if let Some(m) = p.mutator_cycles_per_allocation
+                && !(pos(m) && m <= 1e9)
+            {
+                return Err((
+                    format!("{at}.mutator_cycles_per_allocation"),
+                    "expected cycles in (0, 1e9]".into(),
+                ));
+            }
+            check_sizes(&p.sizes, &format!("{at}.sizes"))?;
+            check_lifetimes(&p.lifetimes, &format!("{at}.lifetimes"))?;
+        }
+        if let Some(t) = &self.timer {
+            if t.period_cycles == 0 {
+                return Err((
+                    "timer.period_cycles".into(),
+                    "expected a period of at least 1 cycle".into(),
+                ));
+            }
+            if t.allocations_per_tick > 10_000 {
+                return Err((
+                    "timer.allocations_per_tick".into(),
+                    "expected 0 to 10,000".into(),
+                ));
+            }
+            if let Some(m) = t.mutator_cycles_per_allocation
+                && !(pos(m) && m <= 1e9)
+            {
+                return Err((
+                    "timer.mutator_cycles_per_allocation".into(),
+                    "expected cycles in (0, 1e9]".into(),
+                ));
+            }
+            check_sizes(&t.sizes, "timer.sizes")?;
+            check_lifetimes(&t.lifetimes, "timer.lifetimes")?;
+        }
+        Ok(())
+    }
+}
+
+fn check_sizes(sizes: &[SizeClass], at: &str) -> Result<(), (String, String)> {
+    if sizes.is_empty() || !sizes.iter().any(|s| s.weight > 0.0) {
+        return Err((
+            at.into(),
+            "expected at least one size class with weight > 0".into(),
+        ));
+    }
+    for (j, s) in sizes.iter().enumerate() {
+        if !(s.weight.is_finite() && s.weight >= 0.0) {
+            return Err((format!("{at}.{j}.weight"), "expected a weight ≥ 0".into()));
+        }
+        if s.min.0 == 0 || s.max.0 < s.min.0 || s.max.0 > (1 << 32) {
+            return Err((
+                format!("{at}.{j}"),
+                "expected 1 B ≤ min ≤ max ≤ 4 GiB".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_lifetimes(classes: &[LifetimeClass], at: &str) -> Result<(), (String, String)> {
+    if classes.is_empty() || !classes.iter().any(|c| c.weight > 0.0) {
+        return Err((
+            at.into(),
+            "expected at least one lifetime class with weight > 0".into(),
+        ));
+    }
+    for (j, c) in classes.iter().enumerate() {
+        if !(c.weight.is_finite() && c.weight >= 0.0) {
+            return Err((format!("{at}.{j}.weight"), "expected a weight ≥ 0".into()));
+        }
+        match c.kind {
+            LifetimeKind::Exp => match c.mean_allocations {
+                Some(m) if m.is_finite() && m >= 1.0 => {}
+                _ => {
+                    return Err((
+                        format!("{at}.{j}.mean_allocations"),
+                        "kind \"exp\" needs mean_allocations ≥ 1".into(),
+                    ));
+                }
+            },
+            LifetimeKind::Uniform => match (c.min_allocations, c.max_allocations) {
+                (Some(lo), Some(hi)) if lo >= 1 && hi >= lo => {}
+                _ => {
+                    return Err((
+                        format!("{at}.{j}"),
+                        "kind \"uniform\" needs 1 ≤ min_allocations ≤ max_allocations".into(),
+                    ));
+                }
+            },
+            LifetimeKind::Phase | LifetimeKind::Immortal => {}
+        }
+    }
+    Ok(())
+}

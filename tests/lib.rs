@@ -1,0 +1,1 @@
+//! Shared helpers for the integration tests (paths to the built CLI and to `../shared/`).
