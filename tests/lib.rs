@@ -1,1 +1,38 @@
-//! Shared helpers for the integration tests (paths to the built CLI and to `../shared/`).
+//! Shared helpers for the integration tests: paths to the repository, to `../shared/data/`, and to the built
+//! `gclab` binary (built on demand, once per test run).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// `../shared/data/` beside the repository (real GC logs, MMU oracles, traces).
+pub fn shared_data() -> PathBuf {
+    repo_root().join("..").join("shared").join("data")
+}
+
+/// The `gclab` binary of this workspace's debug profile, built once.
+pub fn gclab_bin() -> PathBuf {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let root = repo_root();
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "-q", "-p", "gclab", "--bin", "gclab"])
+            .current_dir(&root)
+            .status()
+            .expect("cargo build of the gclab binary");
+        assert!(status.success(), "building gclab failed");
+        let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+        target.join("debug").join("gclab")
+    })
+    .clone()
+}
+
+/// Runs `gclab ARGS` and returns its output.
+pub fn gclab(args: &[&str]) -> Output {
+    Command::new(gclab_bin()).args(args).output().expect("run gclab")
+}

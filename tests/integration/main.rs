@@ -1,1 +1,12 @@
-//! tests
+//! gclab's cross-crate tests, compiled into one binary. One module per topic.
+
+/// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
+mod determinism;
+/// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.
+mod cli;
+/// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
+mod scenario;
+/// The adaptive-GC paper (JVM'02) reproduced: Table 2, Table 3, Fig. 4, §4.5–4.6.
+mod reproduce_kvm;
+/// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
+mod kvm_mechanisms;

@@ -10,23 +10,34 @@ pub struct FreeList {
     /// Max-segment tree over `lens`, leaves at `[leaves, 2·leaves)`.
     tree: Vec<u64>,
     leaves: usize,
+    non_empty: usize,
 }
 
 impl FreeList {
     /// A free list of the given chunks (ascending, non-overlapping, non-empty).
     pub fn from_chunks(chunks: impl IntoIterator<Item = (u64, u64)>) -> Self {
-        let (starts, lens): (Vec<u64>, Vec<u64>) = chunks.into_iter().filter(|c| c.1 > 0).unzip();
-        let leaves = starts.len().next_power_of_two().max(1);
-        let mut tree = vec![0u64; 2 * leaves];
-        tree[leaves..leaves + lens.len()].copy_from_slice(&lens);
-        for i in (1..leaves).rev() {
-            tree[i] = tree[2 * i].max(tree[2 * i + 1]);
+        let mut f = FreeList::default();
+        f.rebuild(chunks);
+        f
+    }
+
+    /// Replaces the chunks, reusing this list's storage (a sweep calls it once per collection).
+    pub fn rebuild(&mut self, chunks: impl IntoIterator<Item = (u64, u64)>) {
+        self.starts.clear();
+        self.lens.clear();
+        for (s, l) in chunks {
+            if l > 0 {
+                self.starts.push(s);
+                self.lens.push(l);
+            }
         }
-        FreeList {
-            starts,
-            lens,
-            tree,
-            leaves,
+        self.non_empty = self.lens.len();
+        self.leaves = self.starts.len().next_power_of_two().max(1);
+        self.tree.clear();
+        self.tree.resize(2 * self.leaves, 0);
+        self.tree[self.leaves..self.leaves + self.lens.len()].copy_from_slice(&self.lens);
+        for i in (1..self.leaves).rev() {
+            self.tree[i] = self.tree[2 * i].max(self.tree[2 * i + 1]);
         }
     }
 
@@ -37,7 +48,7 @@ impl FreeList {
 
     /// Number of non-empty free chunks (what a sweep walks besides the objects).
     pub fn chunk_count(&self) -> usize {
-        self.lens.iter().filter(|l| **l > 0).count()
+        self.non_empty
     }
 
     /// Free bytes in all chunks. `[bytes]`
@@ -72,6 +83,9 @@ impl FreeList {
         let addr = self.starts[i];
         self.starts[i] += size;
         self.lens[i] -= size;
+        if self.lens[i] == 0 {
+            self.non_empty -= 1;
+        }
         let mut node = self.leaves + i;
         self.tree[node] = self.lens[i];
         while node > 1 {

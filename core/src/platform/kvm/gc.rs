@@ -7,32 +7,44 @@
 
 use super::KvmSim;
 use crate::collector::{CollectionOutcome, Trigger};
-use crate::heap::FreeList;
 use crate::run::{GcEvent, Pause, PauseKind};
+
+/// Buffers a collection reuses from one collection to the next (a run may collect thousands of times).
+#[derive(Debug, Default)]
+pub(super) struct GcScratch {
+    survivors: Vec<u32>,
+    freed: Vec<u32>,
+    chunks: Vec<(u64, u64)>,
+    moved: Vec<(u32, u64)>,
+    occupied: Vec<bool>,
+}
 
 impl KvmSim<'_> {
     /// Runs one collection now. `need`: the size of the allocation that failed, if one did.
     pub(super) fn collect(&mut self, trigger: Trigger, need: Option<u64>) {
-        let costs = self.sc.file().kvm.gc.clone();
+        let costs = &self.sc.file().kvm.gc;
         let start = self.time();
         let heap_before = self.live_bytes + self.dead_bytes;
         self.sample();
+        let mut s = std::mem::take(&mut self.scratch);
+        s.survivors.clear();
+        s.freed.clear();
+        s.chunks.clear();
+        s.moved.clear();
 
-        // Objects allocated since the last collection join the address-ordered resident list.
-        let mut fresh = std::mem::take(&mut self.fresh);
-        fresh.sort_unstable_by_key(|id| self.objs[*id as usize].addr);
-        let walked = self.resident.len() + fresh.len() + self.free.chunk_count();
-        let mut survivors: Vec<u32> = Vec::with_capacity(self.resident.len() + fresh.len());
-        let mut freed_ids: Vec<u32> = Vec::new();
+        // Mark and sweep in one address-ordered pass over the resident objects and those allocated since the
+        // last collection (merged), building the new free list from the gaps between survivors.
+        let objs = &self.objs;
+        self.fresh.sort_unstable_by_key(|id| objs[*id as usize].addr);
+        let walked = self.resident.len() + self.fresh.len() + self.free.chunk_count();
         let mut freed_bytes = 0u64;
+        let mut cursor = 0u64;
         {
+            let (resident, fresh) = (&self.resident, &self.fresh);
             let (mut i, mut j) = (0, 0);
-            let resident = std::mem::take(&mut self.resident);
             while i < resident.len() || j < fresh.len() {
                 let take_resident = j >= fresh.len()
-                    || (i < resident.len()
-                        && self.objs[resident[i] as usize].addr
-                            < self.objs[fresh[j] as usize].addr);
+                    || (i < resident.len() && objs[resident[i] as usize].addr < objs[fresh[j] as usize].addr);
                 let id = if take_resident {
                     i += 1;
                     resident[i - 1]
@@ -40,16 +52,25 @@ impl KvmSim<'_> {
                     j += 1;
                     fresh[j - 1]
                 };
-                let o = self.objs[id as usize];
+                let o = objs[id as usize];
                 if o.dead {
                     freed_bytes += o.size;
-                    freed_ids.push(id);
+                    s.freed.push(id);
                 } else {
-                    survivors.push(id);
+                    if o.addr > cursor {
+                        s.chunks.push((cursor, o.addr - cursor));
+                    }
+                    cursor = o.addr + o.size;
+                    s.survivors.push(id);
                 }
             }
         }
-        let live_objects = survivors.len() as u64;
+        if self.perm_start > cursor {
+            s.chunks.push((cursor, self.perm_start - cursor));
+        }
+        self.fresh.clear();
+        self.free.rebuild(s.chunks.iter().copied());
+        let live_objects = s.survivors.len() as u64;
         let mut cycles = costs.root_scan_cycles
             + costs.mark_cycles_per_object * live_objects
             + (costs.mark_cycles_per_byte * self.live_bytes as f64).round() as u64
@@ -58,40 +79,24 @@ impl KvmSim<'_> {
             + costs.mark_accesses_per_byte * self.live_bytes as f64
             + costs.sweep_accesses_per_chunk * walked as f64;
 
-        // Sweep: the gaps between survivors become the free list.
-        let mut chunks = Vec::with_capacity(survivors.len() + 1);
-        let mut cursor = 0u64;
-        for id in &survivors {
-            let o = self.objs[*id as usize];
-            if o.addr > cursor {
-                chunks.push((cursor, o.addr - cursor));
-            }
-            cursor = o.addr + o.size;
-        }
-        if self.perm_start > cursor {
-            chunks.push((cursor, self.perm_start - cursor));
-        }
-        self.free = FreeList::from_chunks(chunks);
-
         // Compaction, only when the failed allocation still does not fit (§3.1, occasion (i)).
-        let mut moved: Vec<(u32, u64)> = Vec::new();
         let mut moved_bytes = 0u64;
         let mut stall = 0u64;
-        if need.is_some_and(|s| self.free.largest() < s) {
+        if need.is_some_and(|size| self.free.largest() < size) {
             let mut to = 0u64;
-            for id in &survivors {
+            for id in &s.survivors {
                 let o = &mut self.objs[*id as usize];
                 if o.addr != to {
                     moved_bytes += o.size;
                     o.addr = to;
-                    moved.push((*id, to));
+                    s.moved.push((*id, to));
                 }
                 to += o.size;
             }
-            cycles += costs.compact_cycles_per_object * moved.len() as u64
+            cycles += costs.compact_cycles_per_object * s.moved.len() as u64
                 + (costs.compact_cycles_per_byte * moved_bytes as f64).round() as u64;
             self.heap_acc_gc += costs.compact_accesses_per_byte * moved_bytes as f64;
-            self.free = FreeList::from_chunks([(to, self.perm_start - to)]);
+            self.free.rebuild([(to, self.perm_start - to)]);
             // Sliding writes into every bank below the new top: gated ones must wake first.
             stall = self.banks.wake_range(0, to, self.now);
         }
@@ -100,35 +105,31 @@ impl KvmSim<'_> {
         self.stall_cycles += stall;
         let end = self.time();
 
-        // Reclaim, then gate every bank without live or permanent data.
-        for id in &freed_ids {
-            if let Some(l) = self.layout.as_mut() {
+        if let Some(l) = self.layout.as_mut() {
+            for id in &s.freed {
                 l.freed(*id, end);
             }
-        }
-        for (id, addr) in &moved {
-            if let Some(l) = self.layout.as_mut() {
+            for (id, addr) in &s.moved {
                 l.moved(*id, end, *addr);
             }
         }
         self.dead_bytes = 0;
-        let mut occupied = vec![false; self.banks.count()];
-        for id in &survivors {
+
+        // Gate every bank that holds neither a survivor nor permanent data.
+        s.occupied.clear();
+        s.occupied.resize(self.banks.count(), false);
+        for id in &s.survivors {
             let o = self.objs[*id as usize];
-            occupied[self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1)]
-                .fill(true);
+            s.occupied[self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1)].fill(true);
         }
         let heap = self.sc.file().heap.size.0;
         if self.perm_start < heap {
-            occupied[self.banks.bank_of(self.perm_start)..=self.banks.bank_of(heap - 1)].fill(true);
+            s.occupied[self.banks.bank_of(self.perm_start)..=self.banks.bank_of(heap - 1)].fill(true);
         }
-        self.banks.gate_unoccupied(&occupied, self.now);
-        self.resident = survivors;
+        self.banks.gate_unoccupied(&s.occupied, self.now);
+        std::mem::swap(&mut self.resident, &mut s.survivors);
 
-        *self
-            .triggers
-            .entry(trigger.summary_key().to_string())
-            .or_insert(0) += 1;
+        *self.triggers.entry(trigger.summary_key().to_string()).or_insert(0) += 1;
         self.gc_events.push(GcEvent {
             start,
             end,
@@ -143,12 +144,7 @@ impl KvmSim<'_> {
             stall_cycles: stall,
             powered_banks_after: self.banks.powered() as u32,
         });
-        self.pauses.push(Pause {
-            mutator: 0,
-            start,
-            end,
-            kind: PauseKind::Safepoint,
-        });
+        self.pauses.push(Pause { mutator: 0, start, end, kind: PauseKind::Safepoint });
         self.policy.after_collection(&CollectionOutcome {
             alloc_index: self.alloc_index,
             heap_bytes_before: heap_before,
@@ -161,5 +157,6 @@ impl KvmSim<'_> {
             let resident = &self.resident;
             l.maybe_keyframe(end, || resident.clone());
         }
+        self.scratch = s;
     }
 }

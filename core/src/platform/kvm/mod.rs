@@ -65,6 +65,7 @@ struct KvmSim<'s> {
     pauses: Vec<Pause>,
     layout: Option<LayoutRecorder>,
     triggers: BTreeMap<String, u64>,
+    scratch: gc::GcScratch,
 }
 
 /// Runs a kvm-soc scenario.
@@ -158,6 +159,7 @@ impl<'s> KvmSim<'s> {
             pauses: Vec::new(),
             layout: f.record.layout.then(LayoutRecorder::new),
             triggers: BTreeMap::new(),
+            scratch: gc::GcScratch::default(),
         }
     }
 
