@@ -8,5 +8,7 @@ mod cli;
 mod scenario;
 /// The adaptive-GC paper (JVM'02) reproduced: Table 2, Table 3, Fig. 4, §4.5–4.6.
 mod reproduce_kvm;
+/// The real binary opens its window under Xvfb and renders the default scenario.
+mod app_window;
 /// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
 mod kvm_mechanisms;

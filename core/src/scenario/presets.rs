@@ -3,6 +3,7 @@
 
 /// `(name, TOML text)` of every embedded scenario preset, in the order `gclab presets` prints them.
 pub const PRESETS: &[(&str, &str)] = &[
+    ("default", include_str!("../../../assets/scenarios/default.toml")),
     (
         "kvm/calculator",
         include_str!("../../../assets/scenarios/kvm/calculator.toml"),
@@ -82,7 +83,7 @@ pub const WORKLOADS: &[(&str, &str)] = &[
 ];
 
 /// The preset the app opens with.
-pub const DEFAULT_PRESET: &str = "kvm/manyballs";
+pub const DEFAULT_PRESET: &str = "default";
 
 /// The nine applications of JVM'02 Table 1, as preset names.
 pub const KVM_APPS: [&str; 9] = [
