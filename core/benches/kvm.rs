@@ -26,9 +26,18 @@ fn all_72_runs(c: &mut Criterion) {
         let scs = scenarios(layout);
         let allocations: u64 = scs
             .iter()
-            .map(|s| simulate(s, &Cancel::never(), &mut NoProgress).expect("runs").summary.allocations)
+            .map(|s| {
+                simulate(s, &Cancel::never(), &mut NoProgress)
+                    .expect("runs")
+                    .summary
+                    .allocations
+            })
             .sum();
-        let name = if layout { "kvm/72 runs (with layout)" } else { "kvm/72 runs (summary only)" };
+        let name = if layout {
+            "kvm/72 runs (with layout)"
+        } else {
+            "kvm/72 runs (summary only)"
+        };
         let mut g = c.benchmark_group("kvm");
         g.sample_size(10);
         g.throughput(criterion::Throughput::Elements(allocations));
@@ -44,7 +53,14 @@ fn all_72_runs(c: &mut Criterion) {
 }
 
 fn one_kwml_k10(c: &mut Criterion) {
-    let s = Scenario::load("preset:kvm/kwml", &["collector.kind=k-allocation".into(), "collector.k=10".into()]).expect("preset");
+    let s = Scenario::load(
+        "preset:kvm/kwml",
+        &[
+            "collector.kind=k-allocation".into(),
+            "collector.k=10".into(),
+        ],
+    )
+    .expect("preset");
     c.bench_function("kvm/kwml k=10 (heaviest single run)", |b| {
         b.iter(|| black_box(simulate(&s, &Cancel::never(), &mut NoProgress).expect("runs")));
     });

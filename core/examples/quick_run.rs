@@ -17,8 +17,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         a.energy_j.heap,
         saving * 100.0
     );
-    assert!(a.collections > b.collections, "adaptive collects more often than base");
+    assert!(
+        a.collections > b.collections,
+        "adaptive collects more often than base"
+    );
     assert!(saving > 0.2, "adaptive saves heap energy on Kwml");
-    assert!(!a.out_of_memory && !b.out_of_memory, "Kwml fits the default heap");
+    assert!(
+        !a.out_of_memory && !b.out_of_memory,
+        "Kwml fits the default heap"
+    );
     Ok(())
 }

@@ -35,7 +35,8 @@ impl KvmSim<'_> {
         // Mark and sweep in one address-ordered pass over the resident objects and those allocated since the
         // last collection (merged), building the new free list from the gaps between survivors.
         let objs = &self.objs;
-        self.fresh.sort_unstable_by_key(|id| objs[*id as usize].addr);
+        self.fresh
+            .sort_unstable_by_key(|id| objs[*id as usize].addr);
         let walked = self.resident.len() + self.fresh.len() + self.free.chunk_count();
         let mut freed_bytes = 0u64;
         let mut cursor = 0u64;
@@ -44,7 +45,8 @@ impl KvmSim<'_> {
             let (mut i, mut j) = (0, 0);
             while i < resident.len() || j < fresh.len() {
                 let take_resident = j >= fresh.len()
-                    || (i < resident.len() && objs[resident[i] as usize].addr < objs[fresh[j] as usize].addr);
+                    || (i < resident.len()
+                        && objs[resident[i] as usize].addr < objs[fresh[j] as usize].addr);
                 let id = if take_resident {
                     i += 1;
                     resident[i - 1]
@@ -120,16 +122,21 @@ impl KvmSim<'_> {
         s.occupied.resize(self.banks.count(), false);
         for id in &s.survivors {
             let o = self.objs[*id as usize];
-            s.occupied[self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1)].fill(true);
+            s.occupied[self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1)]
+                .fill(true);
         }
         let heap = self.sc.file().heap.size.0;
         if self.perm_start < heap {
-            s.occupied[self.banks.bank_of(self.perm_start)..=self.banks.bank_of(heap - 1)].fill(true);
+            s.occupied[self.banks.bank_of(self.perm_start)..=self.banks.bank_of(heap - 1)]
+                .fill(true);
         }
         self.banks.gate_unoccupied(&s.occupied, self.now);
         std::mem::swap(&mut self.resident, &mut s.survivors);
 
-        *self.triggers.entry(trigger.summary_key().to_string()).or_insert(0) += 1;
+        *self
+            .triggers
+            .entry(trigger.summary_key().to_string())
+            .or_insert(0) += 1;
         self.gc_events.push(GcEvent {
             start,
             end,
@@ -144,7 +151,12 @@ impl KvmSim<'_> {
             stall_cycles: stall,
             powered_banks_after: self.banks.powered() as u32,
         });
-        self.pauses.push(Pause { mutator: 0, start, end, kind: PauseKind::Safepoint });
+        self.pauses.push(Pause {
+            mutator: 0,
+            start,
+            end,
+            kind: PauseKind::Safepoint,
+        });
         self.policy.after_collection(&CollectionOutcome {
             alloc_index: self.alloc_index,
             heap_bytes_before: heap_before,
