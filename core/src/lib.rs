@@ -29,6 +29,7 @@
 #![deny(missing_docs)]
 
 pub mod collector;
+pub mod cpu;
 pub mod error;
 pub mod heap;
 pub mod metrics;
