@@ -7,7 +7,9 @@ use std::sync::OnceLock;
 
 /// The repository root.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// `../shared/data/` beside the repository (real GC logs, MMU oracles, traces).
@@ -26,7 +28,8 @@ pub fn gclab_bin() -> PathBuf {
             .status()
             .expect("cargo build of the gclab binary");
         assert!(status.success(), "building gclab failed");
-        let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+        let target =
+            std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
         target.join("debug").join("gclab")
     })
     .clone()
@@ -34,5 +37,8 @@ pub fn gclab_bin() -> PathBuf {
 
 /// Runs `gclab ARGS` and returns its output.
 pub fn gclab(args: &[&str]) -> Output {
-    Command::new(gclab_bin()).args(args).output().expect("run gclab")
+    Command::new(gclab_bin())
+        .args(args)
+        .output()
+        .expect("run gclab")
 }

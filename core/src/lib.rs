@@ -32,6 +32,7 @@ pub mod collector;
 pub mod cpu;
 pub mod error;
 pub mod heap;
+pub mod importers;
 pub mod metrics;
 pub mod platform;
 pub mod progress;

@@ -10,8 +10,14 @@ fn the_app_opens_a_window_with_the_default_scenario() {
     if std::env::var_os("GCLAB_SKIP_WINDOW_TEST").is_some() {
         return;
     }
-    let have_xvfb = Command::new("sh").args(["-c", "command -v xvfb-run"]).output().is_ok_and(|o| o.status.success());
-    assert!(have_xvfb, "xvfb-run is missing: run scripts/test.sh (it installs Xvfb and Mesa)");
+    let have_xvfb = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        have_xvfb,
+        "xvfb-run is missing: run scripts/test.sh (it installs Xvfb and Mesa)"
+    );
     let png = std::env::temp_dir().join(format!("gclab-window-{}.png", std::process::id()));
     let xdg = std::env::temp_dir().join(format!("gclab-xdg-{}", std::process::id()));
     std::fs::create_dir_all(&xdg).expect("runtime dir");
@@ -24,11 +30,19 @@ fn the_app_opens_a_window_with_the_default_scenario() {
         .env("XDG_RUNTIME_DIR", &xdg)
         .output()
         .expect("run xvfb-run");
-    assert!(out.status.success(), "the app failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the app failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bytes = std::fs::read(&png).expect("the window saved its frame");
     assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
     // A blank or one-colour window compresses to a few KB; text, a grid and a plot do not.
-    assert!(bytes.len() > 40_000, "the frame looks empty ({} bytes)", bytes.len());
+    assert!(
+        bytes.len() > 40_000,
+        "the frame looks empty ({} bytes)",
+        bytes.len()
+    );
     let _ = std::fs::remove_file(&png);
     let _ = std::fs::remove_dir_all(&xdg);
 }

@@ -15,16 +15,29 @@ fn presets_lists_every_kvm_application() {
     assert!(o.status.success(), "presets failed");
     let text = String::from_utf8_lossy(&o.stdout);
     for app in gclab_core::scenario::presets::KVM_APPS {
-        assert!(text.lines().any(|l| l == app), "{app} missing from `gclab presets`");
+        assert!(
+            text.lines().any(|l| l == app),
+            "{app} missing from `gclab presets`"
+        );
     }
 }
 
 #[test]
 fn run_json_has_the_contract_fields() {
-    let o = gclab(&["run", "preset:kvm/crypto", "--set", "collector.kind=adaptive", "--json", "-"]);
+    let o = gclab(&[
+        "run",
+        "preset:kvm/crypto",
+        "--set",
+        "collector.kind=adaptive",
+        "--json",
+        "-",
+    ]);
     assert!(o.status.success(), "run failed: {}", stderr_line(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    assert_eq!(v["scenario"]["collector"]["kind"], "adaptive", "scenario echo");
+    assert_eq!(
+        v["scenario"]["collector"]["kind"], "adaptive",
+        "scenario echo"
+    );
     let s = &v["summary"];
     for f in [
         "execution_time_s",
@@ -42,34 +55,83 @@ fn run_json_has_the_contract_fields() {
     ] {
         assert!(!s[f].is_null(), "summary lacks `{f}`");
     }
-    for e in ["total", "cpu", "memory", "heap", "rom", "stack", "gc", "mutator"] {
-        assert!(s["energy_j"][e].as_f64().is_some_and(|x| x > 0.0), "energy_j.{e} missing or not positive");
+    for e in [
+        "total", "cpu", "memory", "heap", "rom", "stack", "gc", "mutator",
+    ] {
+        assert!(
+            s["energy_j"][e].as_f64().is_some_and(|x| x > 0.0),
+            "energy_j.{e} missing or not positive"
+        );
     }
-    let by: u64 = s["collections_by_trigger"].as_object().expect("map").values().filter_map(|x| x.as_u64()).sum();
-    assert_eq!(by, s["collections"].as_u64().expect("collections"), "per-trigger counts add up");
+    let by: u64 = s["collections_by_trigger"]
+        .as_object()
+        .expect("map")
+        .values()
+        .filter_map(|x| x.as_u64())
+        .sum();
+    assert_eq!(
+        by,
+        s["collections"].as_u64().expect("collections"),
+        "per-trigger counts add up"
+    );
     let mmu = s["mmu"].as_array().expect("mmu array");
     assert!(mmu.len() >= 3, "MMU on several windows");
-    assert!(mmu.iter().all(|p| p["window_ms"].is_number() && p["utilization"].is_number()), "MMU point shape");
+    assert!(
+        mmu.iter()
+            .all(|p| p["window_ms"].is_number() && p["utilization"].is_number()),
+        "MMU point shape"
+    );
 }
 
 #[test]
 fn run_csv_writes_the_timelines() {
     let dir = std::env::temp_dir().join(format!("gclab-csv-{}", std::process::id()));
-    let o = gclab(&["run", "preset:kvm/calculator", "--set", "collector.kind=adaptive", "--csv", dir.to_str().expect("utf-8 temp path")]);
+    let o = gclab(&[
+        "run",
+        "preset:kvm/calculator",
+        "--set",
+        "collector.kind=adaptive",
+        "--csv",
+        dir.to_str().expect("utf-8 temp path"),
+    ]);
     assert!(o.status.success(), "run --csv failed: {}", stderr_line(&o));
-    for f in ["occupancy.csv", "gc_events.csv", "banks.csv", "pauses.csv", "mmu.csv"] {
+    for f in [
+        "occupancy.csv",
+        "gc_events.csv",
+        "banks.csv",
+        "pauses.csv",
+        "mmu.csv",
+    ] {
         let text = std::fs::read_to_string(dir.join(f)).unwrap_or_default();
-        assert!(text.lines().count() >= 2, "{f}: header and at least one row");
+        assert!(
+            text.lines().count() >= 2,
+            "{f}: header and at least one row"
+        );
     }
     let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn an_out_of_memory_run_is_a_result() {
-    let o = gclab(&["run", "preset:kvm/kshape", "--set", "heap.size=64KiB", "--json", "-"]);
-    assert_eq!(o.status.code(), Some(0), "OOM is a result: exit 0 ({})", stderr_line(&o));
+    let o = gclab(&[
+        "run",
+        "preset:kvm/kshape",
+        "--set",
+        "heap.size=64KiB",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "OOM is a result: exit 0 ({})",
+        stderr_line(&o)
+    );
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    assert_eq!(v["summary"]["out_of_memory"], true, "Kshape's map does not fit in 64 KiB");
+    assert_eq!(
+        v["summary"]["out_of_memory"], true,
+        "Kshape's map does not fit in 64 KiB"
+    );
 }
 
 fn temp_scenario(name: &str, text: &str) -> String {
@@ -81,33 +143,83 @@ fn temp_scenario(name: &str, text: &str) -> String {
 
 /// Each case: arguments, and words the one-line error must contain.
 fn bad_cases() -> Vec<(Vec<String>, Vec<String>)> {
-    let unknown_key = temp_scenario("unknown", "platform = \"kvm-soc\"\n[workload]\nprofile = \"kvm/calculator\"\n[heap]\nsise = 5\n");
-    let wrong_type = temp_scenario("type", "[workload]\nprofile = \"kvm/calculator\"\n[collector]\nk = \"ten\"\n");
-    let out_of_range = temp_scenario("range", "[workload]\nprofile = \"kvm/calculator\"\n\n[heap]\nbank_size = \"48KiB\"\n");
+    let unknown_key = temp_scenario(
+        "unknown",
+        "platform = \"kvm-soc\"\n[workload]\nprofile = \"kvm/calculator\"\n[heap]\nsise = 5\n",
+    );
+    let wrong_type = temp_scenario(
+        "type",
+        "[workload]\nprofile = \"kvm/calculator\"\n[collector]\nk = \"ten\"\n",
+    );
+    let out_of_range = temp_scenario(
+        "range",
+        "[workload]\nprofile = \"kvm/calculator\"\n\n[heap]\nbank_size = \"48KiB\"\n",
+    );
     let malformed = temp_scenario("malformed", "[workload\nprofile = 1\n");
     let bad_profile = temp_scenario("profile", "[workload]\nprofile = \"no/such-profile\"\n");
-    let bad_unit = temp_scenario("unit", "[workload]\nprofile = \"kvm/calculator\"\n[heap]\nsize = \"128 parsecs\"\n");
+    let bad_unit = temp_scenario(
+        "unit",
+        "[workload]\nprofile = \"kvm/calculator\"\n[heap]\nsize = \"128 parsecs\"\n",
+    );
     let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<String>>();
     let file_named = unknown_key.clone();
     vec![
         (s(&["run", &unknown_key]), s(&[&file_named, ":5", "sise"])),
         (s(&["run", &wrong_type]), s(&[":4", "expected"])),
-        (s(&["run", &out_of_range]), s(&[":5", "heap.bank_size", "divisor"])),
+        (
+            s(&["run", &out_of_range]),
+            s(&[":5", "heap.bank_size", "divisor"]),
+        ),
         (s(&["run", &malformed]), s(&[":1"])),
-        (s(&["run", &bad_profile]), s(&["workload.profile", "no/such-profile"])),
+        (
+            s(&["run", &bad_profile]),
+            s(&["workload.profile", "no/such-profile"]),
+        ),
         (s(&["run", &bad_unit]), s(&[":4", "unit"])),
-        (s(&["run", "/no/such/file.toml"]), s(&["/no/such/file.toml", "cannot read"])),
-        (s(&["run", "preset:kvm/nothing"]), s(&["unknown preset", "kvm/nothing"])),
-        (s(&["run", "preset:kvm/kwml", "--set", "heap.target_utll=0.9"]), s(&["--set heap.target_utll", "unknown field"])),
-        (s(&["run", "preset:kvm/kwml", "--set", "collector.k=0"]), s(&["--set collector.k", "collector.k", "1–"])),
-        (s(&["run", "preset:kvm/kwml", "--set", "collector.kind=quantum"]), s(&["collector.kind", "quantum"])),
-        (s(&["run", "preset:kvm/kwml", "--set", "heap.size"]), s(&["--set heap.size", "KEY=VALUE"])),
-        (s(&["run", "preset:kvm/kwml", "--set", "collector.kind=cms"]), s(&["collector.kind", "android-krait"])),
-        (s(&["run", "preset:kvm/kwml", "--jsn", "-"]), s(&["unknown option", "--jsn"])),
+        (
+            s(&["run", "/no/such/file.toml"]),
+            s(&["/no/such/file.toml", "cannot read"]),
+        ),
+        (
+            s(&["run", "preset:kvm/nothing"]),
+            s(&["unknown preset", "kvm/nothing"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--set", "heap.target_utll=0.9"]),
+            s(&["--set heap.target_utll", "unknown field"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--set", "collector.k=0"]),
+            s(&["--set collector.k", "collector.k", "1–"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--set", "collector.kind=quantum"]),
+            s(&["collector.kind", "quantum"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--set", "heap.size"]),
+            s(&["--set heap.size", "KEY=VALUE"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--set", "collector.kind=cms"]),
+            s(&["collector.kind", "android-krait"]),
+        ),
+        (
+            s(&["run", "preset:kvm/kwml", "--jsn", "-"]),
+            s(&["unknown option", "--jsn"]),
+        ),
         (s(&["run"]), s(&["SCENARIO"])),
         (s(&["frobnicate"]), s(&["unknown command", "frobnicate"])),
         (s(&["sweep", "preset:kvm/kwml"]), s(&["--vary"])),
-        (s(&["sweep", "preset:kvm/kwml", "--vary", "heap.bank_size=16KiB,5KiB"]), s(&["heap.bank_size"])),
+        (
+            s(&[
+                "sweep",
+                "preset:kvm/kwml",
+                "--vary",
+                "heap.bank_size=16KiB,5KiB",
+            ]),
+            s(&["heap.bank_size"]),
+        ),
     ]
 }
 
@@ -117,10 +229,25 @@ fn bad_input_exits_2_with_one_line_naming_the_problem() {
         let a: Vec<&str> = args.iter().map(String::as_str).collect();
         let o = gclab(&a);
         let err = stderr_line(&o);
-        assert_eq!(o.status.code(), Some(2), "`gclab {}` should exit 2, got {:?}: {err}", a.join(" "), o.status.code());
-        assert_eq!(err.lines().count(), 1, "`gclab {}`: one line expected, got:\n{err}", a.join(" "));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "`gclab {}` should exit 2, got {:?}: {err}",
+            a.join(" "),
+            o.status.code()
+        );
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "`gclab {}`: one line expected, got:\n{err}",
+            a.join(" ")
+        );
         for w in &words {
-            assert!(err.contains(w.as_str()), "`gclab {}`: error should mention `{w}`: {err}", a.join(" "));
+            assert!(
+                err.contains(w.as_str()),
+                "`gclab {}`: error should mention `{w}`: {err}",
+                a.join(" ")
+            );
         }
     }
 }

@@ -11,8 +11,15 @@ fn sc(preset: &str, sets: &[&str]) -> Scenario {
 
 #[test]
 fn same_scenario_twice_is_bit_identical() {
-    for (p, set) in [("kvm/kwml", "collector.kind=adaptive"), ("kvm/dragon", "collector.kind=base"), ("kvm/kshape", "collector.k=75")] {
-        let s = sc(p, &[set, "collector.kind=k-allocation"][..if set.contains("k=") { 2 } else { 1 }]);
+    for (p, set) in [
+        ("kvm/kwml", "collector.kind=adaptive"),
+        ("kvm/dragon", "collector.kind=base"),
+        ("kvm/kshape", "collector.k=75"),
+    ] {
+        let s = sc(
+            p,
+            &[set, "collector.kind=k-allocation"][..if set.contains("k=") { 2 } else { 1 }],
+        );
         let a = simulate(&s, &Cancel::never(), &mut NoProgress).expect("runs");
         let b = simulate(&s, &Cancel::never(), &mut NoProgress).expect("runs");
         assert_eq!(a, b, "{p} with {set}: two runs differ");
@@ -28,33 +35,77 @@ fn parallel_runs_match_sequential_runs() {
         .collect();
     let sequential: Vec<u64> = scenarios
         .iter()
-        .map(|s| simulate(s, &Cancel::never(), &mut NoProgress).expect("runs").fingerprint())
+        .map(|s| {
+            simulate(s, &Cancel::never(), &mut NoProgress)
+                .expect("runs")
+                .fingerprint()
+        })
         .collect();
     let parallel: Vec<u64> = std::thread::scope(|scope| {
         let handles: Vec<_> = scenarios
             .iter()
-            .map(|s| scope.spawn(move || simulate(s, &Cancel::never(), &mut NoProgress).expect("runs").fingerprint()))
+            .map(|s| {
+                scope.spawn(move || {
+                    simulate(s, &Cancel::never(), &mut NoProgress)
+                        .expect("runs")
+                        .fingerprint()
+                })
+            })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("thread"))
+            .collect()
     });
-    assert_eq!(sequential, parallel, "thread scheduling must not change any run");
+    assert_eq!(
+        sequential, parallel,
+        "thread scheduling must not change any run"
+    );
 }
 
 #[test]
 fn sweep_cli_output_is_deterministic_and_matches_single_runs() {
-    let args = ["sweep", "preset:kvm/calculator", "--vary", "collector.kind=base,adaptive", "--vary", "heap.bank_size=8KiB,16KiB", "--json", "-"];
+    let args = [
+        "sweep",
+        "preset:kvm/calculator",
+        "--vary",
+        "collector.kind=base,adaptive",
+        "--vary",
+        "heap.bank_size=8KiB,16KiB",
+        "--json",
+        "-",
+    ];
     let a = gclab_tests::gclab(&args);
     let b = gclab_tests::gclab(&args);
-    assert!(a.status.success(), "sweep failed: {}", String::from_utf8_lossy(&a.stderr));
+    assert!(
+        a.status.success(),
+        "sweep failed: {}",
+        String::from_utf8_lossy(&a.stderr)
+    );
     assert_eq!(a.stdout, b.stdout, "two sweeps printed different JSON");
     let v: serde_json::Value = serde_json::from_slice(&a.stdout).expect("sweep JSON");
     let runs = v["runs"].as_array().expect("runs array");
     assert_eq!(runs.len(), 4, "2 × 2 combinations");
-    let single = gclab_tests::gclab(&["run", "preset:kvm/calculator", "--set", "collector.kind=adaptive", "--set", "heap.bank_size=8KiB", "--json", "-"]);
+    let single = gclab_tests::gclab(&[
+        "run",
+        "preset:kvm/calculator",
+        "--set",
+        "collector.kind=adaptive",
+        "--set",
+        "heap.bank_size=8KiB",
+        "--json",
+        "-",
+    ]);
     let s: serde_json::Value = serde_json::from_slice(&single.stdout).expect("run JSON");
-    assert_eq!(runs[2]["set"]["collector.kind"], "adaptive", "row-major order: the last --vary varies fastest");
+    assert_eq!(
+        runs[2]["set"]["collector.kind"], "adaptive",
+        "row-major order: the last --vary varies fastest"
+    );
     assert_eq!(runs[2]["set"]["heap.bank_size"], "8KiB", "row-major order");
-    assert_eq!(runs[2]["summary"], s["summary"], "a sweep point equals the same single run");
+    assert_eq!(
+        runs[2]["summary"], s["summary"],
+        "a sweep point equals the same single run"
+    );
 }
 
 #[test]
@@ -63,7 +114,12 @@ fn fingerprints_match_the_stored_ones() {
     let mut lines = Vec::new();
     for p in gclab_core::scenario::presets::KVM_APPS {
         for kind in ["base", "k-allocation", "adaptive"] {
-            let r = simulate(&sc(p, &[&format!("collector.kind={kind}")]), &Cancel::never(), &mut NoProgress).expect("runs");
+            let r = simulate(
+                &sc(p, &[&format!("collector.kind={kind}")]),
+                &Cancel::never(),
+                &mut NoProgress,
+            )
+            .expect("runs");
             lines.push(format!("{p} {kind} {:016x}", r.fingerprint()));
         }
     }
@@ -71,6 +127,10 @@ fn fingerprints_match_the_stored_ones() {
     if std::env::var_os("GCLAB_BLESS").is_some() {
         std::fs::write(&path, &now).expect("write fingerprints");
     }
-    let stored = std::fs::read_to_string(&path).expect("tests/fixtures/fingerprints.txt (GCLAB_BLESS=1 writes it)");
-    assert_eq!(stored, now, "a run changed: if the model change is intended, rerun with GCLAB_BLESS=1");
+    let stored = std::fs::read_to_string(&path)
+        .expect("tests/fixtures/fingerprints.txt (GCLAB_BLESS=1 writes it)");
+    assert_eq!(
+        stored, now,
+        "a run changed: if the model change is intended, rerun with GCLAB_BLESS=1"
+    );
 }

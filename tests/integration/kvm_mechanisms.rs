@@ -26,11 +26,20 @@ fn no_bank_holding_live_or_permanent_data_is_ever_gated() {
             }
             for b in (o.addr / bank)..=((o.addr + o.size - 1) / bank) {
                 let st = r.bank_state_at(b as u32, t);
-                assert_ne!(st, Some(BankState::Gated), "bank {b} gated at {t:?} while object {} lives there", o.id);
+                assert_ne!(
+                    st,
+                    Some(BankState::Gated),
+                    "bank {b} gated at {t:?} while object {} lives there",
+                    o.id
+                );
             }
         }
         for b in (r.geometry.permanent_start / bank)..u64::from(r.geometry.banks) {
-            assert_ne!(r.bank_state_at(b as u32, t), Some(BankState::Gated), "permanent bank {b} gated at {t:?}");
+            assert_ne!(
+                r.bank_state_at(b as u32, t),
+                Some(BankState::Gated),
+                "permanent bank {b} gated at {t:?}"
+            );
         }
     }
 }
@@ -39,11 +48,15 @@ fn no_bank_holding_live_or_permanent_data_is_ever_gated() {
 fn each_wake_up_costs_the_resynchronisation_time() {
     // Dragon has no timer, so time does not feed back into what it allocates: the runs differ only by stalls.
     let with = run("kvm/dragon", &["collector.kind=adaptive"]);
-    let without = run("kvm/dragon", &["collector.kind=adaptive", "kvm.energy.resync_cycles=0"]);
+    let without = run(
+        "kvm/dragon",
+        &["collector.kind=adaptive", "kvm.energy.resync_cycles=0"],
+    );
     let wakes = with.summary.bank_wakeups.expect("kvm summary");
     assert!(wakes > 0, "Dragon wakes banks");
     assert_eq!(
-        with.summary.execution_cycles.expect("cycles") - without.summary.execution_cycles.expect("cycles"),
+        with.summary.execution_cycles.expect("cycles")
+            - without.summary.execution_cycles.expect("cycles"),
         wakes * 350,
         "350 cycles per wake-up (JVM'02 §3.3)"
     );
@@ -55,7 +68,8 @@ fn bank_leakage_integrates_the_power_states() {
     let sc = Scenario::load("preset:kvm/manyballs", &[]).expect("loads");
     let e = &sc.file().kvm.energy;
     let mem = (sc.file().heap.size.0 + e.stack_sram_size.0 + e.rom_size.0) as f64;
-    let per_bank_cycle = e.sram_access_j * e.leakage_per_cycle_over_access / mem * r.geometry.bank_bytes as f64;
+    let per_bank_cycle =
+        e.sram_access_j * e.leakage_per_cycle_over_access / mem * r.geometry.bank_bytes as f64;
     let ns_per_cycle = 10.0;
     for b in 0..r.geometry.banks {
         let mut expect = 0.0;
@@ -69,7 +83,10 @@ fn bank_leakage_integrates_the_power_states() {
             expect += cycles * per_bank_cycle * f;
         }
         let got = r.bank_leakage_j[b as usize];
-        assert!((got - expect).abs() <= 1e-9 * expect.max(1e-30), "bank {b}: {got:e} J vs {expect:e} J");
+        assert!(
+            (got - expect).abs() <= 1e-9 * expect.max(1e-30),
+            "bank {b}: {got:e} J vs {expect:e} J"
+        );
     }
 }
 
@@ -77,25 +94,57 @@ fn bank_leakage_integrates_the_power_states() {
 fn out_of_memory_ends_the_run_as_a_result() {
     let r = run("kvm/kshape", &["heap.size=64KiB"]);
     assert!(r.summary.out_of_memory, "Kshape's map cannot fit 64 KiB");
-    assert!(r.summary.allocations < 22_800, "the run stopped at the failing allocation");
+    assert!(
+        r.summary.allocations < 22_800,
+        "the run stopped at the failing allocation"
+    );
     let r = run("kvm/dragon", &["heap.size=16KiB", "heap.bank_size=4KiB"]);
-    assert!(r.summary.out_of_memory, "Dragon's large objects cannot fit the 4 KiB left beside its 12 KiB permanent space");
+    assert!(
+        r.summary.out_of_memory,
+        "Dragon's large objects cannot fit the 4 KiB left beside its 12 KiB permanent space"
+    );
 }
 
 #[test]
 fn a_slower_interactive_run_allocates_more() {
     let base = run("kvm/kwml", &["collector.kind=base"]);
-    let k10 = run("kvm/kwml", &["collector.kind=k-allocation", "collector.k=10"]);
-    assert!(k10.summary.execution_time_s > 1.5 * base.summary.execution_time_s, "k=10 is much slower");
-    assert!(k10.summary.allocations > base.summary.allocations + 5_000, "timer ticks during GC add allocations");
-    let quiet = |k: &str| run("kvm/kwml", &[k, "collector.k=10", "workload.timer.allocations_per_tick=0"]).summary.allocations;
-    assert_eq!(quiet("collector.kind=base"), quiet("collector.kind=k-allocation"), "without a timer the work is fixed");
+    let k10 = run(
+        "kvm/kwml",
+        &["collector.kind=k-allocation", "collector.k=10"],
+    );
+    assert!(
+        k10.summary.execution_time_s > 1.5 * base.summary.execution_time_s,
+        "k=10 is much slower"
+    );
+    assert!(
+        k10.summary.allocations > base.summary.allocations + 5_000,
+        "timer ticks during GC add allocations"
+    );
+    let quiet = |k: &str| {
+        run(
+            "kvm/kwml",
+            &[k, "collector.k=10", "workload.timer.allocations_per_tick=0"],
+        )
+        .summary
+        .allocations
+    };
+    assert_eq!(
+        quiet("collector.kind=base"),
+        quiet("collector.kind=k-allocation"),
+        "without a timer the work is fixed"
+    );
 }
 
 #[test]
 fn objects_larger_than_a_bank_span_banks() {
-    let r = run("kvm/dragon", &["heap.bank_size=4KiB", "collector.kind=adaptive"]);
-    assert!(!r.summary.out_of_memory, "Dragon fits with 4 KiB banks (the paper could not run it)");
+    let r = run(
+        "kvm/dragon",
+        &["heap.bank_size=4KiB", "collector.kind=adaptive"],
+    );
+    assert!(
+        !r.summary.out_of_memory,
+        "Dragon fits with 4 KiB banks (the paper could not run it)"
+    );
     let spanning = r.layout.objects.iter().filter(|o| o.size > 4096).count();
     assert!(spanning > 0, "Dragon allocates objects larger than 4 KiB");
 }
@@ -106,7 +155,11 @@ fn compaction_happens_only_when_a_failed_allocation_still_does_not_fit() {
         let r = run(p, &["collector.kind=k-allocation", "collector.k=40"]);
         for g in &r.gc_events {
             if g.moved_bytes > 0 {
-                assert_eq!(g.trigger, gclab_core::collector::Trigger::Alloc, "{p}: only failure collections compact");
+                assert_eq!(
+                    g.trigger,
+                    gclab_core::collector::Trigger::Alloc,
+                    "{p}: only failure collections compact"
+                );
             }
         }
     }
@@ -119,9 +172,23 @@ fn layout_replay_agrees_with_the_occupancy_timeline() {
         let objs = r.layout.at(s.time);
         let live: u64 = objs.iter().filter(|o| !o.dead).map(|o| o.size).sum();
         let dead: u64 = objs.iter().filter(|o| o.dead).map(|o| o.size).sum();
-        let later_same_t = r.occupancy.iter().rev().find(|x| x.time == s.time).expect("sample");
-        assert_eq!((live, dead), (later_same_t.live_bytes, later_same_t.dead_bytes), "at {:?}", s.time);
-        assert!(objs.windows(2).all(|w| w[0].addr + w[0].size <= w[1].addr), "objects never overlap at {:?}", s.time);
+        let later_same_t = r
+            .occupancy
+            .iter()
+            .rev()
+            .find(|x| x.time == s.time)
+            .expect("sample");
+        assert_eq!(
+            (live, dead),
+            (later_same_t.live_bytes, later_same_t.dead_bytes),
+            "at {:?}",
+            s.time
+        );
+        assert!(
+            objs.windows(2).all(|w| w[0].addr + w[0].size <= w[1].addr),
+            "objects never overlap at {:?}",
+            s.time
+        );
     }
 }
 
@@ -129,5 +196,9 @@ fn layout_replay_agrees_with_the_occupancy_timeline() {
 fn cancel_stops_a_run() {
     let sc = Scenario::preset("kvm/kwml").expect("loads");
     let r = simulate(&sc, &Cancel::from_fn(|| true), &mut NoProgress);
-    assert_eq!(r.err(), Some(SimError::Cancelled), "a cancelled run returns Cancelled");
+    assert_eq!(
+        r.err(),
+        Some(SimError::Cancelled),
+        "a cancelled run returns Cancelled"
+    );
 }

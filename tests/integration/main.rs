@@ -1,14 +1,18 @@
 //! gclab's cross-crate tests, compiled into one binary. One module per topic.
 
-/// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
-mod determinism;
-/// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.
-mod cli;
-/// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
-mod scenario;
-/// The adaptive-GC paper (JVM'02) reproduced: Table 2, Table 3, Fig. 4, §4.5–4.6.
-mod reproduce_kvm;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
+/// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.
+mod cli;
+/// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
+mod determinism;
+/// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
+mod gc_logs;
 /// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
 mod kvm_mechanisms;
+/// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.
+mod mmu_oracle;
+/// The adaptive-GC paper (JVM'02) reproduced: Table 2, Table 3, Fig. 4, §4.5–4.6.
+mod reproduce_kvm;
+/// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
+mod scenario;

@@ -3,7 +3,9 @@
 
 use std::sync::OnceLock;
 
-use gclab_core::reproduce::kvm::{AppResult, adaptive_saving_pct, mean_slowdown_pct, paper_row, run_all};
+use gclab_core::reproduce::kvm::{
+    AppResult, adaptive_saving_pct, mean_slowdown_pct, paper_row, run_all,
+};
 use gclab_core::reproduce::paper_kvm::{KS, TABLE2};
 
 fn default_results() -> &'static [AppResult] {
@@ -26,10 +28,23 @@ fn table2_k_allocation_activations_within_10_percent() {
             }
         }
     }
-    let unexpected: Vec<_> =
-        misses.iter().filter(|m| !KNOWN_TABLE2_DEVIATIONS.iter().any(|(a, k)| *a == m.0 && *k == m.1)).collect();
-    assert!(unexpected.is_empty(), "Table 2 cells off by more than 10 %: {unexpected:?}");
-    assert_eq!(misses.len(), KNOWN_TABLE2_DEVIATIONS.len(), "a known deviation is fixed: update the list and the docs");
+    let unexpected: Vec<_> = misses
+        .iter()
+        .filter(|m| {
+            !KNOWN_TABLE2_DEVIATIONS
+                .iter()
+                .any(|(a, k)| *a == m.0 && *k == m.1)
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "Table 2 cells off by more than 10 %: {unexpected:?}"
+    );
+    assert_eq!(
+        misses.len(),
+        KNOWN_TABLE2_DEVIATIONS.len(),
+        "a known deviation is fixed: update the list and the docs"
+    );
 }
 
 #[test]
@@ -38,7 +53,11 @@ fn table2_base_activations_within_tolerance() {
         let row = paper_row(&r.app).expect("paper row");
         let (ours, paper) = (r.base().collections as f64, TABLE2[row][6] as f64);
         let tol = (0.2 * paper).max(1.0);
-        assert!((ours - paper).abs() <= tol, "{}: base {ours} vs paper {paper} (±{tol})", r.app);
+        assert!(
+            (ours - paper).abs() <= tol,
+            "{}: base {ours} vs paper {paper} (±{tol})",
+            r.app
+        );
     }
 }
 
@@ -47,19 +66,32 @@ fn fig4_adaptive_is_competitive_with_the_best_k() {
     for r in default_results() {
         let (k, best) = r.best_k();
         let ad = r.heap_energy_norm(7);
-        assert!(ad <= best * 1.10, "{}: adaptive heap energy {ad:.3} vs best k={k} {best:.3}", r.app);
+        assert!(
+            ad <= best * 1.10,
+            "{}: adaptive heap energy {ad:.3} vs best k={k} {best:.3}",
+            r.app
+        );
     }
     let saving = adaptive_saving_pct(default_results());
-    assert!((20.0..=37.0).contains(&saving), "average heap saving of adaptive over base {saving:.1} % (paper 28.4 %)");
+    assert!(
+        (20.0..=37.0).contains(&saving),
+        "average heap saving of adaptive over base {saving:.1} % (paper 28.4 %)"
+    );
 }
 
 #[test]
 fn table3_slowdown_falls_with_k_and_adaptive_is_cheap() {
     let r = default_results();
     let means: Vec<f64> = (0..6).map(|i| mean_slowdown_pct(r, i)).collect();
-    assert!(means.windows(2).all(|w| w[0] > w[1]), "average increase must fall as k grows: {means:?}");
+    assert!(
+        means.windows(2).all(|w| w[0] > w[1]),
+        "average increase must fall as k grows: {means:?}"
+    );
     let ad = mean_slowdown_pct(r, 7);
-    assert!((1.0..=8.0).contains(&ad), "adaptive average increase {ad:.2} % (paper 4.20 %)");
+    assert!(
+        (1.0..=8.0).contains(&ad),
+        "adaptive average increase {ad:.2} % (paper 4.20 %)"
+    );
 }
 
 #[test]
@@ -67,22 +99,40 @@ fn other_bank_and_heap_sizes_keep_adaptive_near_the_best_k() {
     let configs: Vec<(String, Vec<String>)> = ["4KiB", "8KiB", "32KiB"]
         .iter()
         .map(|b| (format!("bank {b}"), vec![format!("heap.bank_size={b}")]))
-        .chain(["64KiB", "96KiB", "160KiB"].iter().map(|h| (format!("heap {h}"), vec![format!("heap.size={h}")])))
+        .chain(
+            ["64KiB", "96KiB", "160KiB"]
+                .iter()
+                .map(|h| (format!("heap {h}"), vec![format!("heap.size={h}")])),
+        )
         .collect();
     let results: Vec<(String, Vec<AppResult>)> = std::thread::scope(|s| {
-        let hs: Vec<_> = configs.iter().map(|(n, o)| s.spawn(move || (n.clone(), run_all(o).expect("runs")))).collect();
+        let hs: Vec<_> = configs
+            .iter()
+            .map(|(n, o)| s.spawn(move || (n.clone(), run_all(o).expect("runs"))))
+            .collect();
         hs.into_iter().map(|h| h.join().expect("thread")).collect()
     });
     for (name, rs) in &results {
         for r in rs {
             if r.any_oom() {
-                assert!(name.starts_with("heap"), "{}: out of memory at {name}, which keeps the 128 KiB heap", r.app);
-                assert_eq!(r.app, "kvm/kshape", "only Kshape's map outgrows a small heap (at {name})");
+                assert!(
+                    name.starts_with("heap"),
+                    "{}: out of memory at {name}, which keeps the 128 KiB heap",
+                    r.app
+                );
+                assert_eq!(
+                    r.app, "kvm/kshape",
+                    "only Kshape's map outgrows a small heap (at {name})"
+                );
                 continue;
             }
             let (k, best) = r.best_k();
             let ad = r.heap_energy_norm(7);
-            assert!(ad <= best * 1.15, "{name}, {}: adaptive {ad:.3} vs best k={k} {best:.3}", r.app);
+            assert!(
+                ad <= best * 1.15,
+                "{name}, {}: adaptive {ad:.3} vs best k={k} {best:.3}",
+                r.app
+            );
         }
     }
 }

@@ -24,10 +24,16 @@ fn every_asset_file_is_embedded_and_loads() {
     let mut work = Vec::new();
     toml_files_under(&root.join("workloads"), "", &mut work);
     for s in &scen {
-        assert!(PRESETS.iter().any(|(n, _)| n == s), "assets/scenarios/{s}.toml is not listed in presets.rs");
+        assert!(
+            PRESETS.iter().any(|(n, _)| n == s),
+            "assets/scenarios/{s}.toml is not listed in presets.rs"
+        );
     }
     for w in &work {
-        assert!(WORKLOADS.iter().any(|(n, _)| n == w), "assets/workloads/{w}.toml is not listed in presets.rs");
+        assert!(
+            WORKLOADS.iter().any(|(n, _)| n == w),
+            "assets/workloads/{w}.toml is not listed in presets.rs"
+        );
     }
     for (name, _) in PRESETS {
         let sc = Scenario::preset(name).unwrap_or_else(|e| panic!("preset {name}: {e}"));
@@ -37,26 +43,65 @@ fn every_asset_file_is_embedded_and_loads() {
 
 #[test]
 fn overrides_reach_profile_arrays() {
-    let sc = Scenario::load("preset:kvm/kshape", &["workload.phases.2.allocations=1234".into()]).expect("loads");
-    assert_eq!(sc.workload().phases[2].allocations, 1234, "array index path");
-    let err = Scenario::load("preset:kvm/kshape", &["workload.phases.9.allocations=1".into()]).expect_err("no phase 9");
+    let sc = Scenario::load(
+        "preset:kvm/kshape",
+        &["workload.phases.2.allocations=1234".into()],
+    )
+    .expect("loads");
+    assert_eq!(
+        sc.workload().phases[2].allocations,
+        1234,
+        "array index path"
+    );
+    let err = Scenario::load(
+        "preset:kvm/kshape",
+        &["workload.phases.9.allocations=1".into()],
+    )
+    .expect_err("no phase 9");
     assert!(err.to_string().contains("out of range"), "{err}");
 }
 
 #[test]
 fn a_saved_scenario_loads_back_equal() {
-    let sc = Scenario::load("preset:kvm/kwml", &["collector.kind=adaptive".into(), "heap.bank_size=8KiB".into()]).expect("loads");
+    let sc = Scenario::load(
+        "preset:kvm/kwml",
+        &[
+            "collector.kind=adaptive".into(),
+            "heap.bank_size=8KiB".into(),
+        ],
+    )
+    .expect("loads");
     let text = sc.to_toml_string();
     let back = Scenario::from_toml_str(&text, "saved.toml", None, &[]).expect("saved text loads");
-    assert_eq!(back.workload(), sc.workload(), "inlined workload round-trips");
-    assert_eq!(back.file().collector, sc.file().collector, "collector round-trips");
+    assert_eq!(
+        back.workload(),
+        sc.workload(),
+        "inlined workload round-trips"
+    );
+    assert_eq!(
+        back.file().collector,
+        sc.file().collector,
+        "collector round-trips"
+    );
     assert_eq!(back.file().heap, sc.file().heap, "heap round-trips");
-    assert_eq!(back.file().kvm, sc.file().kvm, "platform parameters round-trip");
-    assert_eq!(back.to_toml_string(), text, "saving again gives the same text");
+    assert_eq!(
+        back.file().kvm,
+        sc.file().kvm,
+        "platform parameters round-trip"
+    );
+    assert_eq!(
+        back.to_toml_string(),
+        text,
+        "saving again gives the same text"
+    );
 }
 
 #[test]
 fn forced_bytes_defaults_to_the_bank_size() {
     let sc = Scenario::load("preset:kvm/kwml", &["heap.bank_size=4KiB".into()]).expect("loads");
-    assert_eq!(sc.file().collector.forced_bytes.map(|b| b.0), Some(4096), "B = bank size (JVM'02 §2)");
+    assert_eq!(
+        sc.file().collector.forced_bytes.map(|b| b.0),
+        Some(4096),
+        "B = bank size (JVM'02 §2)"
+    );
 }

@@ -3,6 +3,7 @@
 //! failure while writing output, 0 on success (an out-of-memory run is a result, not an error).
 
 mod args;
+mod mmu;
 mod output;
 mod reproduce;
 mod run;
@@ -54,6 +55,7 @@ usage:
   gclab presets                           list embedded presets, one per line
   gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
+  gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
   gclab reproduce [--out FILE]            rerun the papers' experiments, write the side-by-side tables
 
 SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
@@ -76,6 +78,7 @@ pub fn main(args: &[String]) -> i32 {
         Some("sweep") => {
             Args::parse(&args[1..], &["--set", "--vary", "--json"]).and_then(|a| sweep::sweep(&a))
         }
+        Some("mmu") => mmu::mmu(&args[1..]),
         Some("reproduce") => {
             let rest: Vec<String> = std::iter::once("reproduce".to_string())
                 .chain(args[1..].iter().cloned())

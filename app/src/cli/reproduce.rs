@@ -21,13 +21,34 @@ pub const HEAP_SIZES: [&str; 4] = ["64KiB", "96KiB", "128KiB", "160KiB"];
 
 /// The open choices and estimates whose effect the report shows: (label, override).
 pub const SENSITIVITY: [(&str, &str); 7] = [
-    ("b() counted from bytes at every allocation", "collector.bank_count=bytes"),
-    ("forced collection after crossing B", "collector.forced_timing=after"),
-    ("never-used banks start powered", "heap.initial_bank_state=active"),
-    ("heap accesses per cycle 0.05", "kvm.energy.mutator_heap_accesses_per_cycle=0.05"),
-    ("heap accesses per cycle 0.20", "kvm.energy.mutator_heap_accesses_per_cycle=0.2"),
-    ("leakage per cycle = 0.5 access", "kvm.energy.leakage_per_cycle_over_access=0.5"),
-    ("leakage per cycle = 2 accesses", "kvm.energy.leakage_per_cycle_over_access=2.0"),
+    (
+        "b() counted from bytes at every allocation",
+        "collector.bank_count=bytes",
+    ),
+    (
+        "forced collection after crossing B",
+        "collector.forced_timing=after",
+    ),
+    (
+        "never-used banks start powered",
+        "heap.initial_bank_state=active",
+    ),
+    (
+        "heap accesses per cycle 0.05",
+        "kvm.energy.mutator_heap_accesses_per_cycle=0.05",
+    ),
+    (
+        "heap accesses per cycle 0.20",
+        "kvm.energy.mutator_heap_accesses_per_cycle=0.2",
+    ),
+    (
+        "leakage per cycle = 0.5 access",
+        "kvm.energy.leakage_per_cycle_over_access=0.5",
+    ),
+    (
+        "leakage per cycle = 2 accesses",
+        "kvm.energy.leakage_per_cycle_over_access=2.0",
+    ),
 ];
 
 /// Writes the reproduction report.
@@ -110,8 +131,14 @@ fn report(all: &[(String, Vec<AppResult>)]) -> String {
          A cell reads `ratio` (best k) when every run fits, and `OOM` when the application's live data does not fit \
          (the run ends with `out_of_memory: true`, exit 0).\n"
     );
-    let sizes: Vec<&(String, Vec<AppResult>)> = all.iter().filter(|(n, _)| !n.starts_with("sensitivity")).collect();
-    let sens: Vec<&(String, Vec<AppResult>)> = all.iter().filter(|(n, _)| n.starts_with("sensitivity")).collect();
+    let sizes: Vec<&(String, Vec<AppResult>)> = all
+        .iter()
+        .filter(|(n, _)| !n.starts_with("sensitivity"))
+        .collect();
+    let sens: Vec<&(String, Vec<AppResult>)> = all
+        .iter()
+        .filter(|(n, _)| n.starts_with("sensitivity"))
+        .collect();
     s += "| config |";
     for r in d {
         s += &format!(" {} |", r.app.trim_start_matches("kvm/"));
@@ -139,7 +166,10 @@ fn report(all: &[(String, Vec<AppResult>)]) -> String {
          | change | worst adaptive / best k | average heap saving | adaptive slowdown | Table 3 trend |\n|---|---:|---:|---:|---|"
     );
     for (name, rs) in std::iter::once(&all[0]).chain(sens) {
-        let worst = rs.iter().map(|r| r.heap_energy_norm(7) / r.best_k().1).fold(0.0f64, f64::max);
+        let worst = rs
+            .iter()
+            .map(|r| r.heap_energy_norm(7) / r.best_k().1)
+            .fold(0.0f64, f64::max);
         let means: Vec<f64> = (0..6).map(|i| mean_slowdown_pct(rs, i)).collect();
         let falls = means.windows(2).all(|w| w[0] > w[1]);
         let _ = writeln!(
@@ -148,7 +178,11 @@ fn report(all: &[(String, Vec<AppResult>)]) -> String {
             name.trim_start_matches("sensitivity: "),
             adaptive_saving_pct(rs),
             mean_slowdown_pct(rs, 7),
-            if falls { "falls with k" } else { "does not fall" }
+            if falls {
+                "falls with k"
+            } else {
+                "does not fall"
+            }
         );
     }
     s

@@ -28,6 +28,29 @@ pub enum Trigger {
 }
 
 impl Trigger {
+    /// Number of variants (for per-trigger counters indexed by `trigger as usize`).
+    pub const COUNT: usize = 5;
+
+    /// Every variant, in discriminant order.
+    pub const ALL: [Trigger; Trigger::COUNT] = [
+        Trigger::Alloc,
+        Trigger::KAllocation,
+        Trigger::AdaptiveTwoBanks,
+        Trigger::AdaptiveOneBank,
+        Trigger::AdaptiveForced,
+    ];
+
+    /// Per-trigger counters → the summary's `collections_by_trigger` map (zero counts omitted).
+    pub fn count_map(counts: &[u64; Trigger::COUNT]) -> std::collections::BTreeMap<String, u64> {
+        let mut m = std::collections::BTreeMap::new();
+        for t in Trigger::ALL {
+            if counts[t as usize] > 0 {
+                *m.entry(t.summary_key().to_string()).or_insert(0) += counts[t as usize];
+            }
+        }
+        m
+    }
+
     /// The `collections_by_trigger` key this trigger counts under (DESIGN §5).
     pub fn summary_key(self) -> &'static str {
         match self {
@@ -92,6 +115,12 @@ pub trait TriggerPolicy: std::fmt::Debug {
     fn before_alloc(&mut self, req: &AllocRequest) -> Option<Trigger>;
     /// Called when any collection ends (its own or a failure-driven one).
     fn after_collection(&mut self, outcome: &CollectionOutcome);
+
+    /// Whether [`AllocRequest::activates_bank`] and [`AllocRequest::powered_banks_after`] must be filled in (they
+    /// cost a first-fit look-ahead per allocation). Default: no.
+    fn needs_placement(&self) -> bool {
+        false
+    }
 }
 
 /// Limits that tell the engine how a collector behaves (mmtk's `PlanConstraints`).

@@ -136,6 +136,10 @@ impl TriggerPolicy for AdaptiveTrigger {
         forced.then_some(Trigger::AdaptiveForced)
     }
 
+    fn needs_placement(&self) -> bool {
+        self.bank_count == BankCount::OnActivation
+    }
+
     fn after_collection(&mut self, o: &CollectionOutcome) {
         let t2 = o.alloc_index;
         if t2 > self.t1 {

@@ -44,6 +44,8 @@ pub struct Banks {
     leak_j: Vec<f64>,
     spans: Vec<BankSpan>,
     wakeups: u64,
+    /// Banks currently gated (a fast path: nothing to wake when none is).
+    gated: usize,
 }
 
 impl Banks {
@@ -66,6 +68,11 @@ impl Banks {
             leak_j: vec![0.0; count],
             spans: Vec::new(),
             wakeups: 0,
+            gated: if initial == BankState::Gated {
+                count
+            } else {
+                0
+            },
         }
     }
 
@@ -141,12 +148,13 @@ impl Banks {
     /// Wakes every gated bank overlapping `[addr, addr+len)` at cycle `now`, one after another; returns the stall.
     /// `[cycles]`
     pub fn wake_range(&mut self, addr: u64, len: u64, now: u64) -> u64 {
-        if len == 0 {
+        if len == 0 || self.gated == 0 {
             return 0;
         }
         let mut t = now;
         for b in self.bank_of(addr)..=self.bank_of(addr + len - 1) {
             if self.state[b] == BankState::Gated {
+                self.gated -= 1;
                 self.set(b, BankState::Waking, t);
                 t += self.resync_cycles;
                 self.set(b, BankState::Active, t);
@@ -160,6 +168,7 @@ impl Banks {
     pub fn gate_unoccupied(&mut self, occupied: &[bool], now: u64) {
         for (b, occ) in occupied.iter().enumerate().take(self.state.len()) {
             if !occ && self.state[b] == BankState::Active {
+                self.gated += 1;
                 self.set(b, BankState::Gated, now);
             }
         }

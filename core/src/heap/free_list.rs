@@ -31,6 +31,11 @@ impl FreeList {
                 self.lens.push(l);
             }
         }
+        self.rebuild_tree();
+    }
+
+    /// Recomputes the max-tree over `lens` (all chunks non-empty).
+    fn rebuild_tree(&mut self) {
         self.non_empty = self.lens.len();
         self.leaves = self.starts.len().next_power_of_two().max(1);
         self.tree.clear();
@@ -88,11 +93,49 @@ impl FreeList {
         }
         let mut node = self.leaves + i;
         self.tree[node] = self.lens[i];
+        // A chunk only shrank: ancestors change only while it was their maximum.
         while node > 1 {
             node /= 2;
-            self.tree[node] = self.tree[2 * node].max(self.tree[2 * node + 1]);
+            let m = self.tree[2 * node].max(self.tree[2 * node + 1]);
+            if self.tree[node] == m {
+                break;
+            }
+            self.tree[node] = m;
         }
         Some(addr)
+    }
+
+    /// Returns the given ranges to the free list: `freed` must be ascending, disjoint from each other and from
+    /// the free chunks. Adjacent chunks coalesce, so the result equals a sweep that rebuilds the list from the
+    /// surviving objects; the cost is O(chunks + freed) instead of O(objects). `scratch` is reused storage.
+    pub fn free_sorted(&mut self, freed: &[(u64, u64)], scratch: &mut Vec<(u64, u64)>) {
+        // Old chunks move to `scratch` (skipping emptied ones), then both streams merge back in place.
+        scratch.clear();
+        scratch.extend(self.chunks());
+        self.starts.clear();
+        self.lens.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < scratch.len() || j < freed.len() {
+            let (start, len) =
+                if j >= freed.len() || (i < scratch.len() && scratch[i].0 < freed[j].0) {
+                    i += 1;
+                    scratch[i - 1]
+                } else {
+                    j += 1;
+                    freed[j - 1]
+                };
+            if len == 0 {
+                continue;
+            }
+            match (self.starts.last(), self.lens.last_mut()) {
+                (Some(s0), Some(l0)) if *s0 + *l0 == start => *l0 += len,
+                _ => {
+                    self.starts.push(start);
+                    self.lens.push(len);
+                }
+            }
+        }
+        self.rebuild_tree();
     }
 
     /// The chunks, ascending.

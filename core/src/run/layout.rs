@@ -132,6 +132,15 @@ impl LayoutRecorder {
         }
     }
 
+    /// An empty recorder with room for `objects` allocations.
+    pub fn with_capacity(objects: usize) -> Self {
+        LayoutRecorder {
+            next_spacing: 1024,
+            objects: Vec::with_capacity(objects),
+            ..Default::default()
+        }
+    }
+
     /// An object was allocated; returns its id.
     pub fn alloc(&mut self, addr: u64, size: u64, t: SimTime, site: u32) -> u32 {
         let id = self.objects.len() as u32;
@@ -168,13 +177,13 @@ impl LayoutRecorder {
         self.moves.push((id, t, addr));
     }
 
-    /// Offers a keyframe at `t` with the resident ids (called after collections, when the caller knows the
-    /// resident set); taken only when the spacing rule says so.
-    pub fn maybe_keyframe(&mut self, t: SimTime, resident: impl FnOnce() -> Vec<u32>) {
-        if self.since_keyframe < self.next_spacing {
-            return;
-        }
-        let resident = resident();
+    /// True when the spacing rule asks for a keyframe (allocations since the last ≥ the resident count then).
+    pub fn wants_keyframe(&self) -> bool {
+        self.since_keyframe >= self.next_spacing
+    }
+
+    /// Records a keyframe at `t` with the ids resident then (any order).
+    pub fn keyframe(&mut self, t: SimTime, resident: Vec<u32>) {
         self.next_spacing = resident.len().max(1024);
         self.since_keyframe = 0;
         self.keyframes.push(Keyframe {

@@ -3,7 +3,10 @@
 
 /// `(name, TOML text)` of every embedded scenario preset, in the order `gclab presets` prints them.
 pub const PRESETS: &[(&str, &str)] = &[
-    ("default", include_str!("../../../assets/scenarios/default.toml")),
+    (
+        "default",
+        include_str!("../../../assets/scenarios/default.toml"),
+    ),
     (
         "kvm/calculator",
         include_str!("../../../assets/scenarios/kvm/calculator.toml"),

@@ -1,8 +1,10 @@
 //! Workloads: what a simulated program allocates and when. [`profile`] holds the data model read from
 //! `assets/workloads/`; [`generator`] draws the deterministic allocation stream of a run from it.
 
+pub mod deaths;
 pub mod generator;
 pub mod profile;
 
+pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
 pub use profile::{LifetimeClass, LifetimeKind, Phase, SizeClass, TimerSpec, WorkloadProfile};

@@ -9,8 +9,9 @@
 //! * Datapath: energy per busy cycle; a resynchronisation stall costs `cpu_stall_energy_fraction` of that.
 
 use super::KvmSim;
+use crate::collector::Trigger;
 use crate::heap::BankState;
-use crate::metrics::mmu::{UtilSeries, default_windows_ns, mmu_at};
+use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
 use crate::run::{BankInterval, EnergySummary, HeapGeometry, MmuPoint, Run, Summary};
 use crate::units::SimTime;
 
@@ -83,11 +84,12 @@ impl KvmSim<'_> {
             .collect();
         let pause_ns: Vec<(u64, u64)> = self.pauses.iter().map(|p| (p.start.0, p.end.0)).collect();
         let series = [UtilSeries::from_pauses(&pause_ns, 0, duration.0)];
+        let curve = MmuCurve::new(&series);
         let mmu = default_windows_ns(duration.0)
             .into_iter()
             .map(|w| MmuPoint {
                 window_ms: w as f64 * 1e-6,
-                utilization: mmu_at(&series, w).utilization,
+                utilization: curve.mmu(w).utilization,
             })
             .collect();
         let max_pause_ns = self
@@ -103,7 +105,7 @@ impl KvmSim<'_> {
             allocations: self.alloc_index,
             allocated_bytes: self.allocated_bytes,
             collections: self.gc_events.len() as u64,
-            collections_by_trigger: self.triggers.clone(),
+            collections_by_trigger: Trigger::count_map(&self.trigger_counts),
             energy_j: energy,
             gc_cpu_fraction: if busy > 0.0 {
                 self.gc_cycles as f64 / busy

@@ -4,6 +4,11 @@
 //! exceeds the largest free chunk — slide all live objects to the bottom of the heap. The permanent space is
 //! neither marked, swept nor moved. After the collection every bank holding no live object (and no permanent
 //! data) is supply-gated. Costs come from `[kvm.gc]`.
+//!
+//! The simulation charges the collector for every object and chunk it would visit, but computes the outcome
+//! incrementally: the free space after a sweep is the old free chunks plus the objects that died since the last
+//! collection, coalesced; live counts and per-bank occupancy are kept as objects come and go. A run with
+//! thousands of collections thus costs O(dead objects + free chunks) per collection, not O(live objects).
 
 use super::KvmSim;
 use crate::collector::{CollectionOutcome, Trigger};
@@ -12,9 +17,9 @@ use crate::run::{GcEvent, Pause, PauseKind};
 /// Buffers a collection reuses from one collection to the next (a run may collect thousands of times).
 #[derive(Debug, Default)]
 pub(super) struct GcScratch {
-    survivors: Vec<u32>,
-    freed: Vec<u32>,
+    freed: Vec<(u64, u64)>,
     chunks: Vec<(u64, u64)>,
+    survivors: Vec<u32>,
     moved: Vec<(u32, u64)>,
     occupied: Vec<bool>,
 }
@@ -27,64 +32,47 @@ impl KvmSim<'_> {
         let heap_before = self.live_bytes + self.dead_bytes;
         self.sample();
         let mut s = std::mem::take(&mut self.scratch);
-        s.survivors.clear();
-        s.freed.clear();
-        s.chunks.clear();
-        s.moved.clear();
 
-        // Mark and sweep in one address-ordered pass over the resident objects and those allocated since the
-        // last collection (merged), building the new free list from the gaps between survivors.
-        let objs = &self.objs;
-        self.fresh
-            .sort_unstable_by_key(|id| objs[*id as usize].addr);
-        let walked = self.resident.len() + self.fresh.len() + self.free.chunk_count();
-        let mut freed_bytes = 0u64;
-        let mut cursor = 0u64;
-        {
-            let (resident, fresh) = (&self.resident, &self.fresh);
-            let (mut i, mut j) = (0, 0);
-            while i < resident.len() || j < fresh.len() {
-                let take_resident = j >= fresh.len()
-                    || (i < resident.len()
-                        && objs[resident[i] as usize].addr < objs[fresh[j] as usize].addr);
-                let id = if take_resident {
-                    i += 1;
-                    resident[i - 1]
-                } else {
-                    j += 1;
-                    fresh[j - 1]
-                };
-                let o = objs[id as usize];
-                if o.dead {
-                    freed_bytes += o.size;
-                    s.freed.push(id);
-                } else {
-                    if o.addr > cursor {
-                        s.chunks.push((cursor, o.addr - cursor));
-                    }
-                    cursor = o.addr + o.size;
-                    s.survivors.push(id);
-                }
-            }
-        }
-        if self.perm_start > cursor {
-            s.chunks.push((cursor, self.perm_start - cursor));
-        }
-        self.fresh.clear();
-        self.free.rebuild(s.chunks.iter().copied());
-        let live_objects = s.survivors.len() as u64;
+        // The work a mark-sweep does: mark the live objects, walk every object and free chunk.
+        let dead = std::mem::take(&mut self.dead_since_gc);
+        let live_objects = self.resident_objects - dead.len() as u64;
+        let walked = self.resident_objects + self.free.chunk_count() as u64;
         let mut cycles = costs.root_scan_cycles
             + costs.mark_cycles_per_object * live_objects
             + (costs.mark_cycles_per_byte * self.live_bytes as f64).round() as u64
-            + costs.sweep_cycles_per_chunk * walked as u64;
+            + costs.sweep_cycles_per_chunk * walked;
         self.heap_acc_gc += costs.mark_accesses_per_object * live_objects as f64
             + costs.mark_accesses_per_byte * self.live_bytes as f64
             + costs.sweep_accesses_per_chunk * walked as f64;
 
+        // Its outcome: the dead objects' space joins the free list.
+        s.freed.clear();
+        let mut freed_bytes = 0u64;
+        for id in &dead {
+            let o = &mut self.objs[*id as usize];
+            o.freed = true;
+            freed_bytes += o.size;
+            s.freed.push((o.addr, o.size));
+            for b in self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1) {
+                self.bank_objects[b] -= 1;
+            }
+        }
+        self.resident_objects = live_objects;
+        s.freed.sort_unstable();
+        self.free.free_sorted(&s.freed, &mut s.chunks);
+
         // Compaction, only when the failed allocation still does not fit (§3.1, occasion (i)).
         let mut moved_bytes = 0u64;
         let mut stall = 0u64;
+        s.moved.clear();
         if need.is_some_and(|size| self.free.largest() < size) {
+            self.refresh_resident();
+            s.survivors.clear();
+            s.survivors.extend_from_slice(&self.maybe_resident);
+            let objs = &self.objs;
+            s.survivors
+                .sort_unstable_by_key(|id| objs[*id as usize].addr);
+            self.bank_objects.fill(0);
             let mut to = 0u64;
             for id in &s.survivors {
                 let o = &mut self.objs[*id as usize];
@@ -92,6 +80,9 @@ impl KvmSim<'_> {
                     moved_bytes += o.size;
                     o.addr = to;
                     s.moved.push((*id, to));
+                }
+                for b in self.banks.bank_of(to)..=self.banks.bank_of(to + o.size - 1) {
+                    self.bank_objects[b] += 1;
                 }
                 to += o.size;
             }
@@ -108,7 +99,7 @@ impl KvmSim<'_> {
         let end = self.time();
 
         if let Some(l) = self.layout.as_mut() {
-            for id in &s.freed {
+            for id in &dead {
                 l.freed(*id, end);
             }
             for (id, addr) in &s.moved {
@@ -116,27 +107,26 @@ impl KvmSim<'_> {
             }
         }
         self.dead_bytes = 0;
+        self.dead_since_gc = dead;
+        self.dead_since_gc.clear();
 
         // Gate every bank that holds neither a survivor nor permanent data.
-        s.occupied.clear();
-        s.occupied.resize(self.banks.count(), false);
-        for id in &s.survivors {
-            let o = self.objs[*id as usize];
-            s.occupied[self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1)]
-                .fill(true);
-        }
         let heap = self.sc.file().heap.size.0;
-        if self.perm_start < heap {
-            s.occupied[self.banks.bank_of(self.perm_start)..=self.banks.bank_of(heap - 1)]
-                .fill(true);
-        }
+        let perm_bank = if self.perm_start < heap {
+            self.banks.bank_of(self.perm_start)
+        } else {
+            usize::MAX
+        };
+        s.occupied.clear();
+        s.occupied.extend(
+            self.bank_objects
+                .iter()
+                .enumerate()
+                .map(|(b, n)| *n > 0 || b >= perm_bank),
+        );
         self.banks.gate_unoccupied(&s.occupied, self.now);
-        std::mem::swap(&mut self.resident, &mut s.survivors);
 
-        *self
-            .triggers
-            .entry(trigger.summary_key().to_string())
-            .or_insert(0) += 1;
+        self.trigger_counts[trigger as usize] += 1;
         self.gc_events.push(GcEvent {
             start,
             end,
@@ -165,10 +155,18 @@ impl KvmSim<'_> {
         });
         self.bytes_since_gc = 0;
         self.sample();
-        if let Some(l) = self.layout.as_mut() {
-            let resident = &self.resident;
-            l.maybe_keyframe(end, || resident.clone());
+        if self.layout.as_ref().is_some_and(|l| l.wants_keyframe()) {
+            self.refresh_resident();
+            if let Some(l) = self.layout.as_mut() {
+                l.keyframe(end, self.maybe_resident.clone());
+            }
         }
         self.scratch = s;
+    }
+
+    /// Drops freed ids from `maybe_resident` (amortised: each id is dropped once).
+    fn refresh_resident(&mut self) {
+        let objs = &self.objs;
+        self.maybe_resident.retain(|id| !objs[*id as usize].freed);
     }
 }

@@ -10,9 +10,6 @@
 mod energy;
 mod gc;
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
-
 use crate::collector::{AllocRequest, Trigger, TriggerPolicy, create_trigger};
 use crate::error::SimError;
 use crate::heap::{BankState, Banks, FreeList};
@@ -20,7 +17,7 @@ use crate::progress::{Cancel, Progress};
 use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
-use crate::workload::{AllocDraw, Lifetime, WorkloadGen};
+use crate::workload::{AllocDraw, DeathQueue, Lifetime, WorkloadGen};
 
 /// An object in the dynamic heap. Its id is its index, also its layout id.
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +25,7 @@ struct Obj {
     addr: u64,
     size: u64,
     dead: bool,
+    freed: bool,
 }
 
 /// Engine state of one kvm-soc run.
@@ -39,10 +37,15 @@ struct KvmSim<'s> {
     gc_cycles: u64,
     stall_cycles: u64,
     objs: Vec<Obj>,
-    /// Ids surviving the last collection, ascending by address.
-    resident: Vec<u32>,
-    /// Ids allocated since the last collection, in allocation order.
-    fresh: Vec<u32>,
+    /// Ids that may still be in the heap (allocated, perhaps freed since): filtered lazily, when a keyframe or a
+    /// compaction needs the resident set.
+    maybe_resident: Vec<u32>,
+    /// Ids that became unreachable since the last collection (the next sweep frees exactly these).
+    dead_since_gc: Vec<u32>,
+    /// Objects in the heap, live or dead.
+    resident_objects: u64,
+    /// Objects in the heap overlapping each bank (a bank with none after a sweep may be gated).
+    bank_objects: Vec<u32>,
     free: FreeList,
     banks: Banks,
     bank_size: u64,
@@ -53,7 +56,8 @@ struct KvmSim<'s> {
     alloc_index: u64,
     bytes_since_gc: u64,
     allocated_bytes: u64,
-    deaths: BinaryHeap<Reverse<(u64, u32)>>,
+    deaths: DeathQueue,
+    due: Vec<u32>,
     phase_objs: Vec<Vec<u32>>,
     killed_phases: usize,
     policy: Box<dyn TriggerPolicy>,
@@ -64,8 +68,11 @@ struct KvmSim<'s> {
     gc_events: Vec<GcEvent>,
     pauses: Vec<Pause>,
     layout: Option<LayoutRecorder>,
-    triggers: BTreeMap<String, u64>,
+    /// Collections per [`Trigger`], indexed by its discriminant.
+    trigger_counts: [u64; Trigger::COUNT],
     scratch: gc::GcScratch,
+    /// The trigger wants the first-fit look-ahead (cached from the policy).
+    needs_placement: bool,
 }
 
 /// Runs a kvm-soc scenario.
@@ -79,6 +86,7 @@ pub fn simulate_kvm(
     let total_work = sc.workload().work_allocations().max(1) as f64;
     let mut work_done = 0u64;
     let mut oom = false;
+    sim.needs_placement = sim.policy.needs_placement();
     sim.start();
     while let Some(d) = workload.next(sim.now) {
         if sim.alloc_index.is_multiple_of(1024) {
@@ -107,6 +115,9 @@ pub fn simulate_kvm(
 impl<'s> KvmSim<'s> {
     fn new(sc: &'s Scenario) -> Self {
         let f = sc.file();
+        // Room for the expected allocations (the program's own plus ~25 % for a timer) avoids regrowing the
+        // per-object vectors, which otherwise copies them ~log n times.
+        let expect = (sc.workload().work_allocations() as usize).saturating_mul(5) / 4;
         let heap = f.heap.size.0;
         let bank_size = f.heap.bank_size.0;
         let align = f.heap.alignment;
@@ -127,9 +138,11 @@ impl<'s> KvmSim<'s> {
             mutator_cycles: 0,
             gc_cycles: 0,
             stall_cycles: 0,
-            objs: Vec::new(),
-            resident: Vec::new(),
-            fresh: Vec::new(),
+            objs: Vec::with_capacity(expect),
+            maybe_resident: Vec::new(),
+            dead_since_gc: Vec::new(),
+            resident_objects: 0,
+            bank_objects: vec![0; nbanks],
             free: FreeList::from_chunks([(0, perm_start)]),
             banks: Banks::new(
                 nbanks,
@@ -147,19 +160,24 @@ impl<'s> KvmSim<'s> {
             alloc_index: 0,
             bytes_since_gc: 0,
             allocated_bytes: 0,
-            deaths: BinaryHeap::new(),
+            deaths: DeathQueue::default(),
+            due: Vec::new(),
             phase_objs: vec![Vec::new(); sc.workload().phases.len()],
             killed_phases: 0,
             policy: create_trigger(&f.collector),
             heap_acc_mutator: 0.0,
             heap_acc_alloc: 0.0,
             heap_acc_gc: 0.0,
-            occupancy: Vec::new(),
+            occupancy: Vec::with_capacity(expect + expect / 8),
             gc_events: Vec::new(),
             pauses: Vec::new(),
-            layout: f.record.layout.then(LayoutRecorder::new),
-            triggers: BTreeMap::new(),
+            layout: f
+                .record
+                .layout
+                .then(|| LayoutRecorder::with_capacity(expect)),
+            trigger_counts: [0; Trigger::COUNT],
             scratch: gc::GcScratch::default(),
+            needs_placement: false,
         }
     }
 
@@ -202,6 +220,7 @@ impl<'s> KvmSim<'s> {
         o.dead = true;
         self.live_bytes -= o.size;
         self.dead_bytes += o.size;
+        self.dead_since_gc.push(id);
         if let Some(l) = self.layout.as_mut() {
             l.death(id, t);
         }
@@ -216,13 +235,12 @@ impl<'s> KvmSim<'s> {
             }
             self.killed_phases += 1;
         }
-        while let Some(Reverse((at, id))) = self.deaths.peek().copied() {
-            if at > self.alloc_index {
-                break;
-            }
-            self.deaths.pop();
+        let mut due = std::mem::take(&mut self.due);
+        self.deaths.pop_due(self.alloc_index, &mut due);
+        for id in due.drain(..) {
             self.mark_dead(id);
         }
+        self.due = due;
     }
 
     /// Powered banks of the dynamic heap (those not wholly inside the permanent space).
@@ -240,7 +258,11 @@ impl<'s> KvmSim<'s> {
         if size > self.perm_start {
             return false;
         }
-        let place = self.free.peek(size);
+        let place = if self.needs_placement {
+            self.free.peek(size)
+        } else {
+            None
+        };
         let activates = place.is_some_and(|a| self.banks.any_gated_in(a, size));
         let powered_after = match place {
             Some(a) if activates => self.powered_dynamic_banks() + self.banks.gated_in(a, size),
@@ -276,8 +298,13 @@ impl<'s> KvmSim<'s> {
             addr,
             size,
             dead: false,
+            freed: false,
         });
-        self.fresh.push(id);
+        self.maybe_resident.push(id);
+        self.resident_objects += 1;
+        for b in self.banks.bank_of(addr)..=self.banks.bank_of(addr + size - 1) {
+            self.bank_objects[b] += 1;
+        }
         let t = self.time();
         if let Some(l) = self.layout.as_mut() {
             l.alloc(addr, size, t, d.site);
@@ -289,7 +316,7 @@ impl<'s> KvmSim<'s> {
         self.allocated_bytes += size;
         self.heap_acc_alloc += size as f64 * self.sc.file().kvm.energy.alloc_accesses_per_byte;
         match d.lifetime {
-            Lifetime::Allocations(n) => self.deaths.push(Reverse((self.alloc_index + n, id))),
+            Lifetime::Allocations(n) => self.deaths.push(self.alloc_index + n, id),
             Lifetime::PhaseEnd(p) => {
                 if p < self.killed_phases {
                     self.mark_dead(id);

@@ -1,0 +1,310 @@
+//! `gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B]
+//! [--json PATH|-]`: the exact minimum mutator utilisation of real pause data (DESIGN §5–§6).
+//!
+//! The input is imported by `gclab_core::importers`, measured by `gclab_core::metrics::mmu` over the observation
+//! span (the input's default, or `--span-ns`), at the asked windows (default: log-spaced from 0.1 ms to the
+//! span), with the five worst disjoint windows per window. Output is JSON or a table; every input problem is one
+//! line naming the file, the line and what was expected, with exit status 2.
+
+use std::io::Write;
+use std::path::Path;
+
+use gclab_core::importers::{self, Format, Imported, ReportedMmu};
+use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
+use gclab_core::units::parse_duration_ns;
+use serde_json::{Value, json};
+
+use super::output::write_json;
+use super::{Args, CliError};
+
+/// Flags `mmu` accepts (each takes a value).
+const FLAGS: [&str; 4] = ["--format", "--windows", "--span-ns", "--json"];
+/// Worst windows reported per window length.
+const WORST: usize = 5;
+
+/// The measured MMU of one input.
+struct Report {
+    input: String,
+    format: Format,
+    span_ns: (u64, u64),
+    names: Vec<String>,
+    points: Vec<(u64, WindowUtil)>,
+    worst: Vec<(u64, Vec<WindowUtil>)>,
+    pauses: usize,
+    max_pause_ns: u64,
+    warnings: Vec<String>,
+    log_mmu: Option<ReportedMmu>,
+}
+
+/// Runs `gclab mmu` on `args` (everything after `mmu`).
+pub fn mmu(args: &[String]) -> Result<(), CliError> {
+    check_positionals(args)?;
+    let a = Args::parse(args, &FLAGS)?;
+    let format = match a.last("--format") {
+        Some(f) => Format::parse(&f).ok_or_else(|| {
+            CliError::input(format!(
+                "--format: unknown format `{f}` (expected one of {})",
+                Format::NAMES
+            ))
+        })?,
+        None => Format::Auto,
+    };
+    let windows = a.last("--windows").map(|w| parse_windows(&w)).transpose()?;
+    let span = a.last("--span-ns").map(|s| parse_span(&s)).transpose()?;
+    let report = measure(&a.input, format, windows, span)?;
+    match a.last("--json") {
+        Some(dest) => write_json(&dest, &report.to_json()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            write!(out, "{}", report.table()).map_err(|e| CliError::other(format!("stdout: {e}")))
+        }
+    }
+}
+
+/// Exactly one INPUT, named as such (the shared parser would ask for a SCENARIO).
+fn check_positionals(args: &[String]) -> Result<(), CliError> {
+    let mut inputs = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        if a.starts_with("--") {
+            i += usize::from(!a.contains('='));
+        } else {
+            inputs.push(a.as_str());
+        }
+        i += 1;
+    }
+    match inputs.as_slice() {
+        [_] => Ok(()),
+        [] => Err(CliError::input(
+            "mmu: expected an INPUT file (pause CSV, utilisation CSV, HotSpot GC log or logcat); usage: gclab mmu \
+             INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] \
+             [--json PATH|-]",
+        )),
+        [_, extra, ..] => Err(CliError::input(format!(
+            "mmu: unexpected argument `{extra}` (expected one INPUT file)"
+        ))),
+    }
+}
+
+/// `1ms,10ms,0.5s` → windows in ns, in the order given.
+fn parse_windows(text: &str) -> Result<Vec<u64>, CliError> {
+    let windows: Result<Vec<u64>, String> = text
+        .split(',')
+        .filter(|w| !w.trim().is_empty())
+        .map(parse_duration_ns)
+        .collect();
+    match windows {
+        Ok(w) if !w.is_empty() => Ok(w),
+        Ok(_) => Err(CliError::input(
+            "--windows: expected window lengths with units, e.g. 1ms,10ms,100ms",
+        )),
+        Err(e) => Err(CliError::input(format!("--windows: {e}"))),
+    }
+}
+
+/// `A,B`: the observation span in nanoseconds (a unit may be given: `0,25s`).
+fn parse_span(text: &str) -> Result<(u64, u64), CliError> {
+    let bad = |why: &str| {
+        CliError::input(format!(
+            "--span-ns: `{text}` {why} (expected A,B in nanoseconds with A < B, e.g. 0,1000000000)"
+        ))
+    };
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| bad("is not two values"))?;
+    let one = |v: &str| -> Result<u64, CliError> {
+        let v = v.trim();
+        if !v.is_empty() && v.bytes().all(|c| c.is_ascii_digit()) {
+            v.parse().map_err(|_| bad("is out of range"))
+        } else {
+            parse_duration_ns(v).map_err(|e| bad(&format!("is not a time: {e}")))
+        }
+    };
+    let (a, b) = (one(a)?, one(b)?);
+    if b <= a {
+        return Err(bad("is empty or reversed"));
+    }
+    Ok((a, b))
+}
+
+/// Imports `input` and measures it.
+fn measure(
+    input: &str,
+    format: Format,
+    windows: Option<Vec<u64>>,
+    span: Option<(u64, u64)>,
+) -> Result<Report, CliError> {
+    let (format, data) = importers::import_file(Path::new(input), format)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let span_ns = span.unwrap_or_else(|| data.default_span_ns());
+    if span_ns.1 <= span_ns.0 {
+        return Err(CliError::input(format!(
+            "{input}: the observation span [{}, {}] ns is empty (expected pauses ending after time 0, or --span-ns A,B)",
+            span_ns.0, span_ns.1
+        )));
+    }
+    let series = data.util_series(span_ns);
+    if series.iter().all(|s| s.times.len() < 2) {
+        let (a, b) = data.default_span_ns();
+        return Err(CliError::input(format!(
+            "{input}: --span-ns {},{} does not overlap the data, which covers [{a}, {b}] ns",
+            span_ns.0, span_ns.1
+        )));
+    }
+    let curve = MmuCurve::new(&series);
+    let windows = windows.unwrap_or_else(|| default_windows_ns(span_ns.1 - span_ns.0));
+    let stats = data.pause_stats(span_ns);
+    let names = match &data {
+        Imported::Pauses(p) => p.mutators.clone(),
+        Imported::Util(u) => u.names.clone(),
+    };
+    Ok(Report {
+        input: input.to_string(),
+        format,
+        span_ns,
+        names,
+        points: windows.iter().map(|&w| (w, curve.mmu(w))).collect(),
+        worst: windows
+            .iter()
+            .map(|&w| (w, curve.worst(w, WORST)))
+            .collect(),
+        pauses: stats.pauses,
+        max_pause_ns: stats.max_pause_ns,
+        warnings: data.warnings().messages(),
+        log_mmu: data.reported_mmu().last().cloned(),
+    })
+}
+
+fn ms(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+impl Report {
+    fn to_json(&self) -> Value {
+        let many = self.names.len() > 1;
+        let worst: Vec<Value> = self
+            .worst
+            .iter()
+            .flat_map(|(w, list)| {
+                list.iter().enumerate().map(move |(i, x)| {
+                    let mut v = json!({
+                        "window_ms": ms(*w),
+                        "rank": i + 1,
+                        "start_ns": x.start_ns,
+                        "utilization": x.utilization,
+                    });
+                    if many {
+                        v["series"] = json!(self.names.get(x.series).cloned().unwrap_or_default());
+                    }
+                    v
+                })
+            })
+            .collect();
+        let mut v = json!({
+            "input": self.input,
+            "format": self.format.name(),
+            "span_ns": [self.span_ns.0, self.span_ns.1],
+            "mutators": self.names.len(),
+            "mmu": self.points.iter().map(|(w, x)| json!({"window_ms": ms(*w), "utilization": x.utilization})).collect::<Vec<_>>(),
+            "max_pause_ms": ms(self.max_pause_ns),
+            "pauses": self.pauses,
+            "worst": worst,
+            "warnings": self.warnings,
+        });
+        if let Some(r) = &self.log_mmu {
+            v["log_mmu"] = json!({
+                "line": r.line,
+                "gc_id": r.gc_id,
+                "time_ns": r.time_ns,
+                "mmu": r.points.iter().map(|(w, pct)| json!({"window_ms": ms(*w), "utilization": pct / 100.0})).collect::<Vec<_>>(),
+            });
+        }
+        v
+    }
+
+    fn table(&self) -> String {
+        let mut s = format!(
+            "{}: {}, {} pauses, {} mutator{}, span {} – {}, longest pause {}\n\n",
+            self.input,
+            self.format.name(),
+            self.pauses,
+            self.names.len(),
+            if self.names.len() == 1 { "" } else { "s" },
+            duration(self.span_ns.0),
+            duration(self.span_ns.1),
+            duration(self.max_pause_ns),
+        );
+        s += &format!("{:>12}  {:>8}  {:>16}\n", "window", "MMU", "worst at");
+        for ((w, x), (_, worst)) in self.points.iter().zip(&self.worst) {
+            let at = worst.first().map_or(x.start_ns, |w| w.start_ns);
+            s += &format!(
+                "{:>12}  {:>8.4}  {:>16}\n",
+                duration(*w),
+                x.utilization,
+                duration(at)
+            );
+        }
+        if let Some(r) = &self.log_mmu {
+            let pts: Vec<String> = r
+                .points
+                .iter()
+                .map(|(w, p)| format!("{}/{p:.1}%", duration(*w)))
+                .collect();
+            s += &format!(
+                "\nMMU logged by the runtime (line {}): {}\n",
+                r.line,
+                pts.join(", ")
+            );
+        }
+        if !self.warnings.is_empty() {
+            s += "\nwarnings:\n";
+            for w in &self.warnings {
+                s += &format!("  {w}\n");
+            }
+        }
+        s
+    }
+}
+
+/// `0.1 ms`, `2.5 s`, `750 ns`.
+fn duration(ns: u64) -> String {
+    let v = ns as f64;
+    match ns {
+        0 => "0".into(),
+        n if n < 1_000 => format!("{n} ns"),
+        n if n < 1_000_000 => format!("{} us", trim(v / 1e3)),
+        n if n < 1_000_000_000 => format!("{} ms", trim(v / 1e6)),
+        _ => format!("{} s", trim(v / 1e9)),
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_parse() {
+        assert_eq!(
+            parse_windows("1ms, 10ms,0.5s").unwrap(),
+            vec![1_000_000, 10_000_000, 500_000_000],
+            "windows"
+        );
+        assert!(
+            parse_windows("10xs")
+                .unwrap_err()
+                .message
+                .starts_with("--windows: unknown duration unit"),
+            "unit"
+        );
+        assert_eq!(parse_span("0,25s").unwrap(), (0, 25_000_000_000), "span");
+        assert!(parse_span("5,5").is_err(), "empty span");
+        assert_eq!(duration(100_000), "100 us", "format");
+        assert_eq!(duration(2_500_000_000), "2.5 s", "format");
+    }
+}

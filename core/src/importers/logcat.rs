@@ -1,0 +1,501 @@
+//! `logcat`: Android GC lines, Dalvik and ART, with or without logcat's prefix.
+//!
+//! * Dalvik 2.3: `GC_CONCURRENT freed 2049K, 65% free 3571K/9991K, external 4703K/5261K, paused 2ms+2ms`
+//! * Dalvik 4.x: `GC_FOR_ALLOC freed 89K, 17% free 15805K/19020K, paused 2ms+5ms, total 63ms`
+//! * ART 5–13: `Background concurrent copying GC freed 1234(56KB) AllocSpace objects, 0(0B) LOS objects, 49% free,
+//!   3MB/6MB, paused 123us total 12.3ms`
+//! * ART 14+: `… GC freed 33MB AllocSpace bytes, 79(29MB) LOS objects, …, paused 184us,4.675ms total 780.407ms`
+//!
+//! Dalvik's concurrent GCs print two pauses (root marking, re-mark) joined by `+`; ART joins several with `,`.
+//! Prefixes: `threadtime` (`01-02 03:04:05.678  pid  tid D tag: `), `time` (`01-02 03:04:05.678: D/tag(pid): `),
+//! Android Studio (`… pid-tid/package D/tag: `), `brief` (`D/tag(pid): `), a year (`2013-04-27 …`), Flutter's
+//! `[+12 ms]` (time since the previous line), or none. A line is written when its GC ends: its time stamp marks
+//! the end of the GC, which began `total` earlier (or the sum of the pauses when no total is logged). The first
+//! pause is placed at the start of the GC and the others back to back ending at its end. Without any time stamp
+//! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
+
+use super::jvm_log::days_from_civil;
+use super::{
+    ImportError, ImportErrorKind, Pause, PauseSeries, Warnings, duration_token_ns, size_token_bytes,
+};
+
+/// Which runtime wrote a GC line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// Android 2.x–4.x `dalvikvm`.
+    Dalvik,
+    /// Android 5+ ART.
+    Art,
+}
+
+/// A logcat time stamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogTime {
+    /// `MM-DD hh:mm:ss.mmm` (year optional) in milliseconds on a calendar clock. `[ms]`
+    Clock(i64),
+    /// Flutter's `[+N ms]`: time since the previous line. `[ms]`
+    Delta(i64),
+}
+
+/// A parsed GC line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GcLine {
+    /// Runtime.
+    pub dialect: Dialect,
+    /// When the line was written (the end of the GC), if the line carries a stamp.
+    pub time: Option<LogTime>,
+    /// Process id, if the prefix carries one.
+    pub pid: Option<String>,
+    /// Dalvik reason (`GC_CONCURRENT`) or ART cause (`Background`, `Alloc`, `Explicit`, …).
+    pub reason: String,
+    /// ART collector (`concurrent copying`, `young concurrent mark compact`, …); `None` for Dalvik.
+    pub collector: Option<String>,
+    /// The logged pauses, in order. `[ns]`
+    pub pauses_ns: Vec<u64>,
+    /// The GC's logged total time. `[ns]`
+    pub total_ns: Option<u64>,
+    /// Heap in use after the GC and heap size. `[bytes]`
+    pub heap_used_bytes: Option<u64>,
+    /// Heap size after the GC. `[bytes]`
+    pub heap_total_bytes: Option<u64>,
+    /// Bytes freed (AllocSpace plus LOS for ART). `[bytes]`
+    pub freed_bytes: Option<u64>,
+}
+
+/// What one logcat line is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogcatLine {
+    /// A GC with its pauses.
+    Gc(GcLine),
+    /// About GC but without pauses (heap growth, blocking-GC waits, heap clamps).
+    Info,
+    /// Not about GC.
+    Other,
+    /// Looks like a GC line but cannot be read.
+    Malformed(&'static str),
+}
+
+/// Messages about GC that carry no pause.
+const INFO: [&str; 8] = [
+    "Grow heap",
+    "Clamp target GC heap",
+    "WaitForGcToComplete",
+    "Waiting for a blocking GC",
+    "Starting a blocking GC",
+    "Forcing collection of SoftReferences",
+    "GC_FOR_ALLOC blocked",
+    "Explicit GC",
+];
+
+/// Splits a leading time stamp off `line`.
+fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
+    let t = line.trim_start();
+    // Flutter: `[+10733 ms]`, `[  +14 ms]`.
+    if let Some((inside, rest)) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        let ms = inside
+            .trim()
+            .strip_prefix('+')
+            .and_then(|v| v.trim().strip_suffix("ms"));
+        if let Some(v) = ms.and_then(|v| v.trim().parse::<i64>().ok()) {
+            return (Some(LogTime::Delta(v)), rest);
+        }
+    }
+    let b = t.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
+    };
+    let num = |r: std::ops::Range<usize>| t.get(r).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+    let (year, at) = if digits(0..4) && b.get(4) == Some(&b'-') {
+        (num(0..4), 5)
+    } else {
+        (2001, 0)
+    };
+    let shape = digits(at..at + 2)
+        && b.get(at + 2) == Some(&b'-')
+        && digits(at + 3..at + 5)
+        && b.get(at + 5) == Some(&b' ')
+        && digits(at + 6..at + 8)
+        && b.get(at + 8) == Some(&b':')
+        && digits(at + 9..at + 11)
+        && b.get(at + 11) == Some(&b':')
+        && digits(at + 12..at + 14)
+        && b.get(at + 14) == Some(&b'.')
+        && digits(at + 15..at + 18);
+    if !shape {
+        return (None, t);
+    }
+    let days = days_from_civil(year, num(at..at + 2), num(at + 3..at + 5));
+    let secs = ((days * 24 + num(at + 6..at + 8)) * 60 + num(at + 9..at + 11)) * 60
+        + num(at + 12..at + 14);
+    let ms = secs * 1000 + num(at + 15..at + 18);
+    (Some(LogTime::Clock(ms)), &t[at + 18..])
+}
+
+/// The pid in a prefix: `D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number.
+fn pid(prefix: &str) -> Option<String> {
+    if let Some((_, r)) = prefix.rsplit_once('(') {
+        let p = r.split(')').next().unwrap_or_default().trim();
+        if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
+            return Some(p.to_string());
+        }
+    }
+    let mut words = prefix.trim_start_matches(':').split_whitespace();
+    let first = words.next()?;
+    let p = first.split(['-', '/']).next().unwrap_or_default();
+    (!p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())).then(|| p.to_string())
+}
+
+/// Where the GC message starts in `rest`, and its dialect.
+fn find_message(rest: &str) -> Option<(usize, Dialect)> {
+    let mut from = 0;
+    while let Some(i) = rest[from..].find("GC_").map(|i| i + from) {
+        let word_end = rest[i..].find(' ').map_or(rest.len(), |e| i + e);
+        let word_ok = rest[i + 3..word_end]
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c == b'_');
+        let at_start = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric();
+        if word_ok && at_start && rest[word_end..].starts_with(" freed ") {
+            return Some((i, Dialect::Dalvik));
+        }
+        from = i + 3;
+    }
+    let gc = rest.find(" GC freed ")?;
+    let head = &rest[..gc];
+    let start = [": ", "﹕ ", "): "]
+        .iter()
+        .filter_map(|sep| head.rfind(sep).map(|i| i + sep.len()))
+        .max()
+        .unwrap_or(0);
+    Some((start, Dialect::Art))
+}
+
+/// Parses one logcat line.
+pub fn parse_line(line: &str) -> LogcatLine {
+    let (time, rest) = time_prefix(line);
+    let Some((at, dialect)) = find_message(rest) else {
+        return if INFO.iter().any(|p| rest.contains(p)) {
+            LogcatLine::Info
+        } else if rest.contains("paused ") && (rest.contains(" GC") || rest.contains("GC_")) {
+            LogcatLine::Malformed("a GC line without `freed` (expected `… GC freed …, paused …`)")
+        } else {
+            LogcatLine::Other
+        };
+    };
+    let msg = rest[at..].trim();
+    let mut gc = GcLine {
+        dialect,
+        time,
+        pid: pid(&rest[..at]),
+        reason: String::new(),
+        collector: None,
+        pauses_ns: Vec::new(),
+        total_ns: None,
+        heap_used_bytes: None,
+        heap_total_bytes: None,
+        freed_bytes: None,
+    };
+    let Some((head, tail)) = msg.split_once(" freed ") else {
+        return LogcatLine::Malformed("a GC line without `freed`");
+    };
+    match dialect {
+        Dialect::Dalvik => gc.reason = head.trim().to_string(),
+        Dialect::Art => {
+            let head = head.trim().trim_end_matches(" GC");
+            let (cause, collector) = head.split_once(' ').unwrap_or((head, ""));
+            gc.reason = cause.to_string();
+            gc.collector = Some(collector.trim().to_string()).filter(|c| !c.is_empty());
+        }
+    }
+    let Some((before, paused)) = tail.split_once("paused ") else {
+        return LogcatLine::Malformed("a GC line without a `paused` field");
+    };
+    let (paused, total) = match paused.split_once("total ") {
+        Some((p, t)) => (p, Some(t)),
+        None => (paused, None),
+    };
+    let list = paused.trim().trim_end_matches(',').trim();
+    let pauses: Option<Vec<u64>> = list
+        .split(['+', ','])
+        .map(|p| duration_token_ns(p.trim()))
+        .collect();
+    match pauses {
+        Some(p) if !p.is_empty() => gc.pauses_ns = p,
+        _ => {
+            return LogcatLine::Malformed(
+                "a `paused` field that is not durations (expected e.g. 2ms+3ms or 123us)",
+            );
+        }
+    }
+    if let Some(t) = total {
+        let tok = t.split([',', ' ']).next().unwrap_or_default();
+        match duration_token_ns(tok) {
+            Some(ns) => gc.total_ns = Some(ns),
+            None => {
+                return LogcatLine::Malformed(
+                    "a `total` field that is not a duration (expected e.g. 30ms)",
+                );
+            }
+        }
+    }
+    // `65% free 3571K/9991K` (Dalvik) or `49% free, 3MB/6MB` (ART).
+    if let Some((_, f)) = before.split_once("% free") {
+        let heap = f
+            .trim_start_matches(',')
+            .split_whitespace()
+            .next()
+            .unwrap_or_default();
+        if let Some((used, total)) = heap.trim_end_matches(',').split_once('/') {
+            gc.heap_used_bytes = size_token_bytes(used);
+            gc.heap_total_bytes = size_token_bytes(total);
+        }
+    }
+    gc.freed_bytes = freed(dialect, before);
+    LogcatLine::Gc(gc)
+}
+
+/// Freed bytes: `2049K` / `<1K` (Dalvik); `1234(56KB) AllocSpace objects, 0(0B) LOS objects` or `5MB AllocSpace
+/// bytes, …` (ART).
+fn freed(dialect: Dialect, text: &str) -> Option<u64> {
+    let first = text.split(',').next()?.trim();
+    match dialect {
+        Dialect::Dalvik => size_token_bytes(first.trim_start_matches('<')),
+        Dialect::Art => {
+            let inner = |s: &str| match s.split_once('(') {
+                Some((_, r)) => size_token_bytes(r.split(')').next().unwrap_or_default()),
+                None => size_token_bytes(s.split_whitespace().next().unwrap_or_default()),
+            };
+            let los = text.split(',').nth(1).map_or(Some(0), |s| inner(s.trim()));
+            Some(inner(first)? + los.unwrap_or(0))
+        }
+    }
+}
+
+/// True for a readable Dalvik or ART GC line (format detection).
+pub fn looks_like(line: &str) -> bool {
+    matches!(parse_line(line), LogcatLine::Gc(_))
+}
+
+/// Parses a logcat capture (`text` of the file called `file`).
+pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
+    let mut warnings = Warnings::default();
+    let mut gcs: Vec<(usize, GcLine, Option<i64>)> = Vec::new();
+    let (mut clock, mut any_time, mut untimed_after_time) = (None::<i64>, false, 0usize);
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let parsed = parse_line(raw);
+        let time = time_prefix(raw).0;
+        clock = match time {
+            Some(LogTime::Clock(ms)) => Some(ms),
+            Some(LogTime::Delta(d)) => Some(clock.unwrap_or(0) + d),
+            None => clock,
+        };
+        any_time |= time.is_some();
+        match parsed {
+            LogcatLine::Gc(g) => {
+                if time.is_none() && clock.is_some() {
+                    untimed_after_time += 1;
+                }
+                gcs.push((line, g, clock));
+            }
+            LogcatLine::Info => {}
+            LogcatLine::Other => warnings.skip(line, "not a GC line"),
+            LogcatLine::Malformed(why) => warnings.skip(line, why),
+        }
+    }
+    if gcs.is_empty() {
+        let (line, why) = warnings
+            .first_skipped(&["not a GC line"])
+            .map_or((1, String::new()), |(l, r)| (l, format!("; line {l}: {r}")));
+        return Err(ImportError::new(
+            file,
+            line,
+            ImportErrorKind::NothingUsable(format!(
+                "no Dalvik or ART GC line found{why} (expected e.g. `GC_CONCURRENT freed 2049K, 65% free \
+                 3571K/9991K, paused 2ms+3ms, total 30ms` or `Background concurrent copying GC freed …, paused 123us \
+                 total 12.3ms`)"
+            )),
+        ));
+    }
+    let mut out = PauseSeries::default();
+    // GC end times in ms on the capture's clock; untimed GCs are laid end to end.
+    let mut cursor_ns: i128 = 0;
+    let mut placed: Vec<(i128, Pause)> = Vec::new();
+    let mut last_line_ns: i128 = 0;
+    for (line, g, t) in gcs {
+        let sum: u64 = g.pauses_ns.iter().sum();
+        let total = g.total_ns.unwrap_or(0).max(sum);
+        let end: i128 = match t {
+            Some(ms) if any_time => i128::from(ms) * 1_000_000,
+            _ => {
+                cursor_ns += i128::from(total);
+                cursor_ns
+            }
+        };
+        last_line_ns = last_line_ns.max(end);
+        let start = end - i128::from(total);
+        let name = g.pid.clone().unwrap_or_default();
+        let mutator = match out.mutators.iter().position(|n| *n == name) {
+            Some(m) => m,
+            None => {
+                out.mutators.push(name);
+                out.mutators.len() - 1
+            }
+        };
+        let (kind, cause) = match g.dialect {
+            Dialect::Dalvik => (g.reason.clone(), None),
+            Dialect::Art => (
+                g.collector.clone().unwrap_or_else(|| "GC".into()),
+                Some(g.reason.clone()),
+            ),
+        };
+        // First pause at the GC start; the others back to back, ending at the GC end.
+        let mut at = end
+            - g.pauses_ns
+                .iter()
+                .skip(1)
+                .map(|&p| i128::from(p))
+                .sum::<i128>();
+        for (k, &p) in g.pauses_ns.iter().enumerate() {
+            let (a, b) = if k == 0 {
+                (start, start + i128::from(p))
+            } else {
+                let a = at;
+                at += i128::from(p);
+                (a, a + i128::from(p))
+            };
+            let pause = Pause {
+                start_ns: 0,
+                end_ns: u64::try_from(b - a).unwrap_or(0),
+                mutator,
+                kind: kind.clone(),
+                cause: cause.clone(),
+                heap_after_bytes: g.heap_used_bytes,
+                heap_total_bytes: g.heap_total_bytes,
+                heap_before_bytes: g.heap_used_bytes.zip(g.freed_bytes).map(|(u, f)| u + f),
+                line,
+                ..Pause::default()
+            };
+            placed.push((a, pause));
+        }
+    }
+    let origin = placed
+        .iter()
+        .map(|(a, _)| *a)
+        .min()
+        .unwrap_or(0)
+        .min(last_line_ns);
+    for (a, mut p) in placed {
+        let start = u64::try_from(a - origin).unwrap_or(0);
+        p.start_ns = start;
+        p.end_ns += start;
+        out.pauses.push(p);
+    }
+    let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
+    out.span_ns = (
+        0,
+        last_end.max(u64::try_from(last_line_ns - origin).unwrap_or(0)),
+    );
+    if !any_time {
+        warnings.note(
+            "no time stamps: the GCs are laid end to end, each taking its logged total (or its pauses), so the MMU \
+             is a worst case",
+        );
+    } else if untimed_after_time > 0 {
+        warnings.note(format!(
+            "{untimed_after_time} GC lines without a time stamp are placed at the previous line's time"
+        ));
+    }
+    out.warnings = warnings;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gc(line: &str) -> GcLine {
+        match parse_line(line) {
+            LogcatLine::Gc(g) => g,
+            other => panic!("not a GC line: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn dalvik_and_art_lines() {
+        let g = gc(
+            "04-27 10:39:28.982   387   397 D dalvikvm: GC_EXPLICIT freed 89K, 17% free 15805K/19020K, paused 2ms+5ms, total 63ms",
+        );
+        assert_eq!(g.pauses_ns, vec![2_000_000, 5_000_000], "two pauses");
+        assert_eq!(g.total_ns, Some(63_000_000), "total");
+        assert_eq!(g.pid.as_deref(), Some("387"), "threadtime pid");
+        assert_eq!(g.heap_used_bytes, Some(15805 << 10), "used");
+        let g = gc(
+            "I/m.android.khus( 6883): Alloc young concurrent copying GC freed 1(48B) AllocSpace objects, 0(0B) LOS objects, 0% free, 255MB/256MB, paused 56us total 9.109ms",
+        );
+        assert_eq!(
+            (g.reason.as_str(), g.collector.as_deref()),
+            ("Alloc", Some("young concurrent copying")),
+            "ART"
+        );
+        assert_eq!(g.pid.as_deref(), Some("6883"), "brief pid");
+        assert_eq!(g.pauses_ns, vec![56_000], "us");
+        let g = gc(
+            "I/r.habitv8.debug( 1105): Background young concurrent mark compact GC freed 115MB AllocSpace bytes, 257(93MB) LOS objects, 9% free, 196MB/216MB, paused 93us,5.962ms total 1.008s",
+        );
+        assert_eq!(g.pauses_ns, vec![93_000, 5_962_000], "ART 14 comma list");
+        assert_eq!(g.freed_bytes, Some((115 << 20) + (93 << 20)), "bytes freed");
+        assert_eq!(
+            parse_line(
+                "07-08 16:11:53.206: I/dalvikvm-heap(4852): Grow heap (frag case) to 11.961MB"
+            ),
+            LogcatLine::Info,
+            "info"
+        );
+        assert_eq!(parse_line("I/chatty: hello"), LogcatLine::Other, "other");
+        assert!(
+            matches!(
+                parse_line("GC_CONCURRENT freed 2K, 38% free 8772K/14087K, paused 8xms"),
+                LogcatLine::Malformed(_)
+            ),
+            "bad pause"
+        );
+    }
+
+    #[test]
+    fn placement_with_and_without_stamps() {
+        let text = "01-01 00:00:01.000  10  11 D dalvikvm: GC_CONCURRENT freed 1K, 5% free 1K/2K, paused 2ms+3ms, total 30ms\n\
+                    01-01 00:00:02.000  10  11 D dalvikvm: GC_FOR_ALLOC freed 1K, 5% free 1K/2K, paused 10ms, total 10ms\n";
+        let p = parse("l.txt", text).unwrap();
+        let spans: Vec<(u64, u64)> = p.pauses.iter().map(|p| (p.start_ns, p.end_ns)).collect();
+        assert_eq!(
+            spans,
+            vec![
+                (0, 2_000_000),
+                (27_000_000, 30_000_000),
+                (1_020_000_000, 1_030_000_000)
+            ],
+            "placed"
+        );
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings.messages());
+        let p = parse(
+            "l.txt",
+            "GC_FOR_ALLOC freed 0K, 38% free 8772K/14087K, external 1K/2K, paused 67ms\nhello\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (p.pauses[0].start_ns, p.pauses[0].end_ns),
+            (0, 67_000_000),
+            "end to end"
+        );
+        assert_eq!(
+            p.warnings.messages().len(),
+            2,
+            "note and skipped line: {:?}",
+            p.warnings.messages()
+        );
+    }
+}

@@ -1,0 +1,633 @@
+//! Importers of real pause data for the exact MMU (DESIGN §6): a pause list as CSV ([`pauses_csv`]), a
+//! utilisation step function as CSV ([`util_csv`]), HotSpot unified GC logs ([`jvm_log`]) and Android logcat GC
+//! lines ([`logcat`]). Each turns a file into a [`PauseSeries`] or a [`UtilizationSeries`] with times in integer
+//! nanoseconds, ready for [`crate::metrics::mmu`].
+//!
+//! Errors are fatal only when nothing usable remains or a CSV cell is wrong; they name the file, the 1-based line
+//! and what was expected ([`ImportError`]). Log lines that are not understood are never dropped silently: they are
+//! counted in a [`Warnings`] reporter, grouped by reason with their first line numbers.
+
+pub mod jvm_log;
+pub mod logcat;
+pub mod pauses_csv;
+pub mod util_csv;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use crate::metrics::mmu::UtilSeries;
+
+/// Input format of `gclab mmu`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Decide from the content (CSV header, log line patterns).
+    Auto,
+    /// `start_ns,end_ns[,mutator][,kind]`: one row per pause.
+    PausesCsv,
+    /// `time_ns,util[,series]`: a utilisation step function.
+    UtilCsv,
+    /// HotSpot unified logging (`-Xlog:gc*,safepoint`).
+    Jvm,
+    /// Android logcat with Dalvik or ART GC lines.
+    Logcat,
+}
+
+impl Format {
+    /// All names accepted by `--format`.
+    pub const NAMES: &'static str = "auto, pauses-csv, util-csv, jvm, logcat";
+
+    /// Parses a `--format` value.
+    pub fn parse(text: &str) -> Option<Format> {
+        Some(match text {
+            "auto" => Format::Auto,
+            "pauses-csv" => Format::PausesCsv,
+            "util-csv" => Format::UtilCsv,
+            "jvm" => Format::Jvm,
+            "logcat" => Format::Logcat,
+            _ => return None,
+        })
+    }
+
+    /// The `--format` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::PausesCsv => "pauses-csv",
+            Format::UtilCsv => "util-csv",
+            Format::Jvm => "jvm",
+            Format::Logcat => "logcat",
+        }
+    }
+}
+
+/// What is wrong with an input file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportErrorKind {
+    /// The file could not be read.
+    #[error("cannot read: {0}")]
+    Io(String),
+    /// Nothing but blank lines.
+    #[error("the file is empty (expected {0})")]
+    Empty(String),
+    /// Bytes that are not UTF-8.
+    #[error("invalid UTF-8 (expected a text file)")]
+    InvalidUtf8,
+    /// A required CSV column is absent from the header.
+    #[error("missing column `{column}` (expected a header with {expected})")]
+    MissingColumn {
+        /// The column looked for.
+        column: String,
+        /// The header that is expected.
+        expected: String,
+    },
+    /// A cell or field does not hold what it should.
+    #[error("`{value}` in `{field}` is not {expected}")]
+    BadValue {
+        /// Column or field name.
+        field: String,
+        /// The text found.
+        value: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// A pause ends before it starts.
+    #[error("end_ns {end_ns} is before start_ns {start_ns} (expected end_ns ≥ start_ns)")]
+    EndBeforeStart {
+        /// Start. `[ns]`
+        start_ns: u64,
+        /// End. `[ns]`
+        end_ns: u64,
+    },
+    /// A step function goes back in time.
+    #[error(
+        "time_ns {time_ns} is before the previous row's {previous_ns} (expected ascending times)"
+    )]
+    TimeGoesBack {
+        /// This row. `[ns]`
+        time_ns: u64,
+        /// The previous row of the same series. `[ns]`
+        previous_ns: u64,
+    },
+    /// `--format auto` could not tell what the file is.
+    #[error("cannot tell the format: {0}")]
+    UnknownFormat(String),
+    /// The file parsed, but holds no pause or utilisation data.
+    #[error("{0}")]
+    NothingUsable(String),
+}
+
+/// An input file that cannot be used: file, 1-based line (0 = the whole file) and what is wrong.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}: {kind}", location(.file, *.line))]
+pub struct ImportError {
+    /// The file as named on the command line.
+    pub file: String,
+    /// 1-based line, 0 when the error is about the whole file.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: ImportErrorKind,
+}
+
+fn location(file: &str, line: usize) -> String {
+    if line == 0 {
+        file.to_string()
+    } else {
+        format!("{file}:{line}")
+    }
+}
+
+impl ImportError {
+    /// An error at `line` of `file`.
+    pub fn new(file: &str, line: usize, kind: ImportErrorKind) -> Self {
+        ImportError {
+            file: file.to_string(),
+            line,
+            kind,
+        }
+    }
+
+    /// A `BadValue` error at `line` of `file`.
+    pub fn bad_value(file: &str, line: usize, field: &str, value: &str, expected: &str) -> Self {
+        ImportError::new(
+            file,
+            line,
+            ImportErrorKind::BadValue {
+                field: field.to_string(),
+                value: value.to_string(),
+                expected: expected.to_string(),
+            },
+        )
+    }
+}
+
+/// Warnings reporter: whole-file notes plus skipped lines grouped by reason (count and first line numbers).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Warnings {
+    notes: Vec<String>,
+    skipped: BTreeMap<String, (usize, Vec<usize>)>,
+}
+
+impl Warnings {
+    /// How many line numbers are kept per reason.
+    const FIRST_LINES: usize = 5;
+
+    /// A note about the whole input (e.g. how pauses were placed).
+    pub fn note(&mut self, message: impl Into<String>) {
+        self.notes.push(message.into());
+    }
+
+    /// Line `line` was not used, for `reason`.
+    pub fn skip(&mut self, line: usize, reason: &str) {
+        let entry = self.skipped.entry(reason.to_string()).or_default();
+        entry.0 += 1;
+        if entry.1.len() < Self::FIRST_LINES {
+            entry.1.push(line);
+        }
+    }
+
+    /// Number of lines skipped, all reasons.
+    pub fn skipped_lines(&self) -> usize {
+        self.skipped.values().map(|(n, _)| n).sum()
+    }
+
+    /// The first skipped line and its reason, if any; lines skipped for a reason in `unless` only when no other
+    /// reason applies (so that an error names the malformed line rather than the first unrelated one).
+    pub fn first_skipped(&self, unless: &[&str]) -> Option<(usize, &str)> {
+        let first = |pick: &dyn Fn(&str) -> bool| {
+            self.skipped
+                .iter()
+                .filter(|(r, _)| pick(r))
+                .filter_map(|(r, (_, lines))| lines.first().map(|&l| (l, r.as_str())))
+                .min()
+        };
+        first(&|r| !unless.contains(&r)).or_else(|| first(&|_| true))
+    }
+
+    /// True when there is nothing to report.
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty() && self.skipped.is_empty()
+    }
+
+    /// One line per note and per skip reason, e.g. `3 lines skipped: not a GC line (lines 4, 9, 15)`.
+    pub fn messages(&self) -> Vec<String> {
+        let mut out = self.notes.clone();
+        for (reason, (count, lines)) in &self.skipped {
+            let list: Vec<String> = lines.iter().map(ToString::to_string).collect();
+            let more = if *count > lines.len() { ", …" } else { "" };
+            let (noun, lines_word) = if *count == 1 {
+                ("line", "line")
+            } else {
+                ("lines", "lines")
+            };
+            out.push(format!(
+                "{count} {noun} skipped: {reason} ({lines_word} {}{more})",
+                list.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+/// One stop-the-world pause of one mutator.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pause {
+    /// Start. `[ns]`
+    pub start_ns: u64,
+    /// End. `[ns]`
+    pub end_ns: u64,
+    /// Index into [`PauseSeries::mutators`].
+    pub mutator: usize,
+    /// What kind of pause (`Pause Young (Normal)`, `Pause Mark Start`, `GC_CONCURRENT`, `stw_sweep_termination`).
+    pub kind: String,
+    /// Why it happened (`G1 Evacuation Pause`, `Allocation Failure`, `Background`), when logged.
+    pub cause: Option<String>,
+    /// The collector's cycle number (`GC(12)`), when logged.
+    pub gc_id: Option<u64>,
+    /// Heap occupancy before, after, and heap size. `[bytes]`
+    pub heap_before_bytes: Option<u64>,
+    /// Heap occupancy after the pause. `[bytes]`
+    pub heap_after_bytes: Option<u64>,
+    /// Heap capacity. `[bytes]`
+    pub heap_total_bytes: Option<u64>,
+    /// 1-based line of the input it came from.
+    pub line: usize,
+}
+
+impl Pause {
+    /// Length. `[ns]`
+    pub fn duration_ns(&self) -> u64 {
+        self.end_ns.saturating_sub(self.start_ns)
+    }
+}
+
+/// An MMU table a runtime logged itself (ZGC's `MMU: 2ms/92.4%, …`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportedMmu {
+    /// 1-based line.
+    pub line: usize,
+    /// Time of the line (same clock as the pauses). `[ns]`
+    pub time_ns: u64,
+    /// `GC(n)` of the line.
+    pub gc_id: Option<u64>,
+    /// `(window, utilisation in percent)`. `[ns]`
+    pub points: Vec<(u64, f64)>,
+}
+
+/// Pauses of one or more mutators, with the observation span they were taken over.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PauseSeries {
+    /// Pauses in input order.
+    pub pauses: Vec<Pause>,
+    /// Mutator names (pids, `mutator` column values); at least one.
+    pub mutators: Vec<String>,
+    /// The default observation span. `[ns]`
+    pub span_ns: (u64, u64),
+    /// MMU tables logged by the runtime itself.
+    pub reported_mmu: Vec<ReportedMmu>,
+    /// Lines not used and notes.
+    pub warnings: Warnings,
+}
+
+impl PauseSeries {
+    /// One utilisation step function per mutator over `span` (pauses clipped to it).
+    pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        (0..self.mutators.len().max(1))
+            .map(|m| {
+                let p: Vec<(u64, u64)> = self
+                    .pauses
+                    .iter()
+                    .filter(|p| p.mutator == m)
+                    .map(|p| (p.start_ns, p.end_ns))
+                    .collect();
+                UtilSeries::from_pauses(&p, span.0, span.1)
+            })
+            .collect()
+    }
+}
+
+/// A utilisation step function per series (processor or mutator).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UtilizationSeries {
+    /// Series names (the `series` column, or `""`).
+    pub names: Vec<String>,
+    /// One step function per name.
+    pub series: Vec<UtilSeries>,
+    /// Notes.
+    pub warnings: Warnings,
+}
+
+/// Pause count and longest pause inside a span.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PauseStats {
+    /// Pauses (or stretches at utilisation 0) overlapping the span.
+    pub pauses: usize,
+    /// Longest of them, clipped to the span. `[ns]`
+    pub max_pause_ns: u64,
+}
+
+/// What an importer produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Imported {
+    /// A pause list.
+    Pauses(PauseSeries),
+    /// A utilisation step function.
+    Util(UtilizationSeries),
+}
+
+impl Imported {
+    /// The default observation span: the pause list's, or the union of the series' spans. `[ns]`
+    pub fn default_span_ns(&self) -> (u64, u64) {
+        match self {
+            Imported::Pauses(p) => p.span_ns,
+            Imported::Util(u) => {
+                let spans = u
+                    .series
+                    .iter()
+                    .filter(|s| s.times.len() >= 2)
+                    .map(UtilSeries::span);
+                spans
+                    .fold(None, |acc: Option<(u64, u64)>, (a, b)| {
+                        Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
+                    })
+                    .unwrap_or((0, 0))
+            }
+        }
+    }
+
+    /// The step functions to measure over `span`. `[ns]`
+    pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        match self {
+            Imported::Pauses(p) => p.util_series(span),
+            Imported::Util(u) => u.series.iter().map(|s| s.clipped(span.0, span.1)).collect(),
+        }
+    }
+
+    /// Pauses overlapping `span` and the longest (for a step function: stretches at utilisation 0).
+    pub fn pause_stats(&self, span: (u64, u64)) -> PauseStats {
+        let mut st = PauseStats::default();
+        let mut add = |a: u64, b: u64| {
+            let (a, b) = (a.max(span.0), b.min(span.1));
+            if b > a {
+                st.pauses += 1;
+                st.max_pause_ns = st.max_pause_ns.max(b - a);
+            }
+        };
+        match self {
+            Imported::Pauses(p) => p.pauses.iter().for_each(|p| add(p.start_ns, p.end_ns)),
+            Imported::Util(u) => {
+                for s in &u.series {
+                    let mut zero_from = None;
+                    for (k, (&t, &v)) in s.times.iter().zip(&s.util).enumerate() {
+                        let last = k + 1 == s.times.len();
+                        match (v == 0.0 && !last, zero_from) {
+                            (true, None) => zero_from = Some(t),
+                            (false, Some(a)) => {
+                                add(a, t);
+                                zero_from = None;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        st
+    }
+
+    /// Lines not used and notes.
+    pub fn warnings(&self) -> &Warnings {
+        match self {
+            Imported::Pauses(p) => &p.warnings,
+            Imported::Util(u) => &u.warnings,
+        }
+    }
+
+    /// MMU tables the runtime logged itself (ZGC).
+    pub fn reported_mmu(&self) -> &[ReportedMmu] {
+        match self {
+            Imported::Pauses(p) => &p.reported_mmu,
+            Imported::Util(_) => &[],
+        }
+    }
+}
+
+/// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data.
+pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
+    import_bytes(&name, &bytes, format)
+}
+
+/// Imports the bytes of a file called `name`.
+pub fn import_bytes(
+    name: &str,
+    bytes: &[u8],
+    format: Format,
+) -> Result<(Format, Imported), ImportError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        ImportError::new(name, line, ImportErrorKind::InvalidUtf8)
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(ImportError::new(
+            name,
+            1,
+            ImportErrorKind::Empty(format!("{} data", describe(format))),
+        ));
+    }
+    let format = match format {
+        Format::Auto => detect(name, text)?,
+        f => f,
+    };
+    let data = match format {
+        Format::PausesCsv => Imported::Pauses(pauses_csv::parse(name, text)?),
+        Format::UtilCsv => Imported::Util(util_csv::parse(name, text)?),
+        Format::Jvm => Imported::Pauses(jvm_log::parse(name, text)?),
+        Format::Logcat | Format::Auto => Imported::Pauses(logcat::parse(name, text)?),
+    };
+    Ok((format, data))
+}
+
+fn describe(format: Format) -> &'static str {
+    match format {
+        Format::Auto => "pause CSV, utilisation CSV, HotSpot GC log or logcat",
+        Format::PausesCsv => "pause CSV (start_ns,end_ns)",
+        Format::UtilCsv => "utilisation CSV (time_ns,util)",
+        Format::Jvm => "HotSpot GC log",
+        Format::Logcat => "logcat",
+    }
+}
+
+/// Tells the format from the content: a CSV header names its columns; logs are recognised by their GC lines
+/// among the first 2000 lines.
+pub fn detect(name: &str, text: &str) -> Result<Format, ImportError> {
+    let (first_no, first) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty())
+        .map_or((0, ""), |(i, l)| (i + 1, l.trim()));
+    let header: Vec<String> = pauses_csv::fields(first)
+        .iter()
+        .map(|f| f.to_lowercase())
+        .collect();
+    let has = |c: &str| header.iter().any(|h| h == c);
+    if has("start_ns") || has("end_ns") {
+        return Ok(Format::PausesCsv);
+    }
+    if has("time_ns") || has("util") || has("utilization") {
+        return Ok(Format::UtilCsv);
+    }
+    let (mut jvm, mut logcat) = (0, 0);
+    for line in text.lines().take(2000) {
+        if jvm_log::looks_like(line) {
+            jvm += 1;
+        }
+        if logcat::looks_like(line) {
+            logcat += 1;
+        }
+    }
+    match (jvm, logcat) {
+        (0, 0) => Err(ImportError::new(
+            name,
+            first_no,
+            ImportErrorKind::UnknownFormat(
+                "expected a CSV header with start_ns,end_ns or time_ns,util, HotSpot -Xlog:gc lines or logcat \
+                 GC lines (or give --format)"
+                    .into(),
+            ),
+        )),
+        (j, l) if j >= l => Ok(Format::Jvm),
+        _ => Ok(Format::Logcat),
+    }
+}
+
+/// Parses a decimal number times 10^`scale` as an integer, exactly (`"15.568"`, 6 → 15 568 000); rounds half up
+/// beyond the available digits. `None` for anything but digits with at most one point.
+pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut v: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    v = v.checked_mul(10u64.checked_pow(scale)?)?;
+    let digits = frac.as_bytes();
+    let mut place = 10u64.pow(scale);
+    for (i, &d) in digits.iter().enumerate() {
+        place /= 10;
+        let d = u64::from(d - b'0');
+        if place == 0 {
+            if i < digits.len() && d >= 5 {
+                v = v.checked_add(1)?;
+            }
+            break;
+        }
+        v = v.checked_add(d * place)?;
+    }
+    Some(v)
+}
+
+/// A duration token with its unit (`15.568ms`, `0.081s`, `123us`, `12ns`, `2ms`) in nanoseconds.
+pub(crate) fn duration_token_ns(token: &str) -> Option<u64> {
+    let t = token.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (num, unit) = t.split_at(split);
+    let scale = match unit {
+        "ns" => 0,
+        "us" | "µs" => 3,
+        "ms" => 6,
+        "s" => 9,
+        _ => return None,
+    };
+    decimal_scaled(num, scale)
+}
+
+/// A size with a binary unit (`23M`, `4096K`, `1.5G`, `12KB`, `48B`, `5MB`) in bytes.
+pub(crate) fn size_token_bytes(token: &str) -> Option<u64> {
+    let t = token.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let (num, unit) = t.split_at(split);
+    let shift = match unit {
+        "B" => 0,
+        "K" | "KB" | "k" => 10,
+        "M" | "MB" => 20,
+        "G" | "GB" => 30,
+        "T" | "TB" => 40,
+        _ => return None,
+    };
+    let milli = decimal_scaled(num, 3)?;
+    Some(((u128::from(milli) << shift) / 1000) as u64)
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_exact() {
+        assert_eq!(decimal_scaled("15.568", 6), Some(15_568_000), "ms");
+        assert_eq!(decimal_scaled("0.532", 9), Some(532_000_000), "s");
+        assert_eq!(decimal_scaled("7", 3), Some(7000), "integer");
+        assert_eq!(decimal_scaled("1.23456789", 3), Some(1235), "rounded");
+        assert_eq!(decimal_scaled("1.2.3", 3), None, "two points");
+        assert_eq!(decimal_scaled("", 3), None, "empty");
+        assert_eq!(duration_token_ns("424us"), Some(424_000), "us");
+        assert_eq!(duration_token_ns("1.008s"), Some(1_008_000_000), "s");
+        assert_eq!(duration_token_ns("12"), None, "no unit");
+        assert_eq!(size_token_bytes("23M"), Some(23 << 20), "M");
+        assert_eq!(size_token_bytes("12KB"), Some(12 << 10), "KB");
+        assert_eq!(size_token_bytes("48B"), Some(48), "B");
+    }
+
+    #[test]
+    fn errors_name_file_and_line() {
+        let e = ImportError::bad_value("p.csv", 3, "end_ns", "x", "an integer of ns");
+        assert_eq!(
+            e.to_string(),
+            "p.csv:3: `x` in `end_ns` is not an integer of ns",
+            "line"
+        );
+        let e = ImportError::new("p.csv", 0, ImportErrorKind::Io("gone".into()));
+        assert_eq!(e.to_string(), "p.csv: cannot read: gone", "whole file");
+    }
+
+    #[test]
+    fn warnings_group_by_reason() {
+        let mut w = Warnings::default();
+        for l in [4, 9, 15] {
+            w.skip(l, "not a GC line");
+        }
+        w.note("laid end to end");
+        assert_eq!(w.skipped_lines(), 3, "count");
+        assert_eq!(
+            w.messages(),
+            vec![
+                "laid end to end".to_string(),
+                "3 lines skipped: not a GC line (lines 4, 9, 15)".to_string()
+            ],
+            "messages"
+        );
+        assert_eq!(w.first_skipped(&[]), Some((4, "not a GC line")), "first");
+        w.skip(20, "bad pause");
+        assert_eq!(
+            w.first_skipped(&["not a GC line"]),
+            Some((20, "bad pause")),
+            "the telling one"
+        );
+    }
+}

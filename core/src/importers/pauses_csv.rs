@@ -1,0 +1,198 @@
+//! `pauses-csv`: one row per stop-the-world pause of one mutator. Columns are found by header name:
+//! `start_ns` and `end_ns` (integer nanoseconds, `end_ns ≥ start_ns`) are required; `mutator` (any text; default
+//! one mutator) and `kind` are optional; other columns are ignored. The default observation span is
+//! `[0, last end]`. Fields may be double-quoted (RFC 4180); blank lines are skipped.
+
+use super::{ImportError, ImportErrorKind, Pause, PauseSeries};
+
+/// Splits one CSV line into trimmed fields, honouring double quotes (`""` inside quotes is one quote).
+pub(crate) fn fields(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.trim_end_matches(['\r', '\n']).chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(std::mem::take(&mut cur).trim().to_string()),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur.trim().to_string());
+    out
+}
+
+/// The header of a CSV file: column positions by lower-case name.
+#[derive(Debug)]
+pub(crate) struct Header {
+    names: Vec<String>,
+    /// 1-based line of the header.
+    pub line: usize,
+}
+
+impl Header {
+    /// The first non-blank line of `text` as a header, and the rest as `(line number, fields)` rows.
+    pub fn split(text: &str) -> (Header, impl Iterator<Item = (usize, Vec<String>)> + '_) {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l))
+            .filter(|(_, l)| !l.trim().is_empty());
+        let (line, names) = lines.next().map_or((1, Vec::new()), |(i, l)| {
+            (i, fields(l).iter().map(|f| f.to_lowercase()).collect())
+        });
+        (Header { names, line }, lines.map(|(i, l)| (i, fields(l))))
+    }
+
+    /// Position of the first of `names` present.
+    pub fn find(&self, names: &[&str]) -> Option<usize> {
+        names
+            .iter()
+            .find_map(|n| self.names.iter().position(|h| h == n))
+    }
+
+    /// Position of a required column, or the error naming it.
+    pub fn require(
+        &self,
+        file: &str,
+        names: &[&str],
+        expected: &str,
+    ) -> Result<usize, ImportError> {
+        self.find(names).ok_or_else(|| {
+            ImportError::new(
+                file,
+                self.line,
+                ImportErrorKind::MissingColumn {
+                    column: names.first().copied().unwrap_or_default().to_string(),
+                    expected: expected.to_string(),
+                },
+            )
+        })
+    }
+}
+
+/// Cell `col` of a row as integer nanoseconds.
+pub(crate) fn cell_ns(
+    file: &str,
+    line: usize,
+    row: &[String],
+    col: usize,
+    name: &str,
+) -> Result<u64, ImportError> {
+    let text = row.get(col).map_or("", String::as_str);
+    text.parse::<u64>()
+        .ok()
+        .filter(|&v| v < (1u64 << 62))
+        .ok_or_else(|| {
+            ImportError::bad_value(file, line, name, text, "an integer number of nanoseconds")
+        })
+}
+
+/// Parses a pause CSV (`text` of the file called `file`).
+pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
+    const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
+    let (header, rows) = Header::split(text);
+    let start = header.require(file, &["start_ns"], EXPECTED)?;
+    let end = header.require(file, &["end_ns"], EXPECTED)?;
+    let mutator = header.find(&["mutator"]);
+    let kind = header.find(&["kind"]);
+    let mut out = PauseSeries::default();
+    for (line, row) in rows {
+        let start_ns = cell_ns(file, line, &row, start, "start_ns")?;
+        let end_ns = cell_ns(file, line, &row, end, "end_ns")?;
+        if end_ns < start_ns {
+            return Err(ImportError::new(
+                file,
+                line,
+                ImportErrorKind::EndBeforeStart { start_ns, end_ns },
+            ));
+        }
+        let name = mutator.and_then(|c| row.get(c)).map_or("", String::as_str);
+        let m = match out.mutators.iter().position(|n| n == name) {
+            Some(m) => m,
+            None => {
+                out.mutators.push(name.to_string());
+                out.mutators.len() - 1
+            }
+        };
+        out.pauses.push(Pause {
+            start_ns,
+            end_ns,
+            mutator: m,
+            kind: kind
+                .and_then(|c| row.get(c))
+                .cloned()
+                .unwrap_or_else(|| "pause".into()),
+            line,
+            ..Pause::default()
+        });
+    }
+    if out.pauses.is_empty() {
+        return Err(ImportError::new(
+            file,
+            header.line,
+            ImportErrorKind::NothingUsable(
+                "no pause rows after the header (expected start_ns,end_ns rows)".into(),
+            ),
+        ));
+    }
+    if out.mutators.is_empty() {
+        out.mutators.push(String::new());
+    }
+    out.span_ns = (0, out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_fields_split() {
+        assert_eq!(fields(r#"1,"a, b",  c "#), vec!["1", "a, b", "c"], "quotes");
+        assert_eq!(
+            fields(r#""say ""hi""",2"#),
+            vec![r#"say "hi""#, "2"],
+            "escaped quote"
+        );
+    }
+
+    #[test]
+    fn columns_by_name_and_errors_by_line() {
+        let p = parse(
+            "p.csv",
+            "kind,end_ns,start_ns,mutator\nsweep,20,10,a\n\nmark,50,40,b\n",
+        )
+        .unwrap();
+        assert_eq!(p.pauses.len(), 2, "two rows");
+        assert_eq!(
+            (p.pauses[1].start_ns, p.pauses[1].end_ns, p.pauses[1].line),
+            (40, 50, 4),
+            "by name"
+        );
+        assert_eq!(p.mutators, vec!["a", "b"], "mutators");
+        assert_eq!(p.span_ns, (0, 50), "span");
+        let e = parse("p.csv", "start_ns,end_ns\n1,2\n3,x\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "p.csv:3: `x` in `end_ns` is not an integer number of nanoseconds",
+            "cell"
+        );
+        let e = parse("p.csv", "start_ns,stop\n1,2\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("p.csv:1: missing column `end_ns`"),
+            "{e}"
+        );
+        let e = parse("p.csv", "start_ns,end_ns\n5,3\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("p.csv:2: end_ns 3 is before start_ns 5"),
+            "{e}"
+        );
+    }
+}

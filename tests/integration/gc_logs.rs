@@ -1,0 +1,559 @@
+//! Real GC logs through the importers and `gclab mmu`.
+//!
+//! * HotSpot (`../shared/data/jvm-logs/*.log`, JDK 17, Serial, Parallel, G1, ZGC): pause count, log line, end time
+//!   and duration of every pause agree with the independent extraction `derived/*.pauses.csv`; no line of these
+//!   logs is left not understood. The ZGC log's last `MMU:` line is reproduced by the exact MMU of its own pauses.
+//! * Decorator forms, collectors and JDK eras not in those files (uptime in ms or ns, wall time, no decorators,
+//!   Shenandoah, generational ZGC, a JDK 25 safepoint-only log) from small inline logs.
+//! * Android (`../shared/data/android-logs/real-lines.tsv`): every one of the 56 real lines parses, and a GC line
+//!   yields as many pauses as its `paused` field lists.
+//! * Bad input: at least 10 cases exit with status 2 and one line naming the file and line (or the option).
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use gclab_core::importers::logcat::{self, LogcatLine};
+use gclab_core::importers::{Format, Imported, PauseSeries, import_bytes, import_file};
+use gclab_core::metrics::mmu::MmuCurve;
+use gclab_tests::{gclab, shared_data};
+
+const LOGS: [&str; 4] = [
+    "jdk17-serial-xmx128m",
+    "jdk17-parallel-xmx128m",
+    "jdk17-g1-xmx128m",
+    "jdk17-zgc-xmx256m",
+];
+
+fn jvm_log(name: &str) -> PathBuf {
+    shared_data().join("jvm-logs").join(format!("{name}.log"))
+}
+
+fn pauses_of(path: &Path, format: Format) -> PauseSeries {
+    match import_file(path, format) {
+        Ok((_, Imported::Pauses(p))) => p,
+        other => panic!("{}: expected pauses, got {other:?}", path.display()),
+    }
+}
+
+fn pauses_in(text: &str, format: Format) -> PauseSeries {
+    match import_bytes("inline.log", text.as_bytes(), format) {
+        Ok((_, Imported::Pauses(p))) => p,
+        other => panic!("expected pauses, got {other:?}"),
+    }
+}
+
+/// Splits a CSV line with double-quoted fields.
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// `derived/NAME.pauses.csv` rows: (line, gc_id, kind, end ns, duration ns).
+fn derived(name: &str) -> Vec<(usize, u64, String, u64, u64)> {
+    let path = shared_data()
+        .join("jvm-logs/derived")
+        .join(format!("{name}.pauses.csv"));
+    let text = std::fs::read_to_string(&path).expect("derived CSV");
+    let to_ns = |v: &str, scale: f64| (v.parse::<f64>().expect("number") * scale).round() as u64;
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f = csv_fields(l);
+            (
+                f[0].parse().expect("line"),
+                f[1].parse().expect("gc id"),
+                f[2].clone(),
+                to_ns(&f[3], 1e9),
+                to_ns(&f[5], 1e6),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn jvm_pauses_agree_with_the_derived_extraction() {
+    for name in LOGS {
+        let p = pauses_of(&jvm_log(name), Format::Auto);
+        let want = derived(name);
+        assert_eq!(p.pauses.len(), want.len(), "{name}: pause count");
+        for (got, (line, id, kind, end_ns, dur_ns)) in p.pauses.iter().zip(&want) {
+            assert_eq!(got.line, *line, "{name}: log line");
+            assert_eq!(got.gc_id, Some(*id), "{name} line {line}: GC id");
+            assert_eq!(
+                got.end_ns, *end_ns,
+                "{name} line {line}: end (uptime stamp)"
+            );
+            assert_eq!(got.duration_ns(), *dur_ns, "{name} line {line}: duration");
+            let label = match &got.cause {
+                Some(c) if kind.ends_with(&format!("({c})")) => format!("{} ({c})", got.kind),
+                _ => got.kind.clone(),
+            };
+            assert_eq!(&label, kind, "{name} line {line}: kind and cause");
+        }
+        assert!(
+            p.warnings.is_empty(),
+            "{name}: every line understood, got {:?}",
+            p.warnings.messages()
+        );
+        eprintln!(
+            "{name}: {} pauses, all equal to derived/{name}.pauses.csv",
+            p.pauses.len()
+        );
+    }
+    let g1 = pauses_of(&jvm_log("jdk17-g1-xmx128m"), Format::Jvm);
+    let first = &g1.pauses[0];
+    assert_eq!(first.heap_before_bytes, Some(6 << 20), "G1 heap before");
+    assert_eq!(first.heap_after_bytes, Some(3 << 20), "G1 heap after");
+    assert_eq!(first.heap_total_bytes, Some(128 << 20), "G1 heap size");
+    let zgc = pauses_of(&jvm_log("jdk17-zgc-xmx256m"), Format::Jvm);
+    assert_eq!(
+        zgc.pauses[0].cause.as_deref(),
+        Some("Warmup"),
+        "ZGC cause from its cycle line"
+    );
+}
+
+#[test]
+fn zgc_mmu_reproduces_its_own_log() {
+    let p = pauses_of(&jvm_log("jdk17-zgc-xmx256m"), Format::Auto);
+    let last = p.reported_mmu.last().expect("ZGC logs MMU lines");
+    assert_eq!(p.reported_mmu.len(), 68, "one MMU line per completed cycle");
+    // ZGC's MMU: after each pause, the windows ending at that pause's end, minimum so far: the pauses up to the
+    // line, over the time since start.
+    let span = (0, last.time_ns);
+    let curve_series = p.util_series(span);
+    let curve = MmuCurve::new(&curve_series);
+    let mut worst_diff: f64 = 0.0;
+    for &(w, logged) in &last.points {
+        let ours = curve.mmu(w).utilization * 100.0;
+        let d = ours - logged;
+        eprintln!(
+            "ZGC {} ms: ours {ours:.3}% vs logged {logged}% (Δ {d:+.3})",
+            w / 1_000_000
+        );
+        worst_diff = worst_diff.max(d.abs());
+        assert!(d.abs() <= 0.15, "{w} ns: ours {ours} vs ZGC {logged}");
+    }
+    eprintln!(
+        "ZGC MMU: max |Δ| = {worst_diff:.3} points over {} windows",
+        last.points.len()
+    );
+}
+
+#[test]
+fn decorators_collectors_and_eras() {
+    // Uptime in ms, level and tags padded; Parallel.
+    let p = pauses_in(
+        "[1532ms][info][gc] GC(0) Pause Young (Allocation Failure) 33M->5M(123M) 26.641ms\n",
+        Format::Auto,
+    );
+    assert_eq!(
+        (p.pauses[0].start_ns, p.pauses[0].end_ns),
+        (1_505_359_000, 1_532_000_000),
+        "uptimemillis"
+    );
+    // Uptime in ns plus pid and tid decorators; Shenandoah.
+    let p = pauses_in(
+        "[123456789ns][4242][4243][info][gc] GC(3) Pause Init Mark (unload classes) 0.239ms\n\
+         [223456789ns][4242][4243][info][gc] GC(3) Pause Final Mark (unload classes) 0.512ms\n\
+         [323456789ns][4242][4243][info][gc] GC(3) Concurrent cleanup 80M->60M(128M) 0.084ms\n",
+        Format::Jvm,
+    );
+    assert_eq!(
+        p.pauses.len(),
+        2,
+        "Shenandoah pauses, not its concurrent phases"
+    );
+    assert_eq!(
+        p.pauses[1].kind, "Pause Final Mark (unload classes)",
+        "Shenandoah kind"
+    );
+    assert_eq!(p.pauses[0].end_ns, 123_456_789, "uptimenanos");
+    // Wall time only: relative to the first line.
+    let p = pauses_in(
+        "[2024-03-01T10:00:00.000+0100][info][gc] Using G1\n\
+         [2024-03-01T10:00:01.500+0100][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 3.456ms\n",
+        Format::Auto,
+    );
+    assert_eq!(p.pauses[0].end_ns, 1_500_000_000, "time decorator");
+    // Generational ZGC (JDK 21+).
+    let p = pauses_in(
+        "[0.218s][info][gc,phases   ] GC(0) Y: Pause Mark Start (Major) 0.016ms\n\
+         [0.224s][info][gc,phases   ] GC(0) Y: Pause Mark End 0.011ms\n\
+         [0.229s][info][gc,phases   ] GC(0) Y: Pause Relocate Start 0.007ms\n\
+         [0.231s][info][gc,phases   ] GC(0) O: Pause Mark End 0.006ms\n\
+         [0.233s][info][gc,phases   ] GC(0) O: Pause Relocate Start 0.005ms\n\
+         [0.245s][info][gc          ] GC(0) Major Collection (Warmup) 30M(12%)->14M(5%) 0.027s\n",
+        Format::Auto,
+    );
+    assert_eq!(p.pauses.len(), 5, "generational ZGC pauses");
+    assert_eq!(
+        p.pauses[0].cause.as_deref(),
+        Some("Warmup"),
+        "cause from the collection line"
+    );
+    // No decorators at all: laid end to end, with a warning.
+    let p = pauses_in(
+        "Using Serial\nGC(0) Pause Young (Allocation Failure) 10M->2M(64M) 5.000ms\nGC(1) Pause Full (System.gc()) 9M->1M(64M) 20.000ms\n",
+        Format::Jvm,
+    );
+    assert_eq!(
+        (p.pauses[1].start_ns, p.pauses[1].end_ns),
+        (5_000_000, 25_000_000),
+        "end to end"
+    );
+    assert!(
+        p.warnings.messages()[0].contains("end to end"),
+        "{:?}",
+        p.warnings.messages()
+    );
+    // JDK 25: safepoint line without Cleanup, with thread counts; no GC line, so safepoints are the pauses.
+    let p = pauses_in(
+        "[2.000s][info][safepoint] Safepoint \"G1CollectForAllocation\", Time since last: 1000 ns, Reaching safepoint: 2000 ns, At safepoint: 3000 ns, Leaving safepoint: 10 ns, Total: 5010 ns, Threads: 1 runnable, 10 total\n",
+        Format::Auto,
+    );
+    assert_eq!(p.pauses[0].duration_ns(), 5010, "safepoint Total");
+    assert!(!p.warnings.is_empty(), "says safepoints were used");
+    // The real G1 log decorated with uptime only (`-Xlog:gc*:file:uptime`): same pauses, nothing left over.
+    let g1 = std::fs::read_to_string(jvm_log("jdk17-g1-xmx128m")).expect("G1 log");
+    let uptime_only: String = g1
+        .lines()
+        .map(|l| match (l.find("][info]["), l.find("] ")) {
+            (Some(a), Some(b)) if a < b => format!("{}{}\n", &l[..a + 1], &l[b + 1..]),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    assert!(
+        uptime_only.starts_with("[0.004s] Using G1"),
+        "decorators stripped"
+    );
+    let p = pauses_in(&uptime_only, Format::Auto);
+    assert_eq!(p.pauses.len(), 165, "G1 pauses without level and tags");
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings.messages());
+    // Lines not understood are counted, never fatal while pauses remain.
+    let p = pauses_in(
+        "[0.5s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->3M(128M) 15.568ms\n\
+         [0.6s][info][gc GC(1) Pause Young\n\
+         [0.7s][info][class,load] java.lang.Object source: jrt:/java.base\n\
+         2019-01-01T00:00:00.000+0000: 0.123: [GC (Allocation Failure) 1024K->512K(2048K), 0.001 secs]\n",
+        Format::Jvm,
+    );
+    assert_eq!(p.pauses.len(), 1, "the readable pause");
+    assert_eq!(
+        p.warnings.skipped_lines(),
+        3,
+        "three lines counted: {:?}",
+        p.warnings.messages()
+    );
+}
+
+/// Pauses listed in a logcat line's `paused` field, counted independently of the importer.
+fn paused_field_count(line: &str) -> usize {
+    let Some((_, rest)) = line.split_once("paused ") else {
+        return 0;
+    };
+    let field = rest
+        .split(" total")
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches(',');
+    field
+        .split(['+', ','])
+        .filter(|p| !p.trim().is_empty())
+        .count()
+}
+
+#[test]
+fn every_real_android_line_parses() {
+    let tsv = std::fs::read_to_string(shared_data().join("android-logs/real-lines.tsv"))
+        .expect("real-lines.tsv");
+    let (mut gc, mut info, mut pauses) = (0, 0, 0);
+    for row in tsv.lines().skip(1) {
+        let cols: Vec<&str> = row.splitn(3, '\t').collect();
+        let (era, line) = (cols[0], cols[2]);
+        let want = paused_field_count(line);
+        match logcat::parse_line(line) {
+            LogcatLine::Gc(g) => {
+                assert_eq!(g.pauses_ns.len(), want, "{era}: pause count of `{line}`");
+                assert!(
+                    g.pauses_ns.iter().all(|&p| p > 0),
+                    "{era}: durations of `{line}`"
+                );
+                let dalvik = era.starts_with("dalvik");
+                assert_eq!(
+                    g.dialect == logcat::Dialect::Dalvik,
+                    dalvik,
+                    "{era}: dialect"
+                );
+                if era.contains("total") || era.starts_with("art") {
+                    assert!(g.total_ns.is_some(), "{era}: total of `{line}`");
+                }
+                assert!(g.heap_total_bytes.is_some(), "{era}: heap size of `{line}`");
+                gc += 1;
+                pauses += want;
+            }
+            LogcatLine::Info => {
+                assert_eq!(want, 0, "{era}: a line with pauses read as info: `{line}`");
+                info += 1;
+            }
+            other => panic!("{era}: `{line}` not understood: {other:?}"),
+        }
+    }
+    eprintln!("real-lines.tsv: {gc} GC lines ({pauses} pauses), {info} GC-related info lines");
+    assert_eq!(gc + info, 56, "all 56 lines");
+    let p = logcat::parse_line(
+        "04-27 10:39:25.959  3060  3064 D dalvikvm: GC_CONCURRENT freed 384K, 6% free 8818K/9300K, paused 2ms+2ms, total 22ms",
+    );
+    assert!(
+        matches!(p, LogcatLine::Gc(ref g) if g.pauses_ns == [2_000_000, 2_000_000] && g.pid.as_deref() == Some("3060")),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn a_logcat_capture_is_placed_by_its_time_stamps() {
+    let tsv = std::fs::read_to_string(shared_data().join("android-logs/real-lines.tsv"))
+        .expect("real-lines.tsv");
+    // The chromeview capture (logcat `time` format, one process).
+    let capture: String = tsv
+        .lines()
+        .filter(|l| l.contains("pwnall/chromeview"))
+        .map(|l| format!("{}\n", l.splitn(3, '\t').nth(2).unwrap_or_default()))
+        .collect();
+    let p = pauses_in(&capture, Format::Auto);
+    assert_eq!(p.mutators, vec!["4852"], "one pid");
+    assert_eq!(
+        p.pauses.len(),
+        8,
+        "3 GC_FOR_ALLOC + 2 GC_CONCURRENT×2 + 1 more GC_FOR_ALLOC"
+    );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings.messages());
+    // 16:11:53.226 GC_FOR_ALLOC paused 29ms total 29ms is the first GC: it starts at time 0.
+    assert_eq!(
+        (p.pauses[0].start_ns, p.pauses[0].end_ns),
+        (0, 29_000_000),
+        "first GC"
+    );
+    assert_eq!(
+        p.span_ns.1, 389_000_000,
+        "span: 53.197 s (first GC start) to 53.586 s (last line)"
+    );
+}
+
+/// A bad input: file name, contents (`None`: the file does not exist), extra arguments, what the error names.
+type Case<'a> = (&'a str, Option<&'a [u8]>, Vec<&'a str>, Vec<&'a str>);
+
+fn temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("gclab-gc-logs-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).expect("write temp file");
+    p
+}
+
+fn one_line_error(o: &Output, what: &str) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{what}: exit status; stderr {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!err.contains("panicked"), "{what}: panic: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{what}: one line, got {err:?}"
+    );
+    assert!(err.starts_with("gclab: "), "{what}: {err}");
+    err.trim_end().to_string()
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let run = |args: &[&str]| gclab(&[&["mmu"], args].concat());
+    let pauses = temp("good.csv", b"start_ns,end_ns\n10,20\n");
+    let good = pauses.to_str().expect("path");
+    // (file contents or None for a missing file, extra args, what the line must contain)
+    let cases: Vec<Case> = vec![
+        (
+            "missing.csv",
+            None,
+            vec![],
+            vec!["missing.csv", "cannot read"],
+        ),
+        (
+            "empty.csv",
+            Some(b"\n\n"),
+            vec![],
+            vec!["empty.csv:1:", "empty"],
+        ),
+        (
+            "nocol.csv",
+            Some(b"start_ns,stop_ns\n1,2\n"),
+            vec![],
+            vec!["nocol.csv:1:", "missing column `end_ns`"],
+        ),
+        (
+            "cell.csv",
+            Some(b"start_ns,end_ns\n1,2\n3,abc\n"),
+            vec![],
+            vec!["cell.csv:3:", "`abc`", "end_ns"],
+        ),
+        (
+            "order.csv",
+            Some(b"start_ns,end_ns\n50,20\n"),
+            vec![],
+            vec!["order.csv:2:", "before start_ns"],
+        ),
+        (
+            "util.csv",
+            Some(b"time_ns,util\n0,1\n10,1.5\n"),
+            vec![],
+            vec!["util.csv:3:", "`1.5`", "between 0 and 1"],
+        ),
+        (
+            "back.csv",
+            Some(b"time_ns,util\n10,1\n5,0\n"),
+            vec![],
+            vec!["back.csv:3:", "before the previous row"],
+        ),
+        (
+            "garbled.log",
+            Some(b"[0.5s][info][gc GC(0) Pause Young\n"),
+            vec!["--format", "jvm"],
+            vec!["garbled.log:1:", "no GC pause"],
+        ),
+        (
+            "noise.txt",
+            Some(b"hello world\nthis is not a GC log\n"),
+            vec![],
+            vec!["noise.txt:1:", "cannot tell the format"],
+        ),
+        (
+            "dalvik.txt",
+            Some(b"hello\nGC_CONCURRENT freed 2K, paused 3xms\n"),
+            vec!["--format", "logcat"],
+            vec!["dalvik.txt:2:", "paused"],
+        ),
+        (
+            "utf8.csv",
+            Some(b"start_ns,end_ns\n1,\xff\xfe\n"),
+            vec![],
+            vec!["utf8.csv:2:", "UTF-8"],
+        ),
+    ];
+    for (name, content, extra, expect) in &cases {
+        let path = match content {
+            Some(c) => temp(name, c),
+            None => {
+                std::env::temp_dir().join(format!("gclab-gc-logs-{}-{name}", std::process::id()))
+            }
+        };
+        let file = path.to_str().expect("path");
+        let err = one_line_error(&run(&[&[file], extra.as_slice()].concat()), name);
+        for e in expect {
+            assert!(err.contains(e), "{name}: `{err}` should contain `{e}`");
+        }
+        eprintln!("{err}");
+    }
+    let options: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![good, "--windows", "10xs"],
+            "--windows: unknown duration unit",
+        ),
+        (
+            vec![good, "--windows", "10"],
+            "--windows: duration `10` needs a unit",
+        ),
+        (
+            vec![good, "--span-ns", "100,50"],
+            "--span-ns: `100,50` is empty or reversed",
+        ),
+        (
+            vec![good, "--span-ns", "abc"],
+            "--span-ns: `abc` is not two values",
+        ),
+        (
+            vec![good, "--format", "csv"],
+            "--format: unknown format `csv`",
+        ),
+        (vec!["--json", "-"], "mmu: expected an INPUT file"),
+        (vec![good, "--bogus", "1"], "unknown option `--bogus`"),
+    ];
+    for (args, expect) in &options {
+        let err = one_line_error(&run(args), expect);
+        assert!(err.contains(expect), "`{err}` should contain `{expect}`");
+        eprintln!("{err}");
+    }
+    assert_eq!(cases.len() + options.len(), 18, "18 bad inputs");
+}
+
+#[test]
+fn the_cli_reads_logs() {
+    let g1 = jvm_log("jdk17-g1-xmx128m");
+    let o = gclab(&[
+        "mmu",
+        g1.to_str().expect("path"),
+        "--windows",
+        "1ms,10ms,100ms,1s",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["format"], "jvm", "detected");
+    assert_eq!(v["pauses"], 165, "G1 pauses");
+    assert_eq!(
+        v["mmu"].as_array().map(Vec::len),
+        Some(4),
+        "windows in order"
+    );
+    assert_eq!(v["mmu"][0]["utilization"], 0.0, "1 ms inside a pause");
+    assert!(
+        (v["max_pause_ms"].as_f64().unwrap_or(0.0) - 55.777).abs() < 1e-9,
+        "longest G1 pause"
+    );
+    assert_eq!(
+        v["warnings"].as_array().map(Vec::len),
+        Some(0),
+        "all lines understood"
+    );
+    assert_eq!(
+        v["worst"].as_array().map(Vec::len),
+        Some(20),
+        "5 worst per window"
+    );
+    let zgc = jvm_log("jdk17-zgc-xmx256m");
+    let o = gclab(&["mmu", zgc.to_str().expect("path"), "--json", "-"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(
+        v["log_mmu"]["mmu"][0]["utilization"], 0.924,
+        "ZGC's own MMU is passed on"
+    );
+    let o = gclab(&["mmu", zgc.to_str().expect("path")]);
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        table.contains("MMU logged by the runtime"),
+        "table: {table}"
+    );
+    let android = temp("capture.txt", b"GC_FOR_ALLOC freed 0K, 38% free 8772K/14087K, paused 67ms\nGC_CONCURRENT freed 2125K, 47% free 6214K/11719K, paused 3ms+5ms\n");
+    let o = gclab(&["mmu", android.to_str().expect("path"), "--json", "-"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["format"], "logcat", "detected");
+    assert_eq!(v["pauses"], 3, "1 + 2 pauses");
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .unwrap_or_default()
+            .contains("end to end"),
+        "{}",
+        v["warnings"]
+    );
+}
