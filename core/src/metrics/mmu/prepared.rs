@@ -1,0 +1,385 @@
+//! One series prepared for queries ([`Prepared`]: prefix sums, Go's 1000 bands, the fine bands, the steps where
+//! utilisation falls or rises, the longest stop) and the exact MMU search over it that
+//! [`MmuCurve::mmu`](super::MmuCurve::mmu) drives: a lower bound per fine band and per group of 4ᵏ fine bands from
+//! the prefix sums, branch and bound over the groups, and an exact two-pointer sweep of the bands that survive.
+
+use super::UtilSeries;
+
+/// Number of bands per series (Go's `bandsPerSeries`): keeps [`MmuCurve::worst`](super::MmuCurve::worst)
+/// identical to Go.
+const BANDS_PER_SERIES: usize = 1000;
+/// Steps per band of the finer band set that [`MmuCurve::mmu`](super::MmuCurve::mmu) prunes with.
+const STEPS_PER_FINE_BAND: usize = 2;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Band {
+    /// Lowest utilisation of a step that holds somewhere in the band.
+    pub(super) min_util: f64,
+    /// Integral of utilisation from the series start to the band start. `[ns]`
+    pub(super) cum_util: f64,
+    /// Index of the step holding at the band start.
+    pub(super) pos: usize,
+}
+
+/// Equal bands over a series: `bands[i]` starts at `t0 + i·dur`; one extra band past the end holds the total.
+#[derive(Debug, Default)]
+pub(super) struct Bands {
+    pub(super) bands: Vec<Band>,
+    pub(super) dur: i64,
+}
+
+/// One series prepared for queries: prefix sums, band summaries, candidate steps.
+#[derive(Debug)]
+pub(super) struct Prepared<'a> {
+    /// Step times (below 2⁶³). `[ns]`
+    pub(super) times: &'a [u64],
+    /// Utilisation of each step; see [`Prepared::u`] for the end marker.
+    util: &'a [f64],
+    /// `sums[k]` = integral from `times[0]` to `times[k]`. `[ns]`
+    pub(super) sums: Vec<f64>,
+    /// Go's 1000 bands (worst windows) and the fine bands (MMU).
+    pub(super) go: Bands,
+    pub(super) fine: Fine,
+    /// Steps where utilisation falls (candidate left edges) and rises (candidate right edges).
+    falls: Vec<u32>,
+    rises: Vec<u32>,
+    /// Longest stretch at utilisation 0 and its start: windows up to that long have MMU 0. `[ns]`
+    pub(super) zero_run: (i64, i64),
+}
+
+/// Fine bands of equal duration, about [`STEPS_PER_FINE_BAND`] steps each, plus one past the end.
+#[derive(Debug, Default)]
+pub(super) struct Fine {
+    pub(super) dur: i64,
+    /// Integral from the series start to each band start. `[ns]`
+    cum: Vec<f64>,
+    /// Last step at or before each band start.
+    pos: Vec<u32>,
+    /// First fall / rise at or after each band start.
+    fall_lo: Vec<u32>,
+    rise_lo: Vec<u32>,
+}
+
+impl<'a> Prepared<'a> {
+    pub(super) fn new(s: &'a UtilSeries) -> Option<Self> {
+        let n = s.times.len().min(s.util.len());
+        let times = &s.times[..n];
+        let ok = n >= 2 && n < u32::MAX as usize && times[n - 1] > times[0];
+        if !ok || times.windows(2).any(|w| w[1] < w[0]) || times[n - 1] >= i64::MAX as u64 {
+            return None;
+        }
+        let mut p = Prepared {
+            times,
+            util: &s.util[..n],
+            sums: Vec::with_capacity(n),
+            go: Bands::default(),
+            fine: Fine::default(),
+            falls: Vec::new(),
+            rises: Vec::new(),
+            zero_run: (0, 0),
+        };
+        let mut sum = 0.0;
+        p.sums.push(0.0);
+        for k in 1..n {
+            sum += p.util[k - 1] * (times[k] - times[k - 1]) as f64;
+            p.sums.push(sum);
+            if p.u(k) < p.u(k - 1) {
+                p.falls.push(k as u32);
+            } else if p.u(k) > p.u(k - 1) {
+                p.rises.push(k as u32);
+            }
+        }
+        let mut run_start = None;
+        for k in 0..n {
+            match (p.u(k) == 0.0 && k + 1 < n, run_start) {
+                (true, None) => run_start = Some(p.t(k)),
+                (false, Some(a)) => {
+                    if p.t(k) - a > p.zero_run.0 {
+                        p.zero_run = (p.t(k) - a, a);
+                    }
+                    run_start = None;
+                }
+                _ => {}
+            }
+        }
+        p.go = p.bands(BANDS_PER_SERIES.min(n));
+        p.fine = p.fine_bands((n / STEPS_PER_FINE_BAND).max(1));
+        Some(p)
+    }
+
+    fn fine_bands(&self, num_bands: usize) -> Fine {
+        let dur = self.end() - self.t(0);
+        let mut f = Fine {
+            dur: ((dur + num_bands as i64 - 1) / num_bands as i64).max(1),
+            ..Fine::default()
+        };
+        let (mut pos, mut fall, mut rise) = (0, 0, 0);
+        for i in 0..=num_bands {
+            let start = self.t(0) + i as i64 * f.dur;
+            f.cum.push(self.advance(&mut pos, start));
+            f.pos.push(pos as u32);
+            while self
+                .falls
+                .get(fall)
+                .is_some_and(|&k| self.t(k as usize) < start)
+            {
+                fall += 1;
+            }
+            while self
+                .rises
+                .get(rise)
+                .is_some_and(|&k| self.t(k as usize) < start)
+            {
+                rise += 1;
+            }
+            f.fall_lo.push(fall as u32);
+            f.rise_lo.push(rise as u32);
+        }
+        f
+    }
+
+    /// `num_bands` equal bands plus one past the end (Go's `newMMUSeries`).
+    fn bands(&self, num_bands: usize) -> Bands {
+        let n = self.util.len();
+        let dur = self.end() - self.t(0);
+        let mut out = Bands {
+            bands: Vec::with_capacity(num_bands + 1),
+            dur: ((dur + num_bands as i64 - 1) / num_bands as i64).max(1),
+        };
+        let mut pos = 0;
+        for i in 0..=num_bands {
+            let start = self.band_start(&out, i);
+            let cum_util = self.advance(&mut pos, start);
+            let mut min_util: f64 = 1.0;
+            let mut k = pos;
+            while k < n && self.t(k) < start + out.dur {
+                min_util = min_util.min(self.u(k));
+                k += 1;
+            }
+            out.bands.push(Band {
+                min_util,
+                cum_util,
+                pos,
+            });
+        }
+        out
+    }
+
+    /// Step `k`'s time. `[ns]`
+    pub(super) fn t(&self, k: usize) -> i64 {
+        self.times[k] as i64
+    }
+
+    /// Step `k`'s utilisation; the end marker counts as 0 (Go's final event), which matters only past the end.
+    fn u(&self, k: usize) -> f64 {
+        if k + 1 >= self.util.len() {
+            0.0
+        } else {
+            self.util[k]
+        }
+    }
+
+    pub(super) fn end(&self) -> i64 {
+        self.t(self.util.len() - 1)
+    }
+
+    pub(super) fn band_start(&self, b: &Bands, i: usize) -> i64 {
+        i as i64 * b.dur + self.t(0)
+    }
+
+    /// Integral up to `time`, moving the cursor `pos` to the last step at or before `time` (Go's `advance`:
+    /// a short forward scan, else a binary search from the cursor).
+    pub(super) fn advance(&self, pos: &mut usize, time: i64) -> f64 {
+        let n = self.util.len();
+        if *pos + 8 < n && self.t(*pos + 8) > time {
+            while self.t(*pos + 1) <= time {
+                *pos += 1;
+            }
+        } else {
+            let from = *pos;
+            let ahead = self.times[from..].partition_point(|&t| t as i64 <= time);
+            *pos = (from + ahead).saturating_sub(1);
+        }
+        let tp = self.t(*pos);
+        let partial = if time != tp {
+            self.u(*pos) * (time - tp) as f64
+        } else {
+            0.0
+        };
+        self.sums[*pos] + partial
+    }
+
+    pub(super) fn pos_at(&self, time: i64) -> usize {
+        self.times
+            .partition_point(|&t| t as i64 <= time)
+            .saturating_sub(1)
+    }
+
+    /// Lower bound of the utilisation of windows of `w` starting in fine bands `[i, j)`: one minus the time lost
+    /// in every fine band such a window can touch (`m` = most bands one window touches), over `w`. The lost time
+    /// is padded by `slack_ns` so that rounding in the prefix sums can never prune a band holding the minimum.
+    fn group_bound(&self, i: usize, j: usize, q: &Query) -> f64 {
+        1.0 - (self.group_lost(i, j, q) + q.slack_ns) / q.w as f64
+    }
+
+    /// Branch and bound over groups of 4ᵏ fine bands, in time order; leaves are swept exactly.
+    pub(super) fn visit(&self, i: usize, g: usize, q: &Query, best: &mut Best) {
+        if i > q.last_band || best.mu == 0.0 {
+            return;
+        }
+        let j = (i + g).min(q.last_band + 1);
+        if self.group_bound(i, j, q) >= best.mu {
+            return;
+        }
+        if g == 1 {
+            self.sweep(i, q, best);
+            return;
+        }
+        for k in 0..4 {
+            self.visit(i + k * (g / 4), g / 4, q, best);
+        }
+    }
+
+    /// Every fine band in order, pruned by its own bound (for windows too short for groups to prune).
+    pub(super) fn scan(&self, q: &Query, best: &mut Best) {
+        let cum = &self.fine.cum;
+        let reach = (q.m as i64 * self.fine.dur) as f64 + q.slack_ns;
+        // Band i can hold a lower window iff cum[i + m] − cum[i] < reach − (1 − best)·w.
+        let mut c = reach - (1.0 - best.mu) * q.w as f64;
+        for i in 0..=q.last_band {
+            let top = i + q.m;
+            let prune = if top < cum.len() {
+                cum[top] - cum[i] >= c
+            } else {
+                self.group_bound(i, i + 1, q) >= best.mu
+            };
+            if !prune {
+                self.sweep(i, q, best);
+                if best.mu == 0.0 {
+                    return;
+                }
+                c = reach - (1.0 - best.mu) * q.w as f64;
+            }
+        }
+    }
+
+    /// Time lost in the fine bands that windows starting in bands `[i, j)` can touch. `[ns]`
+    fn group_lost(&self, i: usize, j: usize, q: &Query) -> f64 {
+        let f = &self.fine;
+        let top = (j - 1 + q.m).min(f.cum.len() - 1);
+        ((top - i) as i64 * f.dur) as f64 - (f.cum[top] - f.cum[i])
+    }
+
+    /// Descends from the top group losing the most time to a leaf along the most lost time, and sweeps it.
+    pub(super) fn greedy(&self, top: usize, q: &Query, best: &mut Best) {
+        let most_lost = |from: usize, to: usize, g: usize| {
+            let (mut at, mut most) = (from, f64::NEG_INFINITY);
+            let mut i = from;
+            while i <= to.min(q.last_band) {
+                let lost = self.group_lost(i, (i + g).min(q.last_band + 1), q);
+                if lost > most {
+                    (at, most) = (i, lost);
+                }
+                i += g;
+            }
+            at
+        };
+        let mut g = top;
+        let mut i = most_lost(0, q.last_band, g);
+        while g > 1 {
+            g /= 4;
+            i = most_lost(i, i + 3 * g, g);
+        }
+        self.sweep(i, q, best);
+    }
+
+    /// Exact minimum over window starts in fine band `i`: the left edge on each fall and the right edge on each
+    /// rise inside the band, each with a forward cursor for the other edge.
+    pub(super) fn sweep(&self, i: usize, q: &Query, best: &mut Best) {
+        let (times, util, sums, f) = (self.times, self.util, &self.sums, &self.fine);
+        let n = times.len();
+        let w = q.w;
+        let start = self.t(0) + i as i64 * f.dur;
+        let stop = (start + f.dur).min(self.end() - w + 1);
+        let j = i + q.w_bands;
+        let mut thr = best.mu * w as f64;
+        let mut found: Option<(f64, i64)> = None;
+        // Left edge on a fall: the start is the step time.
+        let mut r = f.pos[j] as usize;
+        for &k in &self.falls[f.fall_lo[i] as usize..f.fall_lo[i + 1] as usize] {
+            let k = k as usize;
+            let s = times[k] as i64;
+            if s >= stop {
+                break;
+            }
+            let e = s + w;
+            while r + 1 < n && times[r + 1] as i64 <= e {
+                r += 1;
+            }
+            // At the end marker (r = n − 1) the partial length is 0, so its value does not matter.
+            let num = sums[r] + util[r] * (e - times[r] as i64) as f64 - sums[k];
+            if num <= thr {
+                thr = num;
+                found = Some((num, s));
+            }
+        }
+        // Right edge on a rise: the end is the step time.
+        let mut l = f.pos[i] as usize;
+        for &k in &self.rises[f.rise_lo[j] as usize..] {
+            let k = k as usize;
+            let s = times[k] as i64 - w;
+            if s < start {
+                continue;
+            }
+            if s >= stop {
+                break;
+            }
+            while times[l + 1] as i64 <= s {
+                l += 1;
+            }
+            let num = sums[k] - (sums[l] + util[l] * (s - times[l] as i64) as f64);
+            if num <= thr {
+                thr = num;
+                found = Some((num, s));
+            }
+        }
+        if let Some((num, s)) = found {
+            let mu = num / w as f64;
+            if mu < best.mu {
+                *best = Best {
+                    mu,
+                    at: s,
+                    series: q.series,
+                };
+            }
+        }
+    }
+
+    /// Utilised time in the window of `w` starting at `s` (with searches; for the two ends of the range). `[ns]`
+    pub(super) fn window_num(&self, s: i64, w: i64) -> f64 {
+        let mut pos = self.pos_at(s);
+        let l = self.advance(&mut pos, s);
+        self.advance(&mut pos, s + w) - l
+    }
+}
+
+/// One MMU query on one series: window, most fine bands a window touches, last band holding a start.
+#[derive(Debug)]
+pub(super) struct Query {
+    pub(super) w: i64,
+    /// Whole fine bands in `w`, and the most fine bands one window can touch.
+    pub(super) w_bands: usize,
+    pub(super) m: usize,
+    pub(super) last_band: usize,
+    pub(super) series: usize,
+    /// Padding of lost time against rounding in the prefix sums. `[ns]`
+    pub(super) slack_ns: f64,
+}
+
+/// The running minimum: utilisation, window start, series.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Best {
+    pub(super) mu: f64,
+    pub(super) at: i64,
+    pub(super) series: usize,
+}
