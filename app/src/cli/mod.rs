@@ -90,7 +90,7 @@ pub fn main(args: &[String]) -> i32 {
             Ok(())
         }
         Some(other) => Err(CliError::input(format!(
-            "unknown command `{other}` (expected presets, run, sweep or open; see gclab --help)"
+            "unknown command `{other}` (expected presets, run, sweep, mmu, reproduce or open; see gclab --help)"
         ))),
     };
     match result {
