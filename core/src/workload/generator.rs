@@ -22,6 +22,8 @@ pub enum AllocSource {
     Work,
     /// The timer's handler.
     Timer,
+    /// The thread that runs after a collection.
+    Collection,
 }
 
 /// One allocation request: compute first, then allocate.
@@ -51,6 +53,11 @@ pub struct WorkloadGen {
     left_in_phase: u64,
     next_tick_cycles: u64,
     pending_timer: u64,
+    rng_collection: SimRng,
+    /// Allocations owed to collections that have happened, delivered before anything else.
+    pending_collection: u64,
+    collection_size_weights: Vec<f64>,
+    collection_life_weights: Vec<f64>,
     /// Allocations left in the tick being handled; a new tick starts only after one work allocation.
     burst_left: u64,
     last_was_timer: bool,
@@ -107,6 +114,14 @@ impl WorkloadGen {
         WorkloadGen {
             rng_work: SimRng::fork(seed, "workload.work"),
             rng_timer: SimRng::fork(seed, "workload.timer"),
+            rng_collection: SimRng::fork(seed, "workload.on_collection"),
+            pending_collection: 0,
+            collection_size_weights: profile.on_collection.as_ref().map(|c| weights_of_sizes(&c.sizes)).unwrap_or_default(),
+            collection_life_weights: profile
+                .on_collection
+                .as_ref()
+                .map(|c| weights_of_lifetimes(&c.lifetimes))
+                .unwrap_or_default(),
             phase: 0,
             left_in_phase: profile.phases.first().map_or(0, |p| p.allocations),
             next_tick_cycles: period,
@@ -137,6 +152,16 @@ impl WorkloadGen {
         }
     }
 
+    /// A collection just ended: the allocations that follow it are owed (drawn now: the integer part of the mean,
+    /// plus one with the probability of its fractional part).
+    pub fn after_collection(&mut self) {
+        if let Some(c) = &self.profile.on_collection {
+            let whole = c.allocations_mean.floor();
+            let extra = u64::from(self.rng_collection.next_f64() < c.allocations_mean - whole);
+            self.pending_collection += whole as u64 + extra;
+        }
+    }
+
     /// The current work phase.
     pub fn phase(&self) -> usize {
         self.phase
@@ -152,6 +177,24 @@ impl WorkloadGen {
             }
             self.phase += 1;
             self.left_in_phase = self.profile.phases[self.phase].allocations;
+        }
+        if self.pending_collection > 0
+            && let Some(c) = &self.profile.on_collection
+        {
+            self.pending_collection -= 1;
+            let mean = c.mutator_cycles_per_allocation.unwrap_or(self.profile.mutator_cycles_per_allocation);
+            let compute_cycles = draw_compute(&mut self.rng_collection, mean);
+            let (size_bytes, class) = draw_size(&mut self.rng_collection, &c.sizes, &self.collection_size_weights);
+            let lifetime =
+                draw_lifetime(&mut self.rng_collection, &c.lifetimes, &self.collection_life_weights, self.phase);
+            return Some(AllocDraw {
+                compute_cycles,
+                size_bytes,
+                lifetime,
+                source: AllocSource::Collection,
+                phase: self.phase,
+                site: 2000 + class,
+            });
         }
         if let Some(timer) = &self.profile.timer {
             if now_cycles >= self.next_tick_cycles {

@@ -93,6 +93,26 @@ pub struct TimerSpec {
     pub lifetimes: Vec<LifetimeClass>,
 }
 
+/// Allocations that follow each garbage collection: KVM schedules green threads, and a collection is a point
+/// where the scheduler switches; an interactive program's waiting UI, event or animation thread then runs and
+/// allocates (event objects, a repaint's graphics objects). Their number is proportional to the number of
+/// collections — so a run that collects more (and is slower for it) allocates more: JVM'02 Tables 2–3, where
+/// k × activations grows as k falls. `docs/calibration.md` fits `allocations_mean` per application.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OnCollectionSpec {
+    /// Mean allocations after each collection; the fractional part is drawn (Bernoulli), so 2.5 gives 2 or 3.
+    /// `[allocations]`, range 0–10,000.
+    pub allocations_mean: f64,
+    /// Mean compute per such allocation; defaults to the profile's. `[cycles]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutator_cycles_per_allocation: Option<f64>,
+    /// Their sizes.
+    pub sizes: Vec<SizeClass>,
+    /// Their lifetimes.
+    pub lifetimes: Vec<LifetimeClass>,
+}
+
 /// A program's allocation behaviour.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,6 +139,9 @@ pub struct WorkloadProfile {
     /// Time-driven allocations, if the program has a timer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timer: Option<TimerSpec>,
+    /// Allocations that follow each collection, if the program has a thread that runs then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_collection: Option<OnCollectionSpec>,
     /// The program's phases, in order.
     pub phases: Vec<Phase>,
 }
@@ -190,6 +213,18 @@ impl WorkloadProfile {
             }
             check_sizes(&t.sizes, "timer.sizes")?;
             check_lifetimes(&t.lifetimes, "timer.lifetimes")?;
+        }
+        if let Some(c) = &self.on_collection {
+            if !(c.allocations_mean.is_finite() && (0.0..=10_000.0).contains(&c.allocations_mean)) {
+                return Err(("on_collection.allocations_mean".into(), "expected 0 to 10,000".into()));
+            }
+            if let Some(m) = c.mutator_cycles_per_allocation
+                && !(pos(m) && m <= 1e9)
+            {
+                return Err(("on_collection.mutator_cycles_per_allocation".into(), "expected cycles in (0, 1e9]".into()));
+            }
+            check_sizes(&c.sizes, "on_collection.sizes")?;
+            check_lifetimes(&c.lifetimes, "on_collection.lifetimes")?;
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ use crate::progress::{Cancel, Progress};
 use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
-use crate::workload::{AllocDraw, DeathQueue, Lifetime, WorkloadGen};
+use crate::workload::{AllocDraw, AllocSource, DeathQueue, Lifetime, WorkloadGen};
 
 /// An object in the dynamic heap. Its id is its index, also its layout id.
 #[derive(Debug, Clone, Copy)]
@@ -95,7 +95,7 @@ pub fn simulate_kvm(
             }
             progress.report(work_done as f64 / total_work);
         }
-        if d.source == crate::workload::AllocSource::Work {
+        if d.source == AllocSource::Work {
             work_done += 1;
         }
         sim.now += d.compute_cycles;
@@ -103,9 +103,14 @@ pub fn simulate_kvm(
         sim.heap_acc_mutator +=
             d.compute_cycles as f64 * sc.file().kvm.energy.mutator_heap_accesses_per_cycle;
         sim.kill_due(d.phase);
+        let before = sim.gc_events.len();
         if !sim.allocate(&d) {
             oom = true;
             break;
+        }
+        // Each collection that just ran lets the program's waiting thread allocate (workload.on_collection).
+        for _ in before..sim.gc_events.len() {
+            workload.after_collection();
         }
     }
     progress.report(1.0);
