@@ -56,7 +56,7 @@ usage:
   gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
   gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
-  gclab reproduce [--out FILE]            rerun the papers' experiments, write the side-by-side tables
+  gclab reproduce [--set K=V]... [--out FILE]   rerun the papers' experiments (with overrides), write the tables
 
 SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
 --set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
@@ -83,7 +83,7 @@ pub fn main(args: &[String]) -> i32 {
             let rest: Vec<String> = std::iter::once("reproduce".to_string())
                 .chain(args[1..].iter().cloned())
                 .collect();
-            Args::parse(&rest, &["--out"]).and_then(|a| reproduce::reproduce(&a))
+            Args::parse(&rest, &["--out", "--set"]).and_then(|a| reproduce::reproduce(&a))
         }
         Some("-h" | "--help" | "help") => {
             let _ = writeln!(std::io::stdout(), "{USAGE}");
