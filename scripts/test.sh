@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-system.sh test
 mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"   # silences libwayland's probe warning
-cargo test --workspace --all-targets
-cargo test --workspace --doc
+# Unit, integration and doc tests (benches are compiled by clippy --all-targets in CI, and run by `cargo bench`).
+cargo test --workspace
 cargo run -q -p gclab-core --example quick_run

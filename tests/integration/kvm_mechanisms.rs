@@ -109,13 +109,35 @@ fn out_of_memory_ends_the_run_as_a_result() {
 fn a_run_that_collects_more_allocates_more() {
     // Kwml's browser thread runs after each collection and allocates (workload.on_collection).
     let base = run("kvm/kwml", &["collector.kind=base"]);
-    let k10 = run("kvm/kwml", &["collector.kind=k-allocation", "collector.k=10"]);
-    assert!(k10.summary.execution_time_s > 1.5 * base.summary.execution_time_s, "k=10 is much slower");
-    assert!(k10.summary.allocations > base.summary.allocations + 5_000, "allocations after each collection add up");
+    let k10 = run(
+        "kvm/kwml",
+        &["collector.kind=k-allocation", "collector.k=10"],
+    );
+    assert!(
+        k10.summary.execution_time_s > 1.5 * base.summary.execution_time_s,
+        "k=10 is much slower"
+    );
+    assert!(
+        k10.summary.allocations > base.summary.allocations + 5_000,
+        "allocations after each collection add up"
+    );
     let quiet = |k: &str| {
-        run("kvm/kwml", &[k, "collector.k=10", "workload.on_collection.allocations_mean=0"]).summary.allocations
+        run(
+            "kvm/kwml",
+            &[
+                k,
+                "collector.k=10",
+                "workload.on_collection.allocations_mean=0",
+            ],
+        )
+        .summary
+        .allocations
     };
-    assert_eq!(quiet("collector.kind=base"), quiet("collector.kind=k-allocation"), "without it the work is fixed");
+    assert_eq!(
+        quiet("collector.kind=base"),
+        quiet("collector.kind=k-allocation"),
+        "without it the work is fixed"
+    );
 }
 
 #[test]
@@ -132,9 +154,18 @@ fn a_timer_makes_a_slower_run_allocate_more() {
         sets.extend(timer);
         run("kvm/crypto", &sets)
     };
-    let (base, k10) = (with("collector.kind=base"), with("collector.kind=k-allocation"));
-    assert!(k10.summary.execution_time_s > base.summary.execution_time_s * 1.3, "k=10 is slower");
-    assert!(k10.summary.allocations > base.summary.allocations, "more wall time, more ticks, more allocations");
+    let (base, k10) = (
+        with("collector.kind=base"),
+        with("collector.kind=k-allocation"),
+    );
+    assert!(
+        k10.summary.execution_time_s > base.summary.execution_time_s * 1.3,
+        "k=10 is slower"
+    );
+    assert!(
+        k10.summary.allocations > base.summary.allocations,
+        "more wall time, more ticks, more allocations"
+    );
 }
 
 #[test]

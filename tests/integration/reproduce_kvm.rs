@@ -25,7 +25,10 @@ fn table2_k_allocation_activations_within_10_percent() {
             }
         }
     }
-    assert!(misses.is_empty(), "Table 2 cells off by more than 10 %: {misses:?}");
+    assert!(
+        misses.is_empty(),
+        "Table 2 cells off by more than 10 %: {misses:?}"
+    );
 }
 
 #[test]

@@ -116,7 +116,11 @@ impl WorkloadGen {
             rng_timer: SimRng::fork(seed, "workload.timer"),
             rng_collection: SimRng::fork(seed, "workload.on_collection"),
             pending_collection: 0,
-            collection_size_weights: profile.on_collection.as_ref().map(|c| weights_of_sizes(&c.sizes)).unwrap_or_default(),
+            collection_size_weights: profile
+                .on_collection
+                .as_ref()
+                .map(|c| weights_of_sizes(&c.sizes))
+                .unwrap_or_default(),
             collection_life_weights: profile
                 .on_collection
                 .as_ref()
@@ -182,11 +186,21 @@ impl WorkloadGen {
             && let Some(c) = &self.profile.on_collection
         {
             self.pending_collection -= 1;
-            let mean = c.mutator_cycles_per_allocation.unwrap_or(self.profile.mutator_cycles_per_allocation);
+            let mean = c
+                .mutator_cycles_per_allocation
+                .unwrap_or(self.profile.mutator_cycles_per_allocation);
             let compute_cycles = draw_compute(&mut self.rng_collection, mean);
-            let (size_bytes, class) = draw_size(&mut self.rng_collection, &c.sizes, &self.collection_size_weights);
-            let lifetime =
-                draw_lifetime(&mut self.rng_collection, &c.lifetimes, &self.collection_life_weights, self.phase);
+            let (size_bytes, class) = draw_size(
+                &mut self.rng_collection,
+                &c.sizes,
+                &self.collection_size_weights,
+            );
+            let lifetime = draw_lifetime(
+                &mut self.rng_collection,
+                &c.lifetimes,
+                &self.collection_life_weights,
+                self.phase,
+            );
             return Some(AllocDraw {
                 compute_cycles,
                 size_bytes,

@@ -7,4 +7,6 @@ pub mod profile;
 
 pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
-pub use profile::{LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, WorkloadProfile};
+pub use profile::{
+    LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, WorkloadProfile,
+};

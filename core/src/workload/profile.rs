@@ -216,12 +216,18 @@ impl WorkloadProfile {
         }
         if let Some(c) = &self.on_collection {
             if !(c.allocations_mean.is_finite() && (0.0..=10_000.0).contains(&c.allocations_mean)) {
-                return Err(("on_collection.allocations_mean".into(), "expected 0 to 10,000".into()));
+                return Err((
+                    "on_collection.allocations_mean".into(),
+                    "expected 0 to 10,000".into(),
+                ));
             }
             if let Some(m) = c.mutator_cycles_per_allocation
                 && !(pos(m) && m <= 1e9)
             {
-                return Err(("on_collection.mutator_cycles_per_allocation".into(), "expected cycles in (0, 1e9]".into()));
+                return Err((
+                    "on_collection.mutator_cycles_per_allocation".into(),
+                    "expected cycles in (0, 1e9]".into(),
+                ));
             }
             check_sizes(&c.sizes, "on_collection.sizes")?;
             check_lifetimes(&c.lifetimes, "on_collection.lifetimes")?;
