@@ -1,7 +1,7 @@
 //! `WorkloadGen`: turns a [`WorkloadProfile`] into the stream of allocation requests a run performs — seeded,
 //! deterministic, one draw at a time, interleaving the program's own work with its timer's ticks by wall time.
 
-use super::profile::{LifetimeClass, LifetimeKind, SizeClass, WorkloadProfile};
+use super::profile::{LifetimeClass, LifetimeKind, Phase, SizeClass, WorkloadProfile};
 use crate::rng::SimRng;
 
 /// When an allocated object becomes unreachable.
@@ -43,6 +43,69 @@ pub struct AllocDraw {
     pub site: u32,
 }
 
+/// Counters of a stratified phase: how often each class was taken, and each class's position in its
+/// low-discrepancy sequence.
+#[derive(Debug, Clone, Default)]
+struct Strata {
+    size_counts: Vec<u64>,
+    life_counts: Vec<u64>,
+}
+
+/// The class whose share lags its weight most (ties: the first), then counted.
+fn pick_stratified(weights: &[f64], counts: &mut [u64]) -> usize {
+    let total_w: f64 = weights.iter().sum();
+    let n = counts.iter().sum::<u64>() as f64 + 1.0;
+    let mut best = 0;
+    let mut best_deficit = f64::NEG_INFINITY;
+    for (i, w) in weights.iter().enumerate() {
+        let deficit = w / total_w * n - counts[i] as f64;
+        if deficit > best_deficit + 1e-12 {
+            best_deficit = deficit;
+            best = i;
+        }
+    }
+    counts[best] += 1;
+    best
+}
+
+/// The j-th point of the golden-ratio (Weyl) sequence in [0, 1): evenly spread, integer-exact.
+fn weyl(j: u64) -> f64 {
+    (j.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// A stratified draw: the class by deficit, the value spread by the class's sequence position.
+fn draw_stratified(
+    p: &Phase,
+    st: &mut Strata,
+    size_w: &[f64],
+    life_w: &[f64],
+    phase: usize,
+) -> (u64, u32, Lifetime) {
+    let si = pick_stratified(size_w, &mut st.size_counts);
+    let c = &p.sizes[si];
+    let u = weyl(st.size_counts[si]);
+    let size = c.min.0 + ((u * (c.max.0 - c.min.0 + 1) as f64) as u64).min(c.max.0 - c.min.0);
+    let li = pick_stratified(life_w, &mut st.life_counts);
+    let l = &p.lifetimes[li];
+    let v = weyl(st.life_counts[li] + 7919);
+    let lifetime = match l.kind {
+        LifetimeKind::Exp => {
+            let mean = l.mean_allocations.unwrap_or(1.0);
+            Lifetime::Allocations(((-mean * (1.0 - v).ln()).round() as u64).max(1))
+        }
+        LifetimeKind::Uniform => {
+            let (lo, hi) = (
+                l.min_allocations.unwrap_or(1),
+                l.max_allocations.unwrap_or(1),
+            );
+            Lifetime::Allocations(lo + ((v * (hi - lo + 1) as f64) as u64).min(hi - lo))
+        }
+        LifetimeKind::Phase => Lifetime::PhaseEnd(phase),
+        LifetimeKind::Immortal => Lifetime::Immortal,
+    };
+    (size, si as u32, lifetime)
+}
+
 /// The deterministic allocation stream of one run.
 #[derive(Debug, Clone)]
 pub struct WorkloadGen {
@@ -58,6 +121,8 @@ pub struct WorkloadGen {
     pending_collection: u64,
     collection_size_weights: Vec<f64>,
     collection_life_weights: Vec<f64>,
+    /// Per phase: counters of the stratified (seed-independent) draws.
+    strata: Vec<Strata>,
     /// Allocations left in the tick being handled; a new tick starts only after one work allocation.
     burst_left: u64,
     last_was_timer: bool,
@@ -115,6 +180,14 @@ impl WorkloadGen {
             rng_work: SimRng::fork(seed, "workload.work"),
             rng_timer: SimRng::fork(seed, "workload.timer"),
             rng_collection: SimRng::fork(seed, "workload.on_collection"),
+            strata: profile
+                .phases
+                .iter()
+                .map(|p| Strata {
+                    size_counts: vec![0; p.sizes.len()],
+                    life_counts: vec![0; p.lifetimes.len()],
+                })
+                .collect(),
             pending_collection: 0,
             collection_size_weights: profile
                 .on_collection
@@ -256,14 +329,25 @@ impl WorkloadGen {
             .mutator_cycles_per_allocation
             .unwrap_or(self.profile.mutator_cycles_per_allocation);
         let compute_cycles = draw_compute(&mut self.rng_work, mean);
-        let (size_bytes, class) =
-            draw_size(&mut self.rng_work, &p.sizes, &self.size_weights[self.phase]);
-        let lifetime = draw_lifetime(
-            &mut self.rng_work,
-            &p.lifetimes,
-            &self.life_weights[self.phase],
-            self.phase,
-        );
+        let (size_bytes, class, lifetime) = if p.stratified {
+            draw_stratified(
+                p,
+                &mut self.strata[self.phase],
+                &self.size_weights[self.phase],
+                &self.life_weights[self.phase],
+                self.phase,
+            )
+        } else {
+            let (size_bytes, class) =
+                draw_size(&mut self.rng_work, &p.sizes, &self.size_weights[self.phase]);
+            let lifetime = draw_lifetime(
+                &mut self.rng_work,
+                &p.lifetimes,
+                &self.life_weights[self.phase],
+                self.phase,
+            );
+            (size_bytes, class, lifetime)
+        };
         let site = (self.phase as u32) * 100 + class;
         Some(AllocDraw {
             compute_cycles,

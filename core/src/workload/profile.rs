@@ -71,6 +71,11 @@ pub struct Phase {
     pub sizes: Vec<SizeClass>,
     /// Object lifetimes.
     pub lifetimes: Vec<LifetimeClass>,
+    /// Fixed data rather than random draws (a map, a class library): the classes are taken in proportion to
+    /// their weights (largest deficit first) and sizes and lifetimes spread evenly over their ranges
+    /// (a low-discrepancy sequence), so the phase allocates the same objects for every seed. Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stratified: bool,
 }
 
 /// Time-driven allocation of an interactive program: a timer (animation frame, clock, event poll) fires every
