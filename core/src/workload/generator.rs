@@ -166,6 +166,24 @@ fn draw_lifetime(
     }
 }
 
+/// A random draw of size and lifetime from one stream's classes (size first, then lifetime: the order is part of
+/// the stream, so runs stay bit-identical).
+fn draw_object(
+    rng: &mut SimRng,
+    sizes: &[SizeClass],
+    size_w: &[f64],
+    lifetimes: &[LifetimeClass],
+    life_w: &[f64],
+    phase: usize,
+) -> (u64, u32, Lifetime) {
+    let (size_bytes, class) = draw_size(rng, sizes, size_w);
+    (
+        size_bytes,
+        class,
+        draw_lifetime(rng, lifetimes, life_w, phase),
+    )
+}
+
 fn draw_compute(rng: &mut SimRng, mean: f64) -> u64 {
     // Uniform in [mean/2, 3·mean/2]: the mean is kept, the spacing varies.
     let f = 0.5 + rng.next_f64();
@@ -263,13 +281,10 @@ impl WorkloadGen {
                 .mutator_cycles_per_allocation
                 .unwrap_or(self.profile.mutator_cycles_per_allocation);
             let compute_cycles = draw_compute(&mut self.rng_collection, mean);
-            let (size_bytes, class) = draw_size(
+            let (size_bytes, class, lifetime) = draw_object(
                 &mut self.rng_collection,
                 &c.sizes,
                 &self.collection_size_weights,
-            );
-            let lifetime = draw_lifetime(
-                &mut self.rng_collection,
                 &c.lifetimes,
                 &self.collection_life_weights,
                 self.phase,
@@ -303,10 +318,10 @@ impl WorkloadGen {
                     .mutator_cycles_per_allocation
                     .unwrap_or(self.profile.mutator_cycles_per_allocation);
                 let compute_cycles = draw_compute(&mut self.rng_timer, mean);
-                let (size_bytes, class) =
-                    draw_size(&mut self.rng_timer, &timer.sizes, &self.timer_size_weights);
-                let lifetime = draw_lifetime(
+                let (size_bytes, class, lifetime) = draw_object(
                     &mut self.rng_timer,
+                    &timer.sizes,
+                    &self.timer_size_weights,
                     &timer.lifetimes,
                     &self.timer_life_weights,
                     self.phase,
@@ -338,15 +353,14 @@ impl WorkloadGen {
                 self.phase,
             )
         } else {
-            let (size_bytes, class) =
-                draw_size(&mut self.rng_work, &p.sizes, &self.size_weights[self.phase]);
-            let lifetime = draw_lifetime(
+            draw_object(
                 &mut self.rng_work,
+                &p.sizes,
+                &self.size_weights[self.phase],
                 &p.lifetimes,
                 &self.life_weights[self.phase],
                 self.phase,
-            );
-            (size_bytes, class, lifetime)
+            )
         };
         let site = (self.phase as u32) * 100 + class;
         Some(AllocDraw {

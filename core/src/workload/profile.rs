@@ -184,16 +184,12 @@ impl WorkloadProfile {
         }
         for (i, p) in self.phases.iter().enumerate() {
             let at = format!("phases.{i}");
-            if let Some(m) = p.mutator_cycles_per_allocation
-                && !(pos(m) && m <= 1e9)
-            {
-                return Err((
-                    format!("{at}.mutator_cycles_per_allocation"),
-                    "expected cycles in (0, 1e9]".into(),
-                ));
-            }
-            check_sizes(&p.sizes, &format!("{at}.sizes"))?;
-            check_lifetimes(&p.lifetimes, &format!("{at}.lifetimes"))?;
+            check_stream(
+                &format!("{at}."),
+                p.mutator_cycles_per_allocation,
+                &p.sizes,
+                &p.lifetimes,
+            )?;
         }
         if let Some(t) = &self.timer {
             if t.period_cycles == 0 {
@@ -208,16 +204,12 @@ impl WorkloadProfile {
                     "expected 0 to 10,000".into(),
                 ));
             }
-            if let Some(m) = t.mutator_cycles_per_allocation
-                && !(pos(m) && m <= 1e9)
-            {
-                return Err((
-                    "timer.mutator_cycles_per_allocation".into(),
-                    "expected cycles in (0, 1e9]".into(),
-                ));
-            }
-            check_sizes(&t.sizes, "timer.sizes")?;
-            check_lifetimes(&t.lifetimes, "timer.lifetimes")?;
+            check_stream(
+                "timer.",
+                t.mutator_cycles_per_allocation,
+                &t.sizes,
+                &t.lifetimes,
+            )?;
         }
         if let Some(c) = &self.on_collection {
             if !(c.allocations_mean.is_finite() && (0.0..=10_000.0).contains(&c.allocations_mean)) {
@@ -226,19 +218,34 @@ impl WorkloadProfile {
                     "expected 0 to 10,000".into(),
                 ));
             }
-            if let Some(m) = c.mutator_cycles_per_allocation
-                && !(pos(m) && m <= 1e9)
-            {
-                return Err((
-                    "on_collection.mutator_cycles_per_allocation".into(),
-                    "expected cycles in (0, 1e9]".into(),
-                ));
-            }
-            check_sizes(&c.sizes, "on_collection.sizes")?;
-            check_lifetimes(&c.lifetimes, "on_collection.lifetimes")?;
+            check_stream(
+                "on_collection.",
+                c.mutator_cycles_per_allocation,
+                &c.sizes,
+                &c.lifetimes,
+            )?;
         }
         Ok(())
     }
+}
+
+/// The checks every allocation stream shares (phase, timer, after-collection): its compute and its classes.
+fn check_stream(
+    at: &str,
+    cycles: Option<f64>,
+    sizes: &[SizeClass],
+    lifetimes: &[LifetimeClass],
+) -> Result<(), (String, String)> {
+    if let Some(m) = cycles
+        && !(m.is_finite() && m > 0.0 && m <= 1e9)
+    {
+        return Err((
+            format!("{at}mutator_cycles_per_allocation"),
+            "expected cycles in (0, 1e9]".into(),
+        ));
+    }
+    check_sizes(sizes, &format!("{at}sizes"))?;
+    check_lifetimes(lifetimes, &format!("{at}lifetimes"))
 }
 
 fn check_sizes(sizes: &[SizeClass], at: &str) -> Result<(), (String, String)> {
