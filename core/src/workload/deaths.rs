@@ -1,17 +1,22 @@
 //! `DeathQueue`: when objects become unreachable, on the allocation clock. A timing wheel of one slot per
 //! allocation covers the next `WHEEL` allocations; later deaths wait in a binary heap and move into the wheel as
-//! it turns. Pushing and popping are O(1) for the short lifetimes that dominate (the weak generational
+//! it turns. Each slot is an intrusive FIFO list threaded through a per-object `next` array, so a run allocates
+//! no per-slot storage. Pushing and popping are O(1) for the short lifetimes that dominate (the weak generational
 //! hypothesis), and ids due at the same allocation pop in the order they were pushed — deterministic.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 const WHEEL: u64 = 4096;
+const NONE: u32 = u32::MAX;
 
 /// Pending deaths keyed by allocation index.
 #[derive(Debug, Clone)]
 pub struct DeathQueue {
-    slots: Vec<Vec<u32>>,
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    /// `next[id]`: the id after `id` in its slot's list.
+    next: Vec<u32>,
     /// The allocation index slot 0 of the current turn stands for: every due index ≥ `base` is in the wheel or
     /// the heap; `base` only grows.
     base: u64,
@@ -22,7 +27,9 @@ pub struct DeathQueue {
 impl Default for DeathQueue {
     fn default() -> Self {
         DeathQueue {
-            slots: vec![Vec::new(); WHEEL as usize],
+            head: vec![NONE; WHEEL as usize],
+            tail: vec![NONE; WHEEL as usize],
+            next: Vec::new(),
             base: 0,
             far: BinaryHeap::new(),
             seq: 0,
@@ -31,11 +38,24 @@ impl Default for DeathQueue {
 }
 
 impl DeathQueue {
+    fn link(&mut self, slot: usize, id: u32) {
+        let i = id as usize;
+        if self.next.len() <= i {
+            self.next.resize((i + 1).max(self.next.len() * 2), NONE);
+        }
+        self.next[i] = NONE;
+        match self.tail[slot] {
+            NONE => self.head[slot] = id,
+            t => self.next[t as usize] = id,
+        }
+        self.tail[slot] = id;
+    }
+
     /// Object `id` dies when allocation `at` is requested (`at` ≥ the last index passed to [`Self::pop_due`]).
     pub fn push(&mut self, at: u64, id: u32) {
         let at = at.max(self.base);
         if at < self.base + WHEEL {
-            self.slots[(at % WHEEL) as usize].push(id);
+            self.link((at % WHEEL) as usize, id);
         } else {
             self.seq += 1;
             self.far.push(Reverse((at, self.seq, id)));
@@ -46,7 +66,13 @@ impl DeathQueue {
     pub fn pop_due(&mut self, now: u64, out: &mut Vec<u32>) {
         while self.base <= now {
             let slot = (self.base % WHEEL) as usize;
-            out.append(&mut self.slots[slot]);
+            let mut id = self.head[slot];
+            while id != NONE {
+                out.push(id);
+                id = self.next[id as usize];
+            }
+            self.head[slot] = NONE;
+            self.tail[slot] = NONE;
             self.base += 1;
             // The slot just emptied now stands for index base + WHEEL - 1: pull those from the heap.
             let horizon = self.base + WHEEL - 1;
@@ -55,7 +81,7 @@ impl DeathQueue {
                     break;
                 }
                 self.far.pop();
-                self.slots[(at % WHEEL) as usize].push(id);
+                self.link((at % WHEEL) as usize, id);
             }
         }
     }
