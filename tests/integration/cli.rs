@@ -209,6 +209,7 @@ fn bad_cases() -> Vec<(Vec<String>, Vec<String>)> {
             s(&["unknown option", "--jsn"]),
         ),
         (s(&["run"]), s(&["SCENARIO"])),
+        (s(&["open", &wrong_type]), s(&[":4", "expected"])),
         (s(&["frobnicate"]), s(&["unknown command", "frobnicate"])),
         (s(&["sweep", "preset:kvm/kwml"]), s(&["--vary"])),
         (

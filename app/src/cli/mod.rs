@@ -64,11 +64,14 @@ SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
 /// Runs the CLI on `args` (without the program name); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
     let result = match args.first().map(String::as_str) {
-        None => crate::gui::run_app(None)
-            .map_err(|e| CliError::other(format!("cannot open the app: {e}"))),
+        None => gclab_core::Scenario::default_preset()
+            .map_err(CliError::from)
+            .and_then(open_window),
         Some("open") => match args.get(1) {
-            Some(path) => crate::gui::run_app(Some(path))
-                .map_err(|e| CliError::other(format!("cannot open the app: {e}"))),
+            // A bad file is bad input (exit 2), reported before any window opens.
+            Some(path) => gclab_core::Scenario::load(path, &[])
+                .map_err(CliError::from)
+                .and_then(open_window),
             None => Err(CliError::input("open: expected a FILE (a scenario TOML)")),
         },
         Some("presets") => presets(),
@@ -100,6 +103,10 @@ pub fn main(args: &[String]) -> i32 {
             e.code
         }
     }
+}
+
+fn open_window(scenario: gclab_core::Scenario) -> Result<(), CliError> {
+    crate::gui::run_app(scenario).map_err(|e| CliError::other(format!("cannot open the app: {e}")))
 }
 
 fn presets() -> Result<(), CliError> {

@@ -12,12 +12,8 @@ use egui_plot::{FilledArea, HLine, Legend, Line, Plot, PlotPoints};
 use gclab_core::units::format_bytes;
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 
-/// Opens the app window on `path` (a scenario TOML) or the embedded default scenario. Blocks until closed.
-pub fn run_app(path: Option<&str>) -> Result<(), String> {
-    let scenario = match path {
-        Some(p) => Scenario::load(p, &[]).map_err(|e| e.to_string())?,
-        None => Scenario::default_preset().map_err(|e| e.to_string())?,
-    };
+/// Opens the app window on a loaded scenario. Blocks until the window is closed.
+pub fn run_app(scenario: Scenario) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1100.0, 680.0])
