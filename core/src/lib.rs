@@ -41,6 +41,7 @@ pub mod rng;
 pub mod run;
 pub mod scenario;
 pub mod sweep;
+pub mod trace;
 pub mod units;
 pub mod workload;
 

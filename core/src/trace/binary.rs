@@ -1,0 +1,525 @@
+//! The binary form (version 1): magic, varint header, then one tag byte per record and LEB128 varints, with object
+//! ids, addresses and times delta-encoded (zigzag) against the previous record so that a typical `alloc` takes
+//! 7–12 bytes. [`BinEncoder`] writes records into a byte buffer; [`BinDecoder`] reads them from a buffered stream
+//! and reports the byte offset of any bad or cut record. See `docs/trace-format.md` for the byte layout.
+
+use std::io::Read;
+
+use super::{
+    BINARY_MAGIC, Event, HeapInfo, MAX_STRING_BYTES, Table, Tables, TimeUnit, TraceError,
+    TraceHeader, VERSION,
+};
+
+/// `end` record: the event count follows.
+pub const TAG_END: u8 = 0x00;
+/// Site definition: a string follows.
+pub const TAG_SITE: u8 = 0x01;
+/// Type definition: a string follows.
+pub const TAG_TYPE: u8 = 0x02;
+/// GC-kind definition: a string follows.
+pub const TAG_GC_KIND: u8 = 0x03;
+/// `alloc`.
+pub const TAG_ALLOC: u8 = 0x10;
+/// `move`.
+pub const TAG_MOVE: u8 = 0x11;
+/// `death`.
+pub const TAG_DEATH: u8 = 0x12;
+/// `access`.
+pub const TAG_ACCESS: u8 = 0x13;
+/// `gc_start`.
+pub const TAG_GC_START: u8 = 0x14;
+/// `gc_end`.
+pub const TAG_GC_END: u8 = 0x15;
+
+/// Longest fixed part of a record: a tag and six 10-byte varints.
+const MAX_RECORD_BYTES: usize = 1 + 6 * 10;
+const BUF_BYTES: usize = 256 * 1024;
+
+fn zigzag(delta: u64) -> u64 {
+    let d = delta as i64;
+    ((d << 1) ^ (d >> 63)) as u64
+}
+
+fn unzigzag(z: u64) -> u64 {
+    ((z >> 1) as i64 ^ -((z & 1) as i64)) as u64
+}
+
+/// Appends `v` as an LEB128 varint.
+pub fn put_varint(buf: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        buf.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+fn put_string(buf: &mut Vec<u8>, s: &str) {
+    put_varint(buf, s.len() as u64);
+    buf.extend_from_slice(s.as_bytes());
+}
+
+/// Delta state shared by encoder and decoder.
+#[derive(Debug, Clone, Copy, Default)]
+struct Deltas {
+    next_alloc_id: u64,
+    last_id: u64,
+    last_addr: u64,
+    last_t: u64,
+}
+
+/// Encodes the header and records of one binary trace.
+#[derive(Debug, Default)]
+pub struct BinEncoder {
+    d: Deltas,
+}
+
+impl BinEncoder {
+    /// Appends the magic and the header.
+    pub fn header(&mut self, buf: &mut Vec<u8>, h: &TraceHeader) {
+        buf.extend_from_slice(&BINARY_MAGIC);
+        put_varint(buf, u64::from(VERSION));
+        put_varint(buf, h.time_unit.code());
+        put_varint(buf, h.heap.base_addr);
+        put_varint(buf, h.heap.size_bytes);
+        put_varint(buf, h.heap.bank_bytes);
+        put_string(buf, &h.source);
+    }
+
+    /// Appends a string-table definition.
+    pub fn def(&mut self, buf: &mut Vec<u8>, table: Table, name: &str) {
+        buf.push(match table {
+            Table::Site => TAG_SITE,
+            Table::Type => TAG_TYPE,
+            Table::GcKind => TAG_GC_KIND,
+        });
+        put_string(buf, name);
+    }
+
+    /// Appends an event.
+    pub fn event(&mut self, buf: &mut Vec<u8>, ev: &Event) {
+        let d = &mut self.d;
+        let t = ev.t();
+        match *ev {
+            Event::Alloc {
+                id,
+                site,
+                type_id,
+                size_bytes,
+                addr,
+                ..
+            } => {
+                buf.push(TAG_ALLOC);
+                put_varint(buf, zigzag(id.wrapping_sub(d.next_alloc_id)));
+                put_varint(buf, u64::from(site));
+                put_varint(buf, u64::from(type_id));
+                put_varint(buf, size_bytes);
+                put_varint(buf, zigzag(addr.wrapping_sub(d.last_addr)));
+                d.next_alloc_id = id.wrapping_add(1);
+                d.last_id = id;
+                d.last_addr = addr;
+            }
+            Event::Move { id, addr, .. } => {
+                buf.push(TAG_MOVE);
+                put_varint(buf, zigzag(id.wrapping_sub(d.last_id)));
+                put_varint(buf, zigzag(addr.wrapping_sub(d.last_addr)));
+                d.last_id = id;
+                d.last_addr = addr;
+            }
+            Event::Death { id, .. } | Event::Access { id, .. } => {
+                buf.push(if matches!(ev, Event::Death { .. }) {
+                    TAG_DEATH
+                } else {
+                    TAG_ACCESS
+                });
+                put_varint(buf, zigzag(id.wrapping_sub(d.last_id)));
+                d.last_id = id;
+            }
+            Event::GcStart { kind, .. } => {
+                buf.push(TAG_GC_START);
+                put_varint(buf, u64::from(kind));
+            }
+            Event::GcEnd { .. } => buf.push(TAG_GC_END),
+        }
+        put_varint(buf, zigzag(t.wrapping_sub(d.last_t)));
+        d.last_t = t;
+    }
+
+    /// Appends the `end` record.
+    pub fn end(&mut self, buf: &mut Vec<u8>, events: u64) {
+        buf.push(TAG_END);
+        put_varint(buf, events);
+    }
+}
+
+/// A buffered byte stream that knows the offset of every byte.
+pub(crate) struct ByteInput {
+    src: Box<dyn Read>,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    /// Offset of `buf[0]` in the stream.
+    base: u64,
+    eof: bool,
+}
+
+impl ByteInput {
+    pub(crate) fn new(src: Box<dyn Read>) -> Self {
+        ByteInput {
+            src,
+            buf: vec![0; BUF_BYTES],
+            pos: 0,
+            len: 0,
+            base: 0,
+            eof: false,
+        }
+    }
+
+    fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Makes at least `need` (≤ the buffer) bytes available unless the stream ends first.
+    fn fill(&mut self, need: usize) -> std::io::Result<()> {
+        if self.len - self.pos >= need || self.eof {
+            return Ok(());
+        }
+        self.buf.copy_within(self.pos..self.len, 0);
+        self.base += self.pos as u64;
+        self.len -= self.pos;
+        self.pos = 0;
+        while self.len < need {
+            match self.src.read(&mut self.buf[self.len..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn available(&self) -> &[u8] {
+        &self.buf[self.pos..self.len]
+    }
+}
+
+/// Why a field could not be decoded.
+#[derive(Clone, Copy)]
+enum Cut {
+    /// The bytes ran out.
+    End,
+    /// A varint longer than 10 bytes or beyond 64 bits.
+    Overlong,
+}
+
+/// Decodes a varint from `s` at `*at`.
+#[inline]
+fn varint(s: &[u8], at: &mut usize) -> Result<u64, Cut> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    loop {
+        let b = *s.get(*at).ok_or(Cut::End)?;
+        *at += 1;
+        if shift == 63 && b > 1 {
+            return Err(Cut::Overlong);
+        }
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Ok(v);
+        }
+        shift += 7;
+        if shift > 63 {
+            return Err(Cut::Overlong);
+        }
+    }
+}
+
+/// Reads the records of a binary trace after its magic.
+pub(crate) struct BinDecoder {
+    name: String,
+    input: ByteInput,
+    d: Deltas,
+    version: u32,
+}
+
+impl BinDecoder {
+    /// Reads the magic and header from `src`.
+    pub(crate) fn open(
+        name: &str,
+        src: Box<dyn Read>,
+    ) -> Result<(BinDecoder, TraceHeader), TraceError> {
+        let mut dec = BinDecoder {
+            name: name.to_string(),
+            input: ByteInput::new(src),
+            d: Deltas::default(),
+            version: 0,
+        };
+        dec.fill(BINARY_MAGIC.len())?;
+        if !dec.input.available().starts_with(&BINARY_MAGIC) {
+            return Err(TraceError::byte(
+                name,
+                0,
+                "not a binary gclab trace: expected the magic bytes 89 47 43 54 52 41 43 45 (\\x89GCTRACE)",
+            ));
+        }
+        dec.input.pos += BINARY_MAGIC.len();
+        let version_at = dec.input.offset();
+        let version = dec.header_varint("the format version")?;
+        if version == 0 || version > u64::from(VERSION) {
+            return Err(TraceError::byte(
+                name,
+                version_at,
+                format!(
+                    "unsupported format version {version} (this reader knows versions 1 to {VERSION})"
+                ),
+            ));
+        }
+        dec.version = version as u32;
+        let unit_at = dec.input.offset();
+        let code = dec.header_varint("the time-unit code")?;
+        let time_unit = TimeUnit::from_code(code).ok_or_else(|| {
+            TraceError::byte(
+                name,
+                unit_at,
+                format!("unknown time-unit code {code}: expected 0 to 6"),
+            )
+        })?;
+        let heap = HeapInfo {
+            base_addr: dec.header_varint("the heap base address")?,
+            size_bytes: dec.header_varint("the heap size")?,
+            bank_bytes: dec.header_varint("the bank size")?,
+        };
+        let source = dec.string("the source string")?;
+        let header = TraceHeader {
+            version: dec.version,
+            time_unit,
+            heap,
+            source,
+        };
+        Ok((dec, header))
+    }
+
+    fn fill(&mut self, need: usize) -> Result<(), TraceError> {
+        let at = self.input.offset();
+        self.input
+            .fill(need)
+            .map_err(|e| TraceError::byte(&self.name, at, format!("cannot read: {e}")))
+    }
+
+    fn header_varint(&mut self, what: &str) -> Result<u64, TraceError> {
+        self.fill(10)?;
+        let start = self.input.offset();
+        let mut at = 0;
+        match varint(self.input.available(), &mut at) {
+            Ok(v) => {
+                self.input.pos += at;
+                Ok(v)
+            }
+            Err(c) => Err(self.cut(c, start, what)),
+        }
+    }
+
+    fn cut(&self, c: Cut, record_at: u64, what: &str) -> TraceError {
+        match c {
+            Cut::End => TraceError::byte(
+                &self.name,
+                self.input.base + self.input.len as u64,
+                format!("unexpected end of file inside {what} (which starts at byte {record_at})"),
+            ),
+            Cut::Overlong => TraceError::byte(
+                &self.name,
+                record_at,
+                format!("{what}: a varint longer than 64 bits (expected at most 10 bytes)"),
+            ),
+        }
+    }
+
+    /// A length-prefixed UTF-8 string of at most [`MAX_STRING_BYTES`].
+    fn string(&mut self, what: &str) -> Result<String, TraceError> {
+        let start = self.input.offset();
+        let len = self.header_varint(what)?;
+        if len > MAX_STRING_BYTES as u64 {
+            return Err(TraceError::byte(
+                &self.name,
+                start,
+                format!("{what}: length {len} exceeds the limit of {MAX_STRING_BYTES} bytes"),
+            ));
+        }
+        let len = len as usize;
+        self.fill(len)?;
+        if self.input.available().len() < len {
+            return Err(self.cut(Cut::End, start, what));
+        }
+        let bytes = &self.input.available()[..len];
+        let s = std::str::from_utf8(bytes)
+            .map_err(|e| {
+                TraceError::byte(
+                    &self.name,
+                    self.input.offset() + e.valid_up_to() as u64,
+                    format!("{what}: invalid UTF-8 (expected a UTF-8 string)"),
+                )
+            })?
+            .to_string();
+        self.input.pos += len;
+        Ok(s)
+    }
+
+    /// The next event (string definitions are added to `tables` on the way), or `None` after the `end` record
+    /// whose count matched `events` (the events read so far).
+    pub(crate) fn next(
+        &mut self,
+        tables: &mut Tables,
+        events: u64,
+    ) -> Result<Option<Event>, TraceError> {
+        loop {
+            self.fill(MAX_RECORD_BYTES)?;
+            let start = self.input.offset();
+            let s = self.input.available();
+            let Some(&tag) = s.first() else {
+                return Err(TraceError::byte(
+                    &self.name,
+                    start,
+                    "unexpected end of file: expected a record or the end record (tag 0x00)",
+                ));
+            };
+            let table = match tag {
+                TAG_SITE => Some(Table::Site),
+                TAG_TYPE => Some(Table::Type),
+                TAG_GC_KIND => Some(Table::GcKind),
+                _ => None,
+            };
+            if let Some(table) = table {
+                self.input.pos += 1;
+                let what = format!("the {} definition", table.keyword());
+                let name = self.string(&what)?;
+                tables
+                    .push(table, name)
+                    .map_err(|e| TraceError::byte(&self.name, start, format!("expected {e}")))?;
+                continue;
+            }
+            return self.event(tag, start, tables, events);
+        }
+    }
+
+    fn event(
+        &mut self,
+        tag: u8,
+        start: u64,
+        tables: &Tables,
+        events: u64,
+    ) -> Result<Option<Event>, TraceError> {
+        let s = self.input.available();
+        let mut at = 1;
+        let d = self.d;
+        let what = match tag {
+            TAG_END => "the end record",
+            TAG_ALLOC => "an alloc record",
+            TAG_MOVE => "a move record",
+            TAG_DEATH => "a death record",
+            TAG_ACCESS => "an access record",
+            TAG_GC_START => "a gc_start record",
+            TAG_GC_END => "a gc_end record",
+            other => {
+                return Err(TraceError::byte(
+                    &self.name,
+                    start,
+                    format!("unknown record tag 0x{other:02x}: expected 0x00-0x03 or 0x10-0x15"),
+                ));
+            }
+        };
+        let mut next = |s: &[u8]| varint(s, &mut at);
+        let decoded: Result<(Event, Deltas), Cut> = (|| {
+            let mut nd = d;
+            let ev = match tag {
+                TAG_END => {
+                    let n = next(s)?;
+                    return Ok((Event::GcEnd { t: n }, nd));
+                }
+                TAG_ALLOC => {
+                    let id = d.next_alloc_id.wrapping_add(unzigzag(next(s)?));
+                    let site = next(s)?;
+                    let type_id = next(s)?;
+                    let size_bytes = next(s)?;
+                    let addr = d.last_addr.wrapping_add(unzigzag(next(s)?));
+                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
+                    nd.next_alloc_id = id.wrapping_add(1);
+                    nd.last_id = id;
+                    nd.last_addr = addr;
+                    Event::Alloc {
+                        id,
+                        site: u32::try_from(site).unwrap_or(u32::MAX),
+                        type_id: u32::try_from(type_id).unwrap_or(u32::MAX),
+                        size_bytes,
+                        addr,
+                        t,
+                    }
+                }
+                TAG_MOVE => {
+                    let id = d.last_id.wrapping_add(unzigzag(next(s)?));
+                    let addr = d.last_addr.wrapping_add(unzigzag(next(s)?));
+                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
+                    nd.last_id = id;
+                    nd.last_addr = addr;
+                    Event::Move { id, addr, t }
+                }
+                TAG_DEATH | TAG_ACCESS => {
+                    let id = d.last_id.wrapping_add(unzigzag(next(s)?));
+                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
+                    nd.last_id = id;
+                    if tag == TAG_DEATH {
+                        Event::Death { id, t }
+                    } else {
+                        Event::Access { id, t }
+                    }
+                }
+                TAG_GC_START => {
+                    let kind = next(s)?;
+                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
+                    Event::GcStart {
+                        kind: u32::try_from(kind).unwrap_or(u32::MAX),
+                        t,
+                    }
+                }
+                _ => Event::GcEnd {
+                    t: d.last_t.wrapping_add(unzigzag(next(s)?)),
+                },
+            };
+            nd.last_t = ev.t();
+            Ok((ev, nd))
+        })();
+        let (ev, nd) = decoded.map_err(|c| self.cut(c, start, what))?;
+        self.input.pos += at;
+        if tag == TAG_END {
+            let declared = ev.t();
+            if declared != events {
+                return Err(TraceError::byte(
+                    &self.name,
+                    start,
+                    format!("the end record counts {declared} events but {events} were read"),
+                ));
+            }
+            self.fill(1)?;
+            if !self.input.available().is_empty() {
+                return Err(TraceError::byte(
+                    &self.name,
+                    self.input.offset(),
+                    "data after the end record: expected the end of the file",
+                ));
+            }
+            return Ok(None);
+        }
+        let check = match ev {
+            Event::Alloc { site, type_id, .. } => tables
+                .check(Table::Site, site)
+                .and_then(|()| tables.check(Table::Type, type_id)),
+            Event::GcStart { kind, .. } => tables.check(Table::GcKind, kind),
+            _ => Ok(()),
+        };
+        check.map_err(|e| TraceError::byte(&self.name, start, format!("{what}: expected {e}")))?;
+        self.d = nd;
+        Ok(Some(ev))
+    }
+}

@@ -1,0 +1,185 @@
+//! heaptrack's raw capture (`heaptrack_preload` output, usually `*.raw.zst`; file format versions 2–3): one
+//! record per line, numbers in hex. Used: `+ size trace ptr` (allocation: object ids are 1, 2, … in allocation
+//! order, site = the backtrace index and its leaf instruction pointer, type `malloc`), `- ptr` (free = death of the
+//! live allocation at that pointer), `c ms` (clock: the time of the records that follow, in ms), `t ip parent`
+//! (backtrace nodes, numbered 1, 2, … in order). Known and not needed: `v` (versions, kept in the source), `x`/`X`
+//! (executable and command line, kept), `I`, `m`, `R`, `A`, `i`, `s`, `#`. Anything else is counted as a warning.
+//! A `+` at a pointer still live means its free was not recorded: the old allocation dies there (a warning).
+//! heaptrack's *interpreted* format (`a size trace` + `+ index`) carries no pointers and is refused.
+
+use std::collections::HashMap;
+
+use super::{ImportReport, Lines, write_error};
+use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
+
+/// Most backtrace nodes kept for naming sites (more are named by index only).
+const MAX_TRACE_NODES: usize = 1 << 24;
+
+fn hex(tok: Option<&str>, field: &str, lines: &Lines) -> Result<u64, TraceError> {
+    let tok =
+        tok.ok_or_else(|| lines.error(format!("expected {field} (hex), got the end of the line")))?;
+    u64::from_str_radix(tok, 16)
+        .map_err(|_| lines.error(format!("expected {field} as a hex number, got `{tok}`")))
+}
+
+/// Imports a heaptrack raw capture; `make` creates the writer from the header.
+pub fn import<W, F>(mut lines: Lines, make: F) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
+    let name = lines.name().to_string();
+    let mut report = ImportReport::default();
+    let mut version = String::new();
+    let mut command = String::new();
+    let mut make = Some(make);
+    let mut w: Option<TraceWriter<W>> = None;
+    let mut trace_ips: Vec<u64> = Vec::new();
+    let mut site_ids: HashMap<u64, u32> = HashMap::new();
+    let mut live: HashMap<u64, (u64, u64)> = HashMap::new();
+    let mut next_id = 1u64;
+    let mut t_ms = 0u64;
+    let mut type_id = 0u32;
+    while lines.advance()? {
+        let line = lines.line();
+        let mut toks = line.split(' ');
+        let op = toks.next().unwrap_or("");
+        // Header lines come before any record that needs the writer.
+        match op {
+            "v" => {
+                version = line[1..].trim().to_string();
+                continue;
+            }
+            "x" => continue,
+            "X" => {
+                command = line[1..].trim().to_string();
+                continue;
+            }
+            "I" | "m" | "R" | "A" | "i" | "s" | "#" | "" => continue,
+            _ => {}
+        }
+        if w.is_none() {
+            let header = TraceHeader::new(
+                TimeUnit::Ms,
+                HeapInfo::default(),
+                &format!("heaptrack (versions {version}): {command}"),
+            );
+            let mut wr = (make
+                .take()
+                .ok_or_else(|| lines.error("internal: writer made twice"))?)(
+                &header
+            )?;
+            type_id = wr
+                .intern(Table::Type, "malloc")
+                .map_err(|e| write_error(&name, &e))?;
+            w = Some(wr);
+        }
+        let Some(wr) = w.as_mut() else { continue };
+        match op {
+            "+" => {
+                let size = hex(toks.next(), "the size", &lines)?;
+                let trace = match toks.next() {
+                    Some(tok) => hex(Some(tok), "the trace index", &lines)?,
+                    None => {
+                        return Err(lines.error(
+                            "`+ INDEX` is heaptrack's interpreted format: expected the raw capture's \
+                             `+ size trace ptr` (import the *.raw.zst file)",
+                        ));
+                    }
+                };
+                let ptr = hex(toks.next(), "the pointer", &lines)?;
+                let site = match site_ids.get(&trace) {
+                    Some(s) => *s,
+                    None => {
+                        let ip = usize::try_from(trace)
+                            .ok()
+                            .and_then(|i| i.checked_sub(1))
+                            .and_then(|i| trace_ips.get(i));
+                        let label = match ip {
+                            Some(ip) => format!("trace {trace} @0x{ip:x}"),
+                            None => format!("trace {trace}"),
+                        };
+                        let s = wr
+                            .intern(Table::Site, &label)
+                            .map_err(|e| write_error(&name, &e))?;
+                        site_ids.insert(trace, s);
+                        s
+                    }
+                };
+                if let Some((old, _)) = live.remove(&ptr) {
+                    report.warnings.skip(
+                        lines.line_no,
+                        "allocation at a pointer still live (its free was not recorded): the old object dies here",
+                    );
+                    wr.event(&Event::Death { id: old, t: t_ms })
+                        .map_err(|e| write_error(&name, &e))?;
+                    report.deaths += 1;
+                }
+                let id = next_id;
+                next_id += 1;
+                live.insert(ptr, (id, size));
+                wr.event(&Event::Alloc {
+                    id,
+                    site,
+                    type_id,
+                    size_bytes: size,
+                    addr: ptr,
+                    t: t_ms,
+                })
+                .map_err(|e| write_error(&name, &e))?;
+                report.objects += 1;
+            }
+            "-" => {
+                let ptr = hex(toks.next(), "the pointer", &lines)?;
+                match live.remove(&ptr) {
+                    Some((id, _)) => {
+                        wr.event(&Event::Death { id, t: t_ms })
+                            .map_err(|e| write_error(&name, &e))?;
+                        report.deaths += 1;
+                    }
+                    None => report.warnings.skip(
+                        lines.line_no,
+                        "free of a pointer not allocated in the trace",
+                    ),
+                }
+            }
+            "c" => t_ms = hex(toks.next(), "the clock (ms)", &lines)?,
+            "t" => {
+                let ip = hex(toks.next(), "the instruction pointer", &lines)?;
+                if trace_ips.len() < MAX_TRACE_NODES {
+                    trace_ips.push(ip);
+                }
+            }
+            "a" => {
+                return Err(lines.error(
+                    "`a size trace` is heaptrack's interpreted format: expected the raw capture \
+                     (import the *.raw.zst file)",
+                ));
+            }
+            _ => report
+                .warnings
+                .skip(lines.line_no, "unknown heaptrack record"),
+        }
+    }
+    let w = match w {
+        Some(w) => w,
+        None => {
+            return Err(TraceError::file(
+                &name,
+                "no allocation records: expected heaptrack's raw capture (`+ size trace ptr` lines)",
+            ));
+        }
+    };
+    if report.objects == 0 {
+        return Err(TraceError::file(
+            &name,
+            "no allocation records: expected heaptrack's raw capture (`+ size trace ptr` lines)",
+        ));
+    }
+    report.events = w.events();
+    report.notes.push(format!(
+        "free = death; {} allocation(s) never freed; times in ms from heaptrack's `c` clock",
+        live.len()
+    ));
+    Ok((report, w))
+}

@@ -1,0 +1,268 @@
+//! Importers of real allocation traces into gclab traces (`gclab trace import`): heaptrack's raw capture
+//! ([`heaptrack`]), the per-object CSV form ([`objects_csv`]) and Elephant Tracks 2 ([`et2`]). Inputs may be
+//! zstd-, gzip- or bzip2-compressed (found by magic bytes). Lines an importer does not know are counted as
+//! warnings ([`ImportWarnings`]), never silently dropped; an input with nothing usable is an error.
+
+pub mod et2;
+pub mod heaptrack;
+pub mod objects_csv;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::reader::{decompressed, open_decompressed, peek};
+use super::{TraceError, TraceHeader, TraceWriter};
+
+/// Longest input line the importers accept. `[bytes]`
+pub const MAX_INPUT_LINE_BYTES: usize = 1 << 20;
+
+/// The input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImportFormat {
+    /// heaptrack's raw capture (`+ size trace ptr`, `- ptr`, `c ms`, `t ip parent`, …; numbers in hex).
+    Heaptrack,
+    /// Elephant Tracks 2 (`N`/`A`/`U`/`M`/`E`/`W` records).
+    Et2,
+    /// One row per object with columns found by header name (`obj,size,trace,alloc_seq,free_seq,…`).
+    ObjectsCsv,
+}
+
+impl ImportFormat {
+    /// Parses a `--format` value.
+    pub fn parse(text: &str) -> Option<ImportFormat> {
+        match text {
+            "heaptrack" => Some(ImportFormat::Heaptrack),
+            "et2" => Some(ImportFormat::Et2),
+            "objects-csv" => Some(ImportFormat::ObjectsCsv),
+            _ => None,
+        }
+    }
+
+    /// Its `--format` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImportFormat::Heaptrack => "heaptrack",
+            ImportFormat::Et2 => "et2",
+            ImportFormat::ObjectsCsv => "objects-csv",
+        }
+    }
+}
+
+/// Lines not used, grouped by reason: count and first line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ImportWarnings {
+    by_reason: BTreeMap<String, (u64, u64)>,
+}
+
+impl ImportWarnings {
+    /// Counts one line skipped at `line` for `reason`.
+    pub fn skip(&mut self, line: u64, reason: &str) {
+        let e = self
+            .by_reason
+            .entry(reason.to_string())
+            .or_insert((0, line));
+        e.0 += 1;
+    }
+
+    /// Total lines counted.
+    pub fn total(&self) -> u64 {
+        self.by_reason.values().map(|v| v.0).sum()
+    }
+
+    /// One message per reason: `N lines: reason (first at line L)`.
+    pub fn messages(&self) -> Vec<String> {
+        self.by_reason
+            .iter()
+            .map(|(r, (n, first))| format!("{n} line(s): {r} (first at line {first})"))
+            .collect()
+    }
+}
+
+/// What an import produced.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ImportReport {
+    /// Objects written.
+    pub objects: u64,
+    /// Events written.
+    pub events: u64,
+    /// Objects given a death.
+    pub deaths: u64,
+    /// Lines skipped.
+    pub warnings: ImportWarnings,
+    /// Remarks on how exact the import is.
+    pub notes: Vec<String>,
+}
+
+/// Reads lines of at most [`MAX_INPUT_LINE_BYTES`], naming the file and line in errors.
+pub struct Lines {
+    name: String,
+    src: Box<dyn BufRead>,
+    line: String,
+    /// 1-based number of the line last returned.
+    pub line_no: u64,
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lines({}:{})", self.name, self.line_no)
+    }
+}
+
+impl Lines {
+    /// Lines of `src`, called `name` in errors.
+    pub fn new(name: &str, src: Box<dyn Read>) -> Self {
+        Lines {
+            name: name.to_string(),
+            src: Box::new(BufReader::with_capacity(256 * 1024, src)),
+            line: String::new(),
+            line_no: 0,
+        }
+    }
+
+    /// Lines of the file at `path`, decompressed.
+    pub fn open(name: &str, path: &Path) -> Result<Self, TraceError> {
+        Ok(Lines::new(name, open_decompressed(name, path)?))
+    }
+
+    /// The input's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// An error at the current line.
+    pub fn error(&self, message: impl Into<String>) -> TraceError {
+        TraceError::line(&self.name, self.line_no, message)
+    }
+
+    /// Reads the next line (see [`Lines::line`]); false at the end of the input.
+    pub fn advance(&mut self) -> Result<bool, TraceError> {
+        let mut buf = std::mem::take(&mut self.line).into_bytes();
+        buf.clear();
+        self.line_no += 1;
+        loop {
+            let chunk = self.src.fill_buf().map_err(|e| {
+                TraceError::line(&self.name, self.line_no, format!("cannot read: {e}"))
+            })?;
+            if chunk.is_empty() {
+                break;
+            }
+            let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            if buf.len() + take > MAX_INPUT_LINE_BYTES {
+                return Err(self.error(format!(
+                    "line longer than {MAX_INPUT_LINE_BYTES} bytes: expected a line of text"
+                )));
+            }
+            buf.extend_from_slice(&chunk[..take]);
+            self.src.consume(take);
+            if done {
+                break;
+            }
+        }
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        if buf.ends_with(b"\n") {
+            buf.pop();
+        }
+        if buf.ends_with(b"\r") {
+            buf.pop();
+        }
+        match String::from_utf8(buf) {
+            Ok(s) => {
+                self.line = s;
+                Ok(true)
+            }
+            Err(e) => Err(self.error(format!(
+                "invalid UTF-8 at column {}: expected text",
+                e.utf8_error().valid_up_to() + 1
+            ))),
+        }
+    }
+
+    /// The line last read by [`Lines::advance`], without its ending.
+    pub fn line(&self) -> &str {
+        &self.line
+    }
+}
+
+/// Guesses the format of `path`: a directory (or a `trace.bz2`) with Elephant Tracks records is `et2`; a first
+/// line `v …` or a `+`/`-`/`t` record in hex is heaptrack; a CSV header naming `obj`/`id` and `size` is
+/// objects-csv.
+pub fn detect(name: &str, path: &Path) -> Result<ImportFormat, TraceError> {
+    let file = et2::trace_file(path);
+    let src = open_decompressed(name, &file)?;
+    let (head, _) =
+        peek(src, 4096).map_err(|e| TraceError::file(name, format!("cannot read: {e}")))?;
+    let text = String::from_utf8_lossy(&head);
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let lower = first.to_ascii_lowercase();
+    if lower.contains(',')
+        && lower
+            .split(',')
+            .any(|c| matches!(c.trim(), "obj" | "id" | "object"))
+        && lower.split(',').any(|c| c.trim().starts_with("size"))
+    {
+        return Ok(ImportFormat::ObjectsCsv);
+    }
+    let looks = |pred: &dyn Fn(&str) -> bool| text.lines().take(20).filter(|l| pred(l)).count();
+    let heaptrack = looks(&|l: &str| {
+        let mut t = l.split(' ');
+        matches!(
+            t.next(),
+            Some("v" | "+" | "-" | "t" | "c" | "m" | "x" | "X" | "I" | "R")
+        )
+    });
+    let et = looks(&|l: &str| {
+        let mut t = l.split(' ');
+        matches!(t.next(), Some("N" | "A" | "U" | "M" | "E" | "W"))
+            && t.all(|x| x.bytes().all(|b| b.is_ascii_digit()))
+    });
+    if first.starts_with("v ") || (heaptrack > et && heaptrack > 0) {
+        Ok(ImportFormat::Heaptrack)
+    } else if et > 0 {
+        Ok(ImportFormat::Et2)
+    } else {
+        Err(TraceError::line(
+            name,
+            1,
+            "cannot tell the format: expected heaptrack's raw capture, Elephant Tracks 2 records or a CSV \
+             header with obj and size (or give --format heaptrack|et2|objects-csv)",
+        ))
+    }
+}
+
+/// Imports `path` (called `name` in errors) in `format`: `make` creates the writer once the importer knows the
+/// header; the writer is returned unfinished (the caller writes the `end` record with [`TraceWriter::finish`]).
+pub fn import<W, F>(
+    name: &str,
+    path: &Path,
+    format: ImportFormat,
+    make: F,
+) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
+    match format {
+        ImportFormat::Heaptrack => heaptrack::import(Lines::open(name, path)?, make),
+        ImportFormat::ObjectsCsv => objects_csv::import(Lines::open(name, path)?, make),
+        ImportFormat::Et2 => et2::import(name, path, make),
+    }
+}
+
+/// The writer's I/O error as a trace error about `name`.
+pub(crate) fn write_error(name: &str, e: &std::io::Error) -> TraceError {
+    TraceError::file(name, format!("cannot write the trace: {e}"))
+}
+
+/// Lines of an in-memory input (tests and fuzzing).
+pub fn lines_of(name: &str, bytes: Vec<u8>) -> Result<Lines, TraceError> {
+    Ok(Lines::new(
+        name,
+        decompressed(name, Box::new(std::io::Cursor::new(bytes)))?,
+    ))
+}
