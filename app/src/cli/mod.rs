@@ -5,9 +5,11 @@
 mod args;
 mod mmu;
 mod output;
+mod perfetto;
 mod reproduce;
 mod run;
 mod sweep;
+mod trace;
 
 use std::io::Write;
 
@@ -57,6 +59,10 @@ usage:
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
   gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
   gclab reproduce [--set K=V]... [--out FILE]   rerun the papers' experiments (with overrides), write the tables
+  gclab trace record SCENARIO -o FILE [--set K=V]... [--text]   write the run's per-object trace
+  gclab trace import INPUT [--format heaptrack|et2|objects-csv] -o FILE [--text]   turn a real allocation trace into a gclab trace
+  gclab trace stats FILE [--json PATH|-] [--class NAME] [--top N]   lifetimes, top sites and classes, leak suspects
+  gclab export-perfetto SCENARIO|FILE -o OUT.json [--set K=V]...   Chrome trace-event JSON for the Perfetto UI
 
 SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
 --set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
@@ -82,6 +88,8 @@ pub fn main(args: &[String]) -> i32 {
             Args::parse(&args[1..], &["--set", "--vary", "--json"]).and_then(|a| sweep::sweep(&a))
         }
         Some("mmu") => mmu::mmu(&args[1..]),
+        Some("trace") => trace::trace(&args[1..]),
+        Some("export-perfetto") => perfetto::export_perfetto(&args[1..]),
         Some("reproduce") => {
             let rest: Vec<String> = std::iter::once("reproduce".to_string())
                 .chain(args[1..].iter().cloned())
@@ -93,7 +101,7 @@ pub fn main(args: &[String]) -> i32 {
             Ok(())
         }
         Some(other) => Err(CliError::input(format!(
-            "unknown command `{other}` (expected presets, run, sweep, mmu, reproduce or open; see gclab --help)"
+            "unknown command `{other}` (expected presets, run, sweep, mmu, trace, export-perfetto, reproduce or open; see gclab --help)"
         ))),
     };
     match result {

@@ -162,7 +162,7 @@ where
     let mut cur: HashMap<u64, u32> = HashMap::new();
     let mut last_use: Vec<u64> = Vec::new();
     let mut unallocated = 0u64;
-    walk(name, &file, &mut report.warnings, |rec_no, rec| {
+    let records = walk(name, &file, &mut report.warnings, |rec_no, rec| {
         match rec {
             Rec::Alloc { obj, .. } => {
                 let idx = u32::try_from(last_use.len()).map_err(|_| {
@@ -183,10 +183,11 @@ where
         }
         Ok(())
     })?;
-    if last_use.is_empty() {
+    if records == 0 {
         return Err(TraceError::file(
             name,
-            "no allocation records: expected Elephant Tracks 2 `N obj size type site 0 thread` lines",
+            "no Elephant Tracks 2 records: expected lines such as `N obj size type site 0 thread` or \
+             `W obj class thread`",
         ));
     }
     let mut deaths: Vec<(u64, u32)> = last_use

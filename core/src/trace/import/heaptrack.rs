@@ -22,6 +22,33 @@ fn hex(tok: Option<&str>, field: &str, lines: &Lines) -> Result<u64, TraceError>
         .map_err(|_| lines.error(format!("expected {field} as a hex number, got `{tok}`")))
 }
 
+/// Makes the writer once the header lines have been read, and defines the one type.
+fn start<W, F>(
+    make: &mut Option<F>,
+    version: &str,
+    command: &str,
+    lines: &Lines,
+    type_id: &mut u32,
+) -> Result<TraceWriter<W>, TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
+    let header = TraceHeader::new(
+        TimeUnit::Ms,
+        HeapInfo::default(),
+        &format!("heaptrack (versions {version}): {command}"),
+    );
+    let make = make
+        .take()
+        .ok_or_else(|| lines.error("internal: writer made twice"))?;
+    let mut wr = make(&header)?;
+    *type_id = wr
+        .intern(Table::Type, "malloc")
+        .map_err(|e| write_error(lines.name(), &e))?;
+    Ok(wr)
+}
+
 /// Imports a heaptrack raw capture; `make` creates the writer from the header.
 pub fn import<W, F>(mut lines: Lines, make: F) -> Result<(ImportReport, TraceWriter<W>), TraceError>
 where
@@ -59,20 +86,7 @@ where
             _ => {}
         }
         if w.is_none() {
-            let header = TraceHeader::new(
-                TimeUnit::Ms,
-                HeapInfo::default(),
-                &format!("heaptrack (versions {version}): {command}"),
-            );
-            let mut wr = (make
-                .take()
-                .ok_or_else(|| lines.error("internal: writer made twice"))?)(
-                &header
-            )?;
-            type_id = wr
-                .intern(Table::Type, "malloc")
-                .map_err(|e| write_error(&name, &e))?;
-            w = Some(wr);
+            w = Some(start(&mut make, &version, &command, &lines, &mut type_id)?);
         }
         let Some(wr) = w.as_mut() else { continue };
         match op {
@@ -162,20 +176,20 @@ where
         }
     }
     let w = match w {
+        Some(_) if version.is_empty() && report.objects == 0 && report.deaths == 0 => None,
+        other => other,
+    };
+    let w = match w {
         Some(w) => w,
+        None if !version.is_empty() => start(&mut make, &version, &command, &lines, &mut type_id)?,
         None => {
             return Err(TraceError::file(
                 &name,
-                "no allocation records: expected heaptrack's raw capture (`+ size trace ptr` lines)",
+                "no heaptrack records: expected heaptrack's raw capture (a `v` version line, `+ size trace ptr` \
+                 allocations, `- ptr` frees)",
             ));
         }
     };
-    if report.objects == 0 {
-        return Err(TraceError::file(
-            &name,
-            "no allocation records: expected heaptrack's raw capture (`+ size trace ptr` lines)",
-        ));
-    }
     report.events = w.events();
     report.notes.push(format!(
         "free = death; {} allocation(s) never freed; times in ms from heaptrack's `c` clock",

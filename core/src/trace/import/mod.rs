@@ -26,6 +26,8 @@ pub enum ImportFormat {
     Et2,
     /// One row per object with columns found by header name (`obj,size,trace,alloc_seq,free_seq,…`).
     ObjectsCsv,
+    /// A gclab trace of either form: copied exactly (ids, tables, events), e.g. to convert text ↔ binary.
+    Gclab,
 }
 
 impl ImportFormat {
@@ -35,6 +37,7 @@ impl ImportFormat {
             "heaptrack" => Some(ImportFormat::Heaptrack),
             "et2" => Some(ImportFormat::Et2),
             "objects-csv" => Some(ImportFormat::ObjectsCsv),
+            "gclab" => Some(ImportFormat::Gclab),
             _ => None,
         }
     }
@@ -45,6 +48,7 @@ impl ImportFormat {
             ImportFormat::Heaptrack => "heaptrack",
             ImportFormat::Et2 => "et2",
             ImportFormat::ObjectsCsv => "objects-csv",
+            ImportFormat::Gclab => "gclab",
         }
     }
 }
@@ -198,6 +202,15 @@ pub fn detect(name: &str, path: &Path) -> Result<ImportFormat, TraceError> {
     let (head, _) =
         peek(src, 4096).map_err(|e| TraceError::file(name, format!("cannot read: {e}")))?;
     let text = String::from_utf8_lossy(&head);
+    let first_record = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    if head.starts_with(&super::BINARY_MAGIC)
+        || first_record.is_some_and(|l| l.starts_with(super::TEXT_MAGIC))
+    {
+        return Ok(ImportFormat::Gclab);
+    }
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let lower = first.to_ascii_lowercase();
     if lower.contains(',')
@@ -251,7 +264,51 @@ where
         ImportFormat::Heaptrack => heaptrack::import(Lines::open(name, path)?, make),
         ImportFormat::ObjectsCsv => objects_csv::import(Lines::open(name, path)?, make),
         ImportFormat::Et2 => et2::import(name, path, make),
+        ImportFormat::Gclab => copy(name, path, make),
     }
+}
+
+/// Copies a gclab trace: the same header (at the current version), tables (defined before first use, in id
+/// order) and events.
+fn copy<W, F>(
+    name: &str,
+    path: &Path,
+    make: F,
+) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
+    let f = std::fs::File::open(path)
+        .map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
+    let mut r = super::TraceReader::from_read(name, Box::new(f))?;
+    let mut header = r.header().clone();
+    header.version = super::VERSION;
+    let mut w = make(&header)?;
+    let mut report = ImportReport::default();
+    let io = |e: std::io::Error| write_error(name, &e);
+    let sync = |w: &mut TraceWriter<W>, tables: &super::Tables| -> Result<(), TraceError> {
+        for t in [super::Table::Site, super::Table::Type, super::Table::GcKind] {
+            let have = w.tables().get(t).len();
+            for s in &tables.get(t)[have..] {
+                w.define(t, s).map_err(io)?;
+            }
+        }
+        Ok(())
+    };
+    while let Some(ev) = r.next() {
+        let ev = ev?;
+        sync(&mut w, r.tables())?;
+        match ev {
+            super::Event::Alloc { .. } => report.objects += 1,
+            super::Event::Death { .. } => report.deaths += 1,
+            _ => {}
+        }
+        w.event(&ev).map_err(io)?;
+    }
+    sync(&mut w, r.tables())?;
+    report.events = w.events();
+    Ok((report, w))
 }
 
 /// The writer's I/O error as a trace error about `name`.

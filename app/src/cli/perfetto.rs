@@ -1,0 +1,349 @@
+//! `gclab export-perfetto SCENARIO|FILE -o OUT.json [--set K=V]... [--format auto|jvm|logcat|pauses-csv]`:
+//! Chrome trace-event JSON (the `{"traceEvents": [...]}` object form) that the Perfetto UI and chrome://tracing
+//! open. Complete slices (`ph: "X"`) for collections on a `GC` thread and for pauses on one thread per mutator;
+//! counters (`ph: "C"`) for heap occupancy and, when the input has one, CPU frequency; thread and process names
+//! as metadata (`ph: "M"`). Timestamps are microseconds; a trace with a logical clock (cycles, records, bytes)
+//! maps one unit to one microsecond and says so in `otherData`.
+//!
+//! The input is a scenario (`preset:NAME` or a `.toml` file: simulated, then exported), a gclab trace (its
+//! `gc_start`/`gc_end` pairs and live bytes after its events), or a GC log or pause CSV (pauses with kind and
+//! cause, heap before/after). Counter series are thinned to at most [`MAX_COUNTER_POINTS`] points (each keeps
+//! the highest value of its stretch, so peaks survive).
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use gclab_core::importers::{self, Format, Imported};
+use gclab_core::trace::{Event, Table, TraceReader};
+use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use serde_json::{Value, json};
+
+use super::{Args, CliError};
+
+/// Most points per counter series.
+pub const MAX_COUNTER_POINTS: usize = 20_000;
+const PID: u64 = 1;
+const GC_TID: u64 = 1;
+const MUTATOR_TID: u64 = 100;
+
+/// Streams trace events into the output file.
+struct Out {
+    w: BufWriter<File>,
+    path: String,
+    first: bool,
+    events: u64,
+}
+
+impl Out {
+    fn create(path: &str) -> Result<Out, CliError> {
+        let f = File::create(path)
+            .map_err(|e| CliError::other(format!("{path}: cannot create: {e}")))?;
+        let mut o = Out {
+            w: BufWriter::new(f),
+            path: path.to_string(),
+            first: true,
+            events: 0,
+        };
+        o.raw("{\"traceEvents\":[\n")?;
+        Ok(o)
+    }
+
+    fn raw(&mut self, s: &str) -> Result<(), CliError> {
+        self.w
+            .write_all(s.as_bytes())
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
+    }
+
+    fn ev(&mut self, v: &Value) -> Result<(), CliError> {
+        let sep = if self.first { "" } else { ",\n" };
+        self.first = false;
+        self.events += 1;
+        let text = serde_json::to_string(v).map_err(|e| CliError::other(e.to_string()))?;
+        self.raw(&format!("{sep}{text}"))
+    }
+
+    fn thread(&mut self, tid: u64, name: &str) -> Result<(), CliError> {
+        self.ev(&json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}}))
+    }
+
+    fn slice(
+        &mut self,
+        tid: u64,
+        name: &str,
+        ts_us: f64,
+        dur_us: f64,
+        args: &Value,
+    ) -> Result<(), CliError> {
+        self.ev(
+            &json!({"name": name, "cat": "gc", "ph": "X", "pid": PID, "tid": tid, "ts": ts_us,
+            "dur": dur_us.max(0.0), "args": args}),
+        )
+    }
+
+    fn counter(&mut self, name: &str, ts_us: f64, args: &Value) -> Result<(), CliError> {
+        self.ev(&json!({"name": name, "ph": "C", "pid": PID, "ts": ts_us, "args": args}))
+    }
+
+    fn finish(mut self, process: &str, other: &Value) -> Result<u64, CliError> {
+        self.ev(&json!({"name": "process_name", "ph": "M", "pid": PID, "tid": 0, "args": {"name": process}}))?;
+        let tail = json!({"displayTimeUnit": "ns", "otherData": other});
+        let tail = serde_json::to_string(&tail).map_err(|e| CliError::other(e.to_string()))?;
+        // `{"displayTimeUnit":…}` → `],"displayTimeUnit":…}`
+        self.raw(&format!("\n],{}", &tail[1..]))?;
+        self.w
+            .flush()
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))?;
+        Ok(self.events)
+    }
+}
+
+/// Thins `points` (time-ordered) to at most `MAX_COUNTER_POINTS`, keeping each stretch's highest value (by
+/// `key`).
+fn thin<T: Copy>(points: &[T], key: impl Fn(&T) -> u64) -> Vec<T> {
+    if points.len() <= MAX_COUNTER_POINTS {
+        return points.to_vec();
+    }
+    let stride = points.len().div_ceil(MAX_COUNTER_POINTS);
+    points
+        .chunks(stride)
+        .filter_map(|c| c.iter().copied().max_by_key(|p| key(p)))
+        .collect()
+}
+
+/// Runs `gclab export-perfetto` on `args` (everything after the verb).
+pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match a.as_str() {
+            "-o" | "--output" => "--out".to_string(),
+            _ => a.clone(),
+        })
+        .collect();
+    let a = Args::parse(&args, &["--out", "--set", "--format"])?;
+    let out = a.last("--out").filter(|o| !o.is_empty()).ok_or_else(|| {
+        CliError::input("export-perfetto: expected -o OUT.json; usage: gclab export-perfetto SCENARIO|FILE -o OUT.json")
+    })?;
+    let input = a.input.as_str();
+    let is_scenario = input.starts_with("preset:") || input.to_ascii_lowercase().ends_with(".toml");
+    let (events, what) = if is_scenario {
+        let sc = Scenario::load(input, &a.all("--set"))?;
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+            .map_err(|e| CliError::input(format!("{input}: {e}")))?;
+        (export_run(&out, &sc, &run)?, "scenario")
+    } else {
+        match TraceReader::open(Path::new(input)) {
+            Ok(r) => (export_trace(&out, input, r)?, "gclab trace"),
+            Err(trace_err) => {
+                let format = match a.last("--format") {
+                    Some(f) => Format::parse(&f).ok_or_else(|| {
+                        CliError::input(format!(
+                            "--format: unknown format `{f}` (expected one of {})",
+                            Format::NAMES
+                        ))
+                    })?,
+                    None => Format::Auto,
+                };
+                let looks_like_trace = trace_err.message.contains("version")
+                    || (trace_err.message.contains("magic")
+                        && !trace_err.message.starts_with("not a"));
+                if looks_like_trace {
+                    return Err(CliError::input(trace_err.to_string()));
+                }
+                let (_, data) = importers::import_file(Path::new(input), format)
+                    .map_err(|e| CliError::input(e.to_string()))?;
+                (export_log(&out, input, &data)?, "GC log")
+            }
+        }
+    };
+    let mut so = std::io::stdout().lock();
+    writeln!(so, "{out}: {events} trace events from {input} ({what})")
+        .map_err(|e| CliError::other(format!("stdout: {e}")))
+}
+
+fn us(ns: u64) -> f64 {
+    ns as f64 / 1000.0
+}
+
+fn name_of<T: serde::Serialize>(v: T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
+}
+
+fn export_run(out: &str, sc: &Scenario, run: &Run) -> Result<u64, CliError> {
+    let mut o = Out::create(out)?;
+    o.thread(GC_TID, "GC")?;
+    for g in &run.gc_events {
+        o.slice(
+            GC_TID,
+            &format!("GC ({})", name_of(g.trigger)),
+            us(g.start.0),
+            us(g.end.0 - g.start.0),
+            &json!({"trigger": name_of(g.trigger), "heap_bytes_before": g.heap_bytes_before,
+                "live_bytes_after": g.live_bytes_after, "freed_bytes": g.freed_bytes,
+                "moved_bytes": g.moved_bytes, "work_cycles": g.work_cycles}),
+        )?;
+    }
+    let mut named = std::collections::BTreeSet::new();
+    for p in &run.pauses {
+        let tid = MUTATOR_TID + u64::from(p.mutator);
+        if named.insert(tid) {
+            o.thread(tid, &format!("mutator {}", p.mutator))?;
+        }
+        o.slice(
+            tid,
+            &format!("pause ({})", name_of(p.kind)),
+            us(p.start.0),
+            us(p.end.0 - p.start.0),
+            &json!({"kind": name_of(p.kind)}),
+        )?;
+    }
+    for s in thin(&run.occupancy, |s| s.live_bytes + s.dead_bytes) {
+        o.counter(
+            "heap",
+            us(s.time.0),
+            &json!({"live_bytes": s.live_bytes, "dead_bytes": s.dead_bytes}),
+        )?;
+    }
+    // kvm-soc: one core at one clock for the whole run.
+    let mhz = sc.file().kvm.clock_hz as f64 / 1e6;
+    for t in [0, run.duration.0] {
+        o.counter("cpu0 frequency", us(t), &json!({"MHz": mhz}))?;
+    }
+    o.finish(
+        &format!("gclab {}", sc.origin()),
+        &json!({"source": sc.origin(), "collector": run.summary.collector, "platform": run.summary.platform}),
+    )
+}
+
+fn export_trace(out: &str, input: &str, mut r: TraceReader) -> Result<u64, CliError> {
+    let unit = r.header().time_unit;
+    let scale = unit.ns_per_unit().map_or(1.0, |ns| ns / 1000.0);
+    let bad = |e: gclab_core::trace::TraceError| CliError::input(e.to_string());
+    // Pass 1 (no output yet, so a bad file leaves nothing behind): live bytes after each distinct time.
+    let mut sizes: HashMap<u64, u64> = HashMap::new();
+    let mut live = 0u64;
+    let mut points: Vec<(u64, u64)> = Vec::new();
+    let mut gcs: Vec<(u64, u64, u32)> = Vec::new();
+    let mut open: Vec<(u64, u32)> = Vec::new();
+    for ev in r.by_ref() {
+        let ev = ev.map_err(bad)?;
+        match ev {
+            Event::Alloc { id, size_bytes, .. } => {
+                if let Some(old) = sizes.insert(id, size_bytes) {
+                    live = live.saturating_sub(old);
+                }
+                live = live.saturating_add(size_bytes);
+            }
+            Event::Death { id, .. } => {
+                live = live.saturating_sub(sizes.remove(&id).unwrap_or(0));
+            }
+            Event::GcStart { kind, t } => open.push((t, kind)),
+            Event::GcEnd { t } => {
+                if let Some((s, k)) = open.pop() {
+                    gcs.push((s, t, k));
+                }
+            }
+            Event::Move { .. } | Event::Access { .. } => {}
+        }
+        let t = ev.t();
+        match points.last_mut() {
+            Some(p) if p.0 == t => p.1 = p.1.max(live),
+            _ => points.push((t, live)),
+        }
+        if points.len() > 4 * MAX_COUNTER_POINTS {
+            points = thin(&points, |p| p.1);
+        }
+    }
+    let tables = r.tables().clone();
+    let mut o = Out::create(out)?;
+    o.thread(GC_TID, "GC")?;
+    for (s, e, k) in &gcs {
+        let kind = tables.name(Table::GcKind, *k);
+        o.slice(
+            GC_TID,
+            &format!("GC ({kind})"),
+            *s as f64 * scale,
+            e.saturating_sub(*s) as f64 * scale,
+            &json!({"kind": kind}),
+        )?;
+    }
+    for (t, l) in thin(&points, |p| p.1) {
+        o.counter("heap", t as f64 * scale, &json!({"live_bytes": l}))?;
+    }
+    o.finish(
+        &format!("gclab trace {input}"),
+        &json!({"source": r.header().source, "time_unit": unit.name(),
+            "time_note": if unit.ns_per_unit().is_some() { "real time" } else { "logical clock: 1 unit = 1 us" }}),
+    )
+}
+
+fn export_log(out: &str, input: &str, data: &Imported) -> Result<u64, CliError> {
+    let mut o = Out::create(out)?;
+    match data {
+        Imported::Pauses(p) => {
+            let mut named = std::collections::BTreeSet::new();
+            let mut heap: Vec<(u64, u64, Option<u64>)> = Vec::new();
+            for x in &p.pauses {
+                let tid = if p.mutators.len() > 1 {
+                    MUTATOR_TID + x.mutator as u64
+                } else {
+                    GC_TID
+                };
+                if named.insert(tid) {
+                    let name = p
+                        .mutators
+                        .get(x.mutator)
+                        .filter(|_| tid != GC_TID)
+                        .cloned()
+                        .unwrap_or_else(|| "GC".to_string());
+                    o.thread(tid, &name)?;
+                }
+                o.slice(
+                    tid,
+                    &x.kind,
+                    us(x.start_ns),
+                    us(x.end_ns - x.start_ns.min(x.end_ns)),
+                    &json!({"cause": x.cause, "gc_id": x.gc_id, "heap_before_bytes": x.heap_before_bytes,
+                        "heap_after_bytes": x.heap_after_bytes, "heap_total_bytes": x.heap_total_bytes,
+                        "line": x.line}),
+                )?;
+                if let Some(b) = x.heap_before_bytes {
+                    heap.push((x.start_ns, b, x.heap_total_bytes));
+                }
+                if let Some(a) = x.heap_after_bytes {
+                    heap.push((x.end_ns, a, x.heap_total_bytes));
+                }
+            }
+            heap.sort_by_key(|h| h.0);
+            for (t, used, total) in thin(&heap, |h| h.1) {
+                let args = match total {
+                    Some(c) => json!({"used_bytes": used, "committed_bytes": c}),
+                    None => json!({"used_bytes": used}),
+                };
+                o.counter("heap", us(t), &args)?;
+            }
+        }
+        Imported::Util(u) => {
+            for (name, s) in u.names.iter().zip(&u.series) {
+                let pts: Vec<(u64, u64)> = s
+                    .times
+                    .iter()
+                    .zip(&s.util)
+                    .map(|(t, v)| (*t, (v * 1e6) as u64))
+                    .collect();
+                for (t, v) in thin(&pts, |p| u64::MAX - p.1) {
+                    o.counter(
+                        &format!("utilization {name}"),
+                        us(t),
+                        &json!({"utilization": v as f64 / 1e6}),
+                    )?;
+                }
+            }
+        }
+    }
+    o.finish(&format!("GC log {input}"), &json!({"source": input}))
+}
