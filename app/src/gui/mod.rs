@@ -1,271 +1,445 @@
-//! The desktop app. Until the full policy explorer lands (issue #4) it opens one window on a scenario: its summary
-//! (real numbers from the core, computed on a named worker thread so the window opens at once) and the heap
-//! occupancy over time with bank boundaries. `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes
-//! the window (used under Xvfb by the tests and `scripts/run.sh`).
+//! The desktop app: a live policy explorer. One window — scenario controls on the left ([`controls`]), views in the
+//! centre sharing one time axis and playhead ([`views`]), a scrubber and status bar at the bottom ([`scrubber`]).
+//!
+//! Threading: every control change queues a [`command::Command::Rerun`]; the app sends the scenario to the one
+//! `sim-worker` thread ([`worker`]) with a new generation, which cancels the run in flight. The UI keeps drawing
+//! the last good run with a "computing…" mark until the newer one arrives; nothing in a frame waits on the worker.
+//! Frame order: drain worker replies → input (keys, dropped files) → panels (which queue commands) → apply
+//! commands → advance playback.
+//!
+//! `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes the window (with `GCLAB_VIEW=layout|mmu|
+//! energy|sweep|…`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5` to choose what it shows) — used under Xvfb by
+//! `scripts/screenshots.sh` and the window test.
 
+mod analysis;
+mod command;
+mod controls;
+mod files;
+mod format;
+mod scrubber;
+mod state;
+mod sweep;
 mod theme;
+mod views;
+mod worker;
 
-use std::sync::Arc;
+use std::time::Instant;
 
-use crossbeam_channel::{Receiver, bounded};
-use egui_plot::{FilledArea, HLine, Legend, Line, Plot, PlotPoints};
-use gclab_core::units::format_bytes;
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+pub use analysis::RunView;
+pub use command::{Command, PlaybackCommand};
+pub use state::{AppState, ViewKind};
+pub use theme::{Palette, Theme};
+pub use views::raster::{RasterSpec, rasterize};
+
+use gclab_core::{CollectorKind, Scenario};
+use worker::{Reply, Request, Worker};
 
 /// Opens the app window on a loaded scenario. Blocks until the window is closed.
 pub fn run_app(scenario: Scenario) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1100.0, 680.0])
-            .with_title("gclab"),
+            .with_inner_size([1500.0, 940.0])
+            .with_min_inner_size([900.0, 600.0])
+            .with_title("gclab — GC energy lab")
+            .with_drag_and_drop(true),
         ..Default::default()
     };
     eframe::run_native(
         "gclab",
         options,
-        Box::new(move |cc| Ok(Box::new(SummaryApp::new(cc, scenario)))),
+        Box::new(move |cc| Ok(Box::new(GclabApp::new(&cc.egui_ctx, scenario)))),
     )
     .map_err(|e| e.to_string())
 }
 
-/// Plot-ready series derived once per run. `[s]` on x, `[KiB]` on y.
-struct Series {
-    t_s: Vec<f64>,
-    live_kib: Vec<f64>,
-    used_kib: Vec<f64>,
-    zeros: Vec<f64>,
-    powered: Vec<[f64; 2]>,
+/// Screenshot request from the environment: save the first complete frame and close.
+struct ScreenshotPlan {
+    path: String,
+    frames_ready: u32,
 }
 
-impl Series {
-    fn of(run: &Run) -> Self {
-        // At most ~4000 samples: never draw more than there are pixels.
-        let step = (run.occupancy.len() / 4000).max(1);
-        let mut s = Series {
-            t_s: vec![],
-            live_kib: vec![],
-            used_kib: vec![],
-            zeros: vec![],
-            powered: vec![],
+/// The app: state, the worker, the views' caches and the command queue.
+pub struct GclabApp {
+    /// Everything the views read (public for tests).
+    pub state: AppState,
+    worker: Worker,
+    layout: views::layout::LayoutView,
+    sweep: sweep::SweepState,
+    commands: Vec<Command>,
+    screenshot: Option<ScreenshotPlan>,
+    last_frame: Option<Instant>,
+    /// Build time of recent frames (UI work only, not rendering). `[ms]`
+    pub frame_ms: Vec<f64>,
+    applied_zoom: f32,
+    applied_theme: Option<Theme>,
+}
+
+impl GclabApp {
+    /// The app on `scenario`, its first run queued at once.
+    pub fn new(ctx: &egui::Context, scenario: Scenario) -> GclabApp {
+        let preset = scenario
+            .origin()
+            .strip_prefix("preset:")
+            .unwrap_or_default()
+            .to_string();
+        let mut state = AppState::new(scenario, &preset);
+        let env = |k: &str| std::env::var(k).ok().filter(|s| !s.is_empty());
+        if let Some(v) = env("GCLAB_VIEW").and_then(|v| ViewKind::parse(&v)) {
+            state.settings.view = v;
+        }
+        if env("GCLAB_THEME").is_some_and(|t| t.eq_ignore_ascii_case("dark")) {
+            state.settings.theme = Theme::Dark;
+        }
+        if let Some(t) = env("GCLAB_PLAYHEAD").and_then(|t| t.parse::<f64>().ok()) {
+            state.playback.playhead = t;
+        }
+        if let Some(z) = env("GCLAB_ZOOM").and_then(|z| z.parse::<f32>().ok()) {
+            state.settings.zoom = z.clamp(0.5, 3.0);
+        }
+        let c2 = ctx.clone();
+        let mut app = GclabApp {
+            state,
+            worker: Worker::spawn(move || c2.request_repaint()),
+            layout: views::layout::LayoutView::default(),
+            sweep: sweep::SweepState::default(),
+            commands: vec![Command::Rerun],
+            screenshot: env("GCLAB_SCREENSHOT").map(|path| ScreenshotPlan {
+                path,
+                frames_ready: 0,
+            }),
+            last_frame: None,
+            frame_ms: Vec::new(),
+            applied_zoom: 0.0,
+            applied_theme: None,
         };
-        for o in run.occupancy.iter().step_by(step) {
-            s.t_s.push(o.time.as_secs_f64());
-            s.live_kib.push(o.live_bytes as f64 / 1024.0);
-            s.used_kib
-                .push((o.live_bytes + o.dead_bytes) as f64 / 1024.0);
-            s.zeros.push(0.0);
+        if app.state.settings.view == ViewKind::Sweep && app.screenshot.is_some() {
+            app.commands.push(Command::StartSweep);
         }
-        let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
-        for g in run
-            .gc_events
-            .iter()
-            .step_by((run.gc_events.len() / 2000).max(1))
-        {
-            s.powered.push([
-                g.end.as_secs_f64(),
-                f64::from(g.powered_banks_after) * bank_kib,
-            ]);
-        }
-        s
+        app.apply_commands(ctx);
+        app
     }
-}
 
-/// The interim app: summary and occupancy of one run, filled in when the worker's run arrives.
-pub struct SummaryApp {
-    scenario: Scenario,
-    result: Option<Result<(Arc<Run>, Series), String>>,
-    rx: Receiver<Result<Arc<Run>, String>>,
-    screenshot: Option<String>,
-    frames: u32,
-}
+    /// Queues a command (tests drive the app this way, as the panels do).
+    pub fn queue(&mut self, c: Command) {
+        self.commands.push(c);
+    }
 
-impl SummaryApp {
-    fn new(cc: &eframe::CreationContext<'_>, scenario: Scenario) -> Self {
-        let (tx, rx) = bounded(1);
-        let sc = scenario.clone();
-        let ctx = cc.egui_ctx.clone();
-        let _ = std::thread::Builder::new()
-            .name("sim-worker".into())
-            .spawn(move || {
-                let r = simulate(&sc, &Cancel::never(), &mut NoProgress)
-                    .map(Arc::new)
-                    .map_err(|e| e.to_string());
-                let _ = tx.send(r);
-                ctx.request_repaint();
+    /// Builds one frame: everything `eframe::App::ui` does, callable headless from tests.
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        let t0 = Instant::now();
+        let ctx = ui.ctx().clone();
+        self.apply_style(&ctx);
+        self.drain_worker();
+        self.sweep.poll();
+        self.input(&ctx);
+        let pal = Palette::of(self.state.settings.theme);
+        egui::Panel::top("top").show(ui, |ui| {
+            controls::top_bar(ui, &mut self.state, &mut self.commands);
+        });
+        egui::Panel::bottom("scrubber").show(ui, |ui| {
+            scrubber::ui(ui, &self.state, &pal, &mut self.commands);
+        });
+        egui::Panel::left("controls")
+            .default_size(300.0)
+            .resizable(true)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    controls::ui(ui, &mut self.state, &self.sweep, &mut self.commands);
+                });
             });
-        cc.egui_ctx.set_zoom_factor(1.2);
-        SummaryApp {
-            scenario,
-            result: None,
-            rx,
-            screenshot: std::env::var("GCLAB_SCREENSHOT").ok(),
-            frames: 0,
-        }
-    }
-}
-
-impl eframe::App for SummaryApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        if let Ok(r) = self.rx.try_recv() {
-            self.result = Some(r.map(|run| {
-                let s = Series::of(&run);
-                (run, s)
-            }));
-        }
         egui::CentralPanel::default().show(ui, |ui| {
-            ui.heading("gclab — GC energy lab");
-            ui.label(format!(
-                "{} — {}",
-                self.scenario.file().name,
-                self.scenario.file().description
-            ));
-            ui.separator();
-            match &self.result {
-                None => {
-                    ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label("computing…");
-                    });
+            views::ui(
+                ui,
+                &self.state,
+                &pal,
+                &mut self.layout,
+                &self.sweep,
+                &mut self.commands,
+            );
+        });
+        self.apply_commands(&ctx);
+        self.advance_playback(&ctx);
+        self.frame_ms.push(t0.elapsed().as_secs_f64() * 1e3);
+        if self.frame_ms.len() > 600 {
+            self.frame_ms.drain(..300);
+        }
+        self.screenshot_step(&ctx);
+    }
+
+    fn apply_style(&mut self, ctx: &egui::Context) {
+        let s = &self.state.settings;
+        if self.applied_theme != Some(s.theme) {
+            ctx.set_visuals(match s.theme {
+                Theme::Light => egui::Visuals::light(),
+                Theme::Dark => egui::Visuals::dark(),
+            });
+            self.applied_theme = Some(s.theme);
+        }
+        if (self.applied_zoom - s.zoom).abs() > 1e-3 {
+            ctx.set_zoom_factor(s.zoom);
+            self.applied_zoom = s.zoom;
+        }
+    }
+
+    fn drain_worker(&mut self) {
+        for reply in self.worker.poll() {
+            let st = &mut self.state;
+            if reply.generation() < st.generation {
+                continue; // stale: a newer request exists
+            }
+            st.computing = false;
+            st.last_latency_ms = st.requested_at.map(|t| t.elapsed().as_secs_f64() * 1e3);
+            match reply {
+                Reply::Done(view) => {
+                    st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
+                    if st.current.is_none()
+                        && let Some(kind) = std::env::var("GCLAB_COMPARE")
+                            .ok()
+                            .and_then(|k| CollectorKind::ALL.into_iter().find(|c| c.name() == k))
+                    {
+                        // Compare mode for screenshots: the first run becomes the baseline, then `kind` runs.
+                        st.baseline = Some(view.clone());
+                        st.controls.collector = kind;
+                        self.commands.push(Command::Rerun);
+                    }
+                    if st.current.is_none() {
+                        st.playback.speed = default_speed(view.duration_s);
+                    }
+                    st.info(format!(
+                        "{} — simulated in {:.0} ms, views derived in {:.0} ms",
+                        view.label,
+                        view.simulate_s * 1e3,
+                        view.derive_s * 1e3
+                    ));
+                    st.current = Some(view);
+                    st.worst = None;
                 }
-                Some(Err(e)) => {
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
-                Some(Ok((run, series))) => {
-                    ui.columns(2, |cols| {
-                        summary_grid(&mut cols[0], run);
-                        occupancy_plot(&mut cols[1], run, series);
-                    });
-                }
+                Reply::Failed { message, .. } => st.error(message),
+            }
+        }
+        if self.worker.is_dead() {
+            self.state
+                .error("the simulation worker stopped; restart gclab");
+        }
+    }
+
+    fn input(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<egui::DroppedFileHandle> = ctx.input(|i| i.raw.dropped_files.clone());
+        for f in dropped {
+            match f.bytes() {
+                Ok(bytes) => self.commands.push(Command::LoadText {
+                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                    origin: f.path().display().to_string(),
+                }),
+                Err(e) => self
+                    .state
+                    .error(format!("{}: cannot read: {e}", f.path().display())),
+            }
+        }
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        ctx.input(|i| {
+            use egui::Key;
+            if i.key_pressed(Key::Space) {
+                self.commands
+                    .push(Command::Playback(PlaybackCommand::TogglePlay));
+            }
+            if i.key_pressed(Key::ArrowRight) {
+                self.commands
+                    .push(Command::Playback(PlaybackCommand::StepGc(true)));
+            }
+            if i.key_pressed(Key::ArrowLeft) {
+                self.commands
+                    .push(Command::Playback(PlaybackCommand::StepGc(false)));
+            }
+            if i.key_pressed(Key::Home) {
+                self.commands
+                    .push(Command::Playback(PlaybackCommand::SeekTo(0.0)));
+            }
+            if i.key_pressed(Key::End) {
+                self.commands
+                    .push(Command::Playback(PlaybackCommand::SeekTo(f64::MAX)));
             }
         });
-        self.frames += 1;
-        if let Some(path) = self.screenshot.clone() {
-            if self.result.is_some() && self.frames > 5 {
-                self.screenshot = None;
-                save_screenshot(ui.ctx(), path);
+    }
+
+    /// Applies the queued commands, in order.
+    pub fn apply_commands(&mut self, ctx: &egui::Context) {
+        let cmds = std::mem::take(&mut self.commands);
+        let mut rerun = false;
+        for c in cmds {
+            match c {
+                Command::Rerun => rerun = true,
+                Command::LoadPreset(name) => match Scenario::preset(&name) {
+                    Ok(sc) => {
+                        self.load(sc, &name);
+                        rerun = true;
+                    }
+                    Err(e) => self.state.error(e.to_string()),
+                },
+                Command::LoadFile(path) => match Scenario::load(&path.to_string_lossy(), &[]) {
+                    Ok(sc) => {
+                        self.load(sc, "");
+                        self.state.path_text = path.display().to_string();
+                        rerun = true;
+                    }
+                    Err(e) => self.state.error(format!("not loaded: {e}")),
+                },
+                Command::LoadText { text, origin } => {
+                    match Scenario::from_toml_str(&text, &origin, None, &[]) {
+                        Ok(sc) => {
+                            self.load(sc, "");
+                            rerun = true;
+                        }
+                        Err(e) => self.state.error(format!("not loaded: {e}")),
+                    }
+                }
+                Command::SaveFile(path) => match self.state.controls.apply(&self.state.base) {
+                    Ok(sc) => match std::fs::write(&path, sc.to_toml_string()) {
+                        Ok(()) => self.state.info(format!("saved {}", path.display())),
+                        Err(e) => self.state.error(format!("{}: {e}", path.display())),
+                    },
+                    Err(e) => self.state.error(e.to_string()),
+                },
+                Command::ExportCsv(dir) => match &self.state.current {
+                    Some(v) => match files::write_csv(&dir, &v.run) {
+                        Ok(n) => self
+                            .state
+                            .info(format!("wrote {n} CSV files to {}", dir.display())),
+                        Err(e) => self.state.error(e),
+                    },
+                    None => self.state.error("no run to export yet"),
+                },
+                Command::PinBaseline => {
+                    self.state.baseline = self.state.current.clone();
+                }
+                Command::ClearBaseline => self.state.baseline = None,
+                Command::Playback(p) => self.playback(p),
+                Command::SelectMmuWindow(ms) => {
+                    self.state.mmu_window_ms = ms;
+                    self.state.worst = None;
+                }
+                Command::StartSweep => match self.state.controls.apply(&self.state.base) {
+                    Ok(sc) => {
+                        let c2 = ctx.clone();
+                        self.sweep.start(&sc, move || c2.request_repaint());
+                    }
+                    Err(e) => self.state.error(e.to_string()),
+                },
+                Command::CancelSweep => self.sweep.cancel(),
+                Command::SetView(v) => self.state.settings.view = v,
+                Command::EnergyWithCpu(on) => self.state.settings.energy_with_cpu = on,
             }
-            ui.ctx().request_repaint();
         }
+        if rerun {
+            self.rerun();
+        }
+        self.update_worst();
+    }
+
+    fn load(&mut self, sc: Scenario, preset: &str) {
+        self.state.controls = state::Controls::of(&sc, preset);
+        self.state.base = sc;
+    }
+
+    fn rerun(&mut self) {
+        match self.state.controls.apply(&self.state.base) {
+            Ok(sc) => {
+                self.state.generation += 1;
+                self.state.computing = true;
+                self.state.requested_at = Some(Instant::now());
+                self.worker.submit(Request {
+                    generation: self.state.generation,
+                    scenario: sc,
+                });
+            }
+            // A bad combination (e.g. a bank size that does not divide the heap) keeps the last good run.
+            Err(e) => self.state.error(e.to_string()),
+        }
+    }
+
+    fn update_worst(&mut self) {
+        let st = &mut self.state;
+        let Some(v) = &st.current else { return };
+        let fresh = st
+            .worst
+            .as_ref()
+            .is_some_and(|w| w.generation == v.generation && w.window_ms == st.mmu_window_ms);
+        if !fresh {
+            st.worst = Some(state::WorstWindows {
+                generation: v.generation,
+                window_ms: st.mmu_window_ms,
+                windows: analysis::worst_windows(&v.util_series, st.mmu_window_ms, 5),
+            });
+        }
+    }
+
+    fn playback(&mut self, p: PlaybackCommand) {
+        let dur = self.state.current.as_ref().map_or(0.0, |v| v.duration_s);
+        let pb = &mut self.state.playback;
+        match p {
+            PlaybackCommand::TogglePlay => {
+                pb.playing = !pb.playing;
+                if pb.playing && pb.playhead >= dur {
+                    pb.playhead = 0.0;
+                }
+            }
+            PlaybackCommand::SeekTo(t) => pb.playhead = t.clamp(0.0, dur),
+            PlaybackCommand::SetSpeed(s) => pb.speed = s,
+            PlaybackCommand::StepGc(fwd) => {
+                pb.playing = false;
+                if let Some(v) = &self.state.current
+                    && let Some(t) = v.gc_near(pb.playhead, fwd)
+                {
+                    pb.playhead = t;
+                }
+            }
+        }
+    }
+
+    fn advance_playback(&mut self, ctx: &egui::Context) {
+        let now = Instant::now();
+        let dt = self
+            .last_frame
+            .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
+        self.last_frame = Some(now);
+        let dur = self.state.current.as_ref().map_or(0.0, |v| v.duration_s);
+        let pb = &mut self.state.playback;
+        if pb.playing {
+            pb.playhead += dt.min(0.1) * pb.speed;
+            if pb.playhead >= dur {
+                pb.playhead = dur;
+                pb.playing = false;
+            }
+            ctx.request_repaint();
+        }
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(plan) = &mut self.screenshot else {
+            return;
+        };
+        let sweep_wait = self.state.settings.view == ViewKind::Sweep && self.sweep.running();
+        if self.state.current.is_some() && !self.state.computing && !sweep_wait {
+            plan.frames_ready += 1;
+        }
+        if plan.frames_ready > 5 {
+            let path = plan.path.clone();
+            self.screenshot = None;
+            files::save_screenshot(ctx, path);
+        }
+        ctx.request_repaint();
     }
 }
 
-fn summary_grid(ui: &mut egui::Ui, run: &Run) {
-    let s = &run.summary;
-    let e = &s.energy_j;
-    egui::Grid::new("summary")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            let mut row = |k: &str, v: String| {
-                ui.label(k);
-                ui.monospace(v);
-                ui.end_row();
-            };
-            row("collector", s.collector.clone());
-            row(
-                "execution time",
-                format!(
-                    "{:.4} s ({} cycles)",
-                    s.execution_time_s,
-                    s.execution_cycles.unwrap_or(0)
-                ),
-            );
-            row(
-                "allocated",
-                format!(
-                    "{} objects, {}",
-                    s.allocations,
-                    format_bytes(s.allocated_bytes)
-                ),
-            );
-            let by: Vec<String> = s
-                .collections_by_trigger
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            row(
-                "collections",
-                if by.is_empty() {
-                    "0".into()
-                } else {
-                    format!("{} ({})", s.collections, by.join(", "))
-                },
-            );
-            row("energy, total", format!("{:.4e} J", e.total));
-            row("  heap leakage", format!("{:.3e} J", e.heap_leakage));
-            row("  heap dynamic", format!("{:.3e} J", e.heap_dynamic));
-            row(
-                "  CPU / ROM / stack",
-                format!("{:.2e} / {:.2e} / {:.2e} J", e.cpu, e.rom, e.stack),
-            );
-            row(
-                "GC share of CPU",
-                format!("{:.2} %", s.gc_cpu_fraction * 100.0),
-            );
-            row("max pause", format!("{:.3} ms", s.max_pause_ms));
-            if let Some(b) = s.mean_powered_banks {
-                row(
-                    "powered banks, mean",
-                    format!("{b:.2} of {}", run.geometry.banks),
-                );
-            }
-            row(
-                "out of memory",
-                if s.out_of_memory {
-                    "yes".into()
-                } else {
-                    "no".into()
-                },
-            );
-        });
+/// A playback speed that plays a run of `duration_s` in about 20 s (a power of ten).
+fn default_speed(duration_s: f64) -> f64 {
+    10f64.powf((duration_s / 20.0).max(1e-6).log10().round())
 }
 
-fn occupancy_plot(ui: &mut egui::Ui, run: &Run, s: &Series) {
-    ui.label("Heap occupancy over time; dashed: bank boundaries");
-    let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
-    Plot::new("occupancy")
-        .legend(Legend::default())
-        .x_axis_label("time [s]")
-        .y_axis_label("KiB")
-        .include_y(0.0)
-        .include_y(run.geometry.heap_bytes as f64 / 1024.0)
-        .show(ui, |p| {
-            p.add(
-                FilledArea::new("live + dead", &s.t_s, &s.zeros, &s.used_kib)
-                    .fill_color(theme::DEAD),
-            );
-            p.add(FilledArea::new("live", &s.t_s, &s.zeros, &s.live_kib).fill_color(theme::LIVE));
-            p.line(
-                Line::new(
-                    "powered bank capacity after each GC",
-                    PlotPoints::from(s.powered.clone()),
-                )
-                .color(theme::POWERED),
-            );
-            for b in 1..run.geometry.banks {
-                p.hline(
-                    HLine::new("", f64::from(b) * bank_kib)
-                        .color(theme::GUIDE)
-                        .style(egui_plot::LineStyle::dashed_dense()),
-                );
-            }
-        });
-}
-
-/// Saves the next frame as a PNG at `path` and closes the window (used under Xvfb to look at the app).
-fn save_screenshot(ctx: &egui::Context, path: String) {
-    let ctx2 = ctx.clone();
-    ctx.request_screenshot(move |img| {
-        let [w, h] = img.size;
-        let bytes: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
-        if let Err(e) =
-            image::save_buffer(&path, &bytes, w as u32, h as u32, image::ColorType::Rgba8)
-        {
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr(),
-                format_args!("gclab: {path}: {e}\n"),
-            );
-        }
-        ctx2.send_viewport_cmd(egui::ViewportCommand::Close);
-    });
+impl eframe::App for GclabApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
 }

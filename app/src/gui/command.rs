@@ -1,0 +1,56 @@
+//! Commands (STYLE §15): panels and views queue them while drawing; the app applies them once at the end of the
+//! frame, so no panel reaches into another's state.
+
+use std::path::PathBuf;
+
+/// Something a panel asks the app to do.
+#[must_use]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// The controls changed: re-run the scenario.
+    Rerun,
+    /// Load an embedded preset (controls reset to its values).
+    LoadPreset(String),
+    /// Load a scenario TOML file.
+    LoadFile(PathBuf),
+    /// Load scenario text (a dropped file's bytes).
+    LoadText {
+        /// The TOML text.
+        text: String,
+        /// Name for messages.
+        origin: String,
+    },
+    /// Save the current scenario (controls applied) as TOML.
+    SaveFile(PathBuf),
+    /// Write the current run as CSV files into a directory.
+    ExportCsv(PathBuf),
+    /// Keep the current run as the baseline.
+    PinBaseline,
+    /// Forget the baseline.
+    ClearBaseline,
+    /// Move the playhead / play / pause.
+    Playback(PlaybackCommand),
+    /// Choose the MinMU window whose worst windows are listed. `[ms]`
+    SelectMmuWindow(f64),
+    /// Show another view in the centre.
+    SetView(crate::gui::state::ViewKind),
+    /// Include the CPU in the energy bars.
+    EnergyWithCpu(bool),
+    /// Start the sweep of the current scenario.
+    StartSweep,
+    /// Cancel the sweep.
+    CancelSweep,
+}
+
+/// What the scrubber and the keyboard do to the playhead.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PlaybackCommand {
+    /// Play or pause.
+    TogglePlay,
+    /// Jump to the next (`true`) or previous collection.
+    StepGc(bool),
+    /// Move to an instant. `[s]`
+    SeekTo(f64),
+    /// Playback speed, as a multiple of simulated real time.
+    SetSpeed(f64),
+}

@@ -1,0 +1,244 @@
+//! The left panel (scenario knobs) and the top bar (files, baseline, theme, zoom). Every knob change queues
+//! [`Command::Rerun`]; the knobs become `--set` overrides in [`super::state::Controls::apply`].
+
+use gclab_core::scenario::presets::PRESETS;
+use gclab_core::{CollectorKind, PlatformKind};
+
+use super::command::Command;
+use super::state::AppState;
+use super::sweep::SweepState;
+use super::theme::Theme;
+
+const HEAP_KIB: [u64; 7] = [32, 64, 128, 256, 512, 1024, 2048];
+const BANK_KIB: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+
+/// The top bar: title, file row, baseline, theme and presentation zoom.
+pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.heading("gclab");
+        ui.label("GC energy lab").on_hover_text(
+            "Drag a knob on the left: the scenario re-runs at once and every view follows.",
+        );
+        ui.separator();
+        ui.label("file:");
+        ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(220.0))
+            .on_hover_text("A scenario TOML path (you can also drop a file on the window).");
+        let path = std::path::PathBuf::from(st.path_text.trim());
+        if ui
+            .button("Open")
+            .on_hover_text("Load the scenario file named on the left")
+            .clicked()
+        {
+            cmds.push(Command::LoadFile(path.clone()));
+        }
+        if ui
+            .button("Save")
+            .on_hover_text(
+                "Write the current scenario (with the knobs applied) as TOML to that path",
+            )
+            .clicked()
+        {
+            cmds.push(Command::SaveFile(path.clone()));
+        }
+        if ui
+            .button("Export CSV")
+            .on_hover_text(
+                "Write the run's timelines as CSV files into a directory next to that path",
+            )
+            .clicked()
+        {
+            let dir = path.with_extension("csv.d");
+            cmds.push(Command::ExportCsv(dir));
+        }
+        ui.separator();
+        if ui
+            .button("Pin as baseline")
+            .on_hover_text(
+                "Keep this run: every view then draws it beside the next runs, with deltas",
+            )
+            .clicked()
+        {
+            cmds.push(Command::PinBaseline);
+        }
+        if st.baseline.is_some() && ui.button("Clear baseline").clicked() {
+            cmds.push(Command::ClearBaseline);
+        }
+        ui.separator();
+        let s = &mut st.settings;
+        let dark = s.theme == Theme::Dark;
+        if ui
+            .button(if dark { "Light theme" } else { "Dark theme" })
+            .on_hover_text("Switch between the light and the dark theme")
+            .clicked()
+        {
+            s.theme = if dark { Theme::Light } else { Theme::Dark };
+        }
+        ui.label("zoom");
+        egui::ComboBox::from_id_salt("zoom")
+            .selected_text(format!("{:.0} %", s.zoom * 100.0))
+            .show_ui(ui, |ui| {
+                for (z, name) in [
+                    (1.0, "100 %"),
+                    (1.25, "125 %"),
+                    (1.5, "150 % (projector)"),
+                    (1.75, "175 %"),
+                    (2.0, "200 % (large hall)"),
+                ] {
+                    ui.selectable_value(&mut s.zoom, z, name);
+                }
+            })
+            .response
+            .on_hover_text("Presentation zoom: make everything readable from the back of a room");
+    });
+}
+
+/// The left panel.
+pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut Vec<Command>) {
+    let platform = st.base.platform();
+    ui.heading("Scenario");
+    let c = &mut st.controls;
+    let mut changed = false;
+    egui::Grid::new("controls")
+        .num_columns(2)
+        .spacing([8.0, 8.0])
+        .show(ui, |ui| {
+            ui.label("preset").on_hover_text("An embedded scenario: workload, heap and platform");
+            let shown = if c.preset.is_empty() {
+                "(file)".to_string()
+            } else {
+                c.preset.clone()
+            };
+            egui::ComboBox::from_id_salt("preset")
+                .selected_text(shown)
+                .width(170.0)
+                .show_ui(ui, |ui| {
+                    for (name, _) in PRESETS {
+                        if ui.selectable_label(c.preset == *name, *name).clicked() {
+                            cmds.push(Command::LoadPreset((*name).to_string()));
+                        }
+                    }
+                });
+            ui.end_row();
+
+            ui.label("platform");
+            ui.label(match platform {
+                PlatformKind::KvmSoc => "kvm-soc (1 core, banked SRAM)",
+                PlatformKind::AndroidKrait => "android-krait (4 cores)",
+            });
+            ui.end_row();
+
+            ui.label("collector").on_hover_text(
+                "base: collect only when an allocation fails · k-allocation: also every k allocations · \
+                 adaptive: collect when it lets banks be gated (JVM'02) · CMS variants: Android (SYSTOR'15)",
+            );
+            egui::ComboBox::from_id_salt("collector")
+                .selected_text(c.collector.name())
+                .width(170.0)
+                .show_ui(ui, |ui| {
+                    for k in CollectorKind::ALL {
+                        let ok = k.is_kvm() == (platform == PlatformKind::KvmSoc);
+                        let r = ui.add_enabled(ok, egui::Button::selectable(c.collector == k, k.name()));
+                        if r.clicked() {
+                            c.collector = k;
+                            changed = true;
+                        }
+                    }
+                });
+            ui.end_row();
+
+            ui.label("k").on_hover_text("k-allocation: a collection after every k allocations");
+            let r = ui.add_enabled(
+                c.collector == CollectorKind::KAllocation,
+                egui::Slider::new(&mut c.k, 1..=20_000)
+                    .logarithmic(true)
+                    .suffix(" allocs"),
+            );
+            changed |= r.changed();
+            ui.end_row();
+
+            ui.label("heap size");
+            egui::ComboBox::from_id_salt("heap")
+                .selected_text(format!("{} KiB", c.heap_kib))
+                .show_ui(ui, |ui| {
+                    for h in HEAP_KIB {
+                        if ui.selectable_label(c.heap_kib == h, format!("{h} KiB")).clicked() {
+                            c.heap_kib = h;
+                            if c.bank_kib > h {
+                                c.bank_kib = h;
+                            }
+                            changed = true;
+                        }
+                    }
+                });
+            ui.end_row();
+
+            ui.label("bank size").on_hover_text(
+                "Bank gating: a bank holding no live object can be cut from its supply (5 % leakage) \
+                 and costs a wake-up stall when used again",
+            );
+            egui::ComboBox::from_id_salt("bank")
+                .selected_text(format!("{} KiB", c.bank_kib))
+                .show_ui(ui, |ui| {
+                    for b in BANK_KIB.into_iter().filter(|b| *b <= c.heap_kib && c.heap_kib.is_multiple_of(*b)) {
+                        if ui.selectable_label(c.bank_kib == b, format!("{b} KiB")).clicked() {
+                            c.bank_kib = b;
+                            changed = true;
+                        }
+                    }
+                });
+            ui.end_row();
+
+            ui.label("targetUtil").on_hover_text(
+                "Android's heap target utilisation: after a GC the heap is sized so that live data fills \
+                 this fraction (android-krait only)",
+            );
+            let r = ui.add_enabled(
+                platform == PlatformKind::AndroidKrait,
+                egui::Slider::new(&mut c.target_util, 0.1..=0.95).fixed_decimals(2),
+            );
+            changed |= r.changed();
+            ui.end_row();
+
+            ui.label("seed").on_hover_text("Same scenario and seed → bit-identical run");
+            changed |= ui.add(egui::DragValue::new(&mut c.seed).range(0..=u64::MAX)).changed();
+            ui.end_row();
+        });
+    if changed {
+        cmds.push(Command::Rerun);
+    }
+    ui.add_space(6.0);
+    ui.horizontal(|ui| {
+        if st.computing {
+            ui.spinner();
+            ui.label("computing…");
+        } else if let Some(ms) = st.last_latency_ms {
+            ui.weak(format!("re-ran in {ms:.0} ms"));
+        }
+    });
+    ui.separator();
+    ui.label(egui::RichText::new(&st.base.file().name).strong());
+    ui.label(&st.base.file().description);
+    ui.weak(format!("from {}", st.base.origin()));
+    if let Some(b) = &st.baseline {
+        ui.separator();
+        ui.label(egui::RichText::new("Baseline (pinned)").strong());
+        ui.label(&b.label);
+    }
+    ui.separator();
+    ui.label(egui::RichText::new("Sweep").strong())
+        .on_hover_text(
+            "Heap energy for many values of k (k-allocation), with base and adaptive for reference",
+        );
+    ui.horizontal(|ui| {
+        if sweep.running() {
+            if ui.button("Cancel sweep").clicked() {
+                cmds.push(Command::CancelSweep);
+            }
+        } else if ui.button("Run sweep over k").clicked() {
+            cmds.push(Command::StartSweep);
+        }
+    });
+    if sweep.running() {
+        ui.add(egui::ProgressBar::new(sweep.progress()).show_percentage());
+    }
+}

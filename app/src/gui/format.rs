@@ -1,0 +1,72 @@
+//! Number, byte, duration and energy formatting for the app (STYLE §18): one place, so every view prints the same
+//! quantity the same way.
+
+pub use gclab_core::units::format_bytes as bytes;
+
+/// A duration given in seconds, in the unit that reads best (`850 µs`, `12.3 ms`, `1.25 s`).
+pub fn secs(s: f64) -> String {
+    let a = s.abs();
+    if a == 0.0 {
+        "0 s".into()
+    } else if a < 1e-3 {
+        format!("{:.0} µs", s * 1e6)
+    } else if a < 1.0 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{s:.3} s")
+    }
+}
+
+/// An energy in joules with an SI prefix (`18.2 mJ`, `652 µJ`).
+pub fn joules(j: f64) -> String {
+    let a = j.abs();
+    if a == 0.0 {
+        "0 J".into()
+    } else if a >= 1.0 {
+        format!("{j:.3} J")
+    } else if a >= 1e-3 {
+        format!("{:.3} mJ", j * 1e3)
+    } else if a >= 1e-6 {
+        format!("{:.3} µJ", j * 1e6)
+    } else {
+        format!("{:.3} nJ", j * 1e9)
+    }
+}
+
+/// A relative change `new` vs `old` as a signed percentage (`+3.2 %`), or empty when `old` is 0.
+pub fn delta(new: f64, old: f64) -> String {
+    if old == 0.0 || !old.is_finite() || !new.is_finite() {
+        return String::new();
+    }
+    let d = (new - old) / old.abs() * 100.0;
+    if d.abs() >= 10.0 {
+        format!("{d:+.0} %")
+    } else {
+        format!("{d:+.1} %")
+    }
+}
+
+/// A window length given in milliseconds (`0.1 ms`, `50 ms`, `1.2 s`).
+pub fn window_ms(ms: f64) -> String {
+    secs(ms * 1e-3)
+}
+
+/// A fraction 0–1 as a percentage.
+pub fn percent(f: f64) -> String {
+    format!("{:.1} %", f * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_pick_a_readable_prefix() {
+        assert_eq!(secs(0.000_85), "850 µs");
+        assert_eq!(secs(0.0123), "12.30 ms");
+        assert_eq!(joules(0.018_15), "18.150 mJ");
+        assert_eq!(delta(110.0, 100.0), "+10 %");
+        assert_eq!(delta(95.0, 100.0), "-5.0 %");
+        assert_eq!(delta(1.0, 0.0), "");
+    }
+}

@@ -1,0 +1,96 @@
+//! The bottom panel: the scrubber (play/pause, speed, previous/next collection, a slider over the run) and the
+//! status bar (what ran, errors, "computing…"). Keys: space plays/pauses, ←/→ step between collections,
+//! Home/End jump to the ends.
+
+use super::command::{Command, PlaybackCommand};
+use super::format;
+use super::state::AppState;
+use super::theme::Palette;
+
+const SPEEDS: [(f64, &str); 7] = [
+    (0.0001, "×0.0001"),
+    (0.001, "×0.001"),
+    (0.01, "×0.01"),
+    (0.1, "×0.1"),
+    (1.0, "×1 (real time)"),
+    (10.0, "×10"),
+    (100.0, "×100"),
+];
+
+/// Draws the scrubber and the status bar.
+pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
+    let pb = st.playback;
+    let dur = st.current.as_ref().map_or(0.0, |v| v.duration_s);
+    ui.add_space(2.0);
+    ui.horizontal(|ui| {
+        let play = if pb.playing { "Pause" } else { "Play" };
+        if ui
+            .button(play)
+            .on_hover_text("Play or pause (space)")
+            .clicked()
+        {
+            cmds.push(Command::Playback(PlaybackCommand::TogglePlay));
+        }
+        if ui
+            .button("< prev GC")
+            .on_hover_text("Previous collection (←)")
+            .clicked()
+        {
+            cmds.push(Command::Playback(PlaybackCommand::StepGc(false)));
+        }
+        if ui
+            .button("next GC >")
+            .on_hover_text("Next collection (→)")
+            .clicked()
+        {
+            cmds.push(Command::Playback(PlaybackCommand::StepGc(true)));
+        }
+        let mut speed = pb.speed;
+        egui::ComboBox::from_id_salt("speed")
+            .selected_text(
+                SPEEDS
+                    .iter()
+                    .find(|(s, _)| (*s - speed).abs() < speed * 1e-6)
+                    .map_or_else(|| format!("×{speed}"), |(_, n)| (*n).to_string()),
+            )
+            .show_ui(ui, |ui| {
+                for (s, name) in SPEEDS {
+                    ui.selectable_value(&mut speed, s, name);
+                }
+            })
+            .response
+            .on_hover_text("Playback speed: simulated seconds per second of wall time");
+        if speed != pb.speed {
+            cmds.push(Command::Playback(PlaybackCommand::SetSpeed(speed)));
+        }
+        let mut t = pb.playhead;
+        let w = (ui.available_width() - 170.0).max(100.0);
+        ui.spacing_mut().slider_width = w;
+        let r = ui.add(
+            egui::Slider::new(&mut t, 0.0..=dur.max(1e-9))
+                .show_value(false)
+                .trailing_fill(true),
+        );
+        if r.changed() {
+            cmds.push(Command::Playback(PlaybackCommand::SeekTo(t)));
+        }
+        ui.monospace(format!(
+            "{} / {}",
+            format::secs(pb.playhead),
+            format::secs(dur)
+        ));
+    });
+    ui.horizontal(|ui| {
+        if st.computing {
+            ui.spinner();
+            ui.label("computing…");
+            ui.separator();
+        }
+        let s = &st.status;
+        if s.is_error {
+            ui.colored_label(pal.warn, format!("error: {}", s.message));
+        } else {
+            ui.weak(&s.message);
+        }
+    });
+}

@@ -1,0 +1,309 @@
+//! The app's state, persisted settings apart from runtime state (STYLE §13): [`Settings`] (theme, zoom, which view)
+//! are plain data; [`Controls`] are the scenario knobs the left panel edits and turn into `--set` overrides — the
+//! same path as the CLI's `--set KEY=VALUE` ([`Scenario::with_overrides`]); [`Playback`] is the scrubber's state;
+//! [`AppState`] holds the current and baseline runs.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use gclab_core::metrics::mmu::WindowUtil;
+use gclab_core::{CollectorKind, PlatformKind, Scenario, ScenarioError};
+use toml::Value;
+
+use super::analysis::RunView;
+use super::theme::Theme;
+
+/// Which view fills the centre.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ViewKind {
+    /// Everything at once: heap map, occupancy, MinMU, energy, summary.
+    #[default]
+    Overview,
+    /// The heap-layout replay, large.
+    Layout,
+    /// MinMU curves and worst windows.
+    Mmu,
+    /// Energy breakdown and summary table.
+    Energy,
+    /// Per-core frequency lanes (platforms with a CPU model).
+    Cpu,
+    /// Heap energy versus k.
+    Sweep,
+}
+
+impl ViewKind {
+    /// Every view, in tab order.
+    pub const ALL: [ViewKind; 6] = [
+        ViewKind::Overview,
+        ViewKind::Layout,
+        ViewKind::Mmu,
+        ViewKind::Energy,
+        ViewKind::Cpu,
+        ViewKind::Sweep,
+    ];
+
+    /// Tab title.
+    pub fn title(self) -> &'static str {
+        match self {
+            ViewKind::Overview => "Overview",
+            ViewKind::Layout => "Heap layout",
+            ViewKind::Mmu => "MinMU",
+            ViewKind::Energy => "Energy",
+            ViewKind::Cpu => "CPU cores",
+            ViewKind::Sweep => "Sweep",
+        }
+    }
+
+    /// Parses a tab name as given in `GCLAB_VIEW` (case-insensitive, first word).
+    pub fn parse(s: &str) -> Option<ViewKind> {
+        let s = s.to_ascii_lowercase();
+        ViewKind::ALL
+            .into_iter()
+            .find(|v| v.title().to_ascii_lowercase().starts_with(&s))
+    }
+}
+
+/// Settings kept across sessions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Light or dark.
+    pub theme: Theme,
+    /// UI zoom (presentation mode uses 1.6 or more).
+    pub zoom: f32,
+    /// The view in the centre.
+    pub view: ViewKind,
+    /// Show the baseline's heap map under the current one.
+    pub compare_maps: bool,
+    /// Include the CPU in the energy bars.
+    pub energy_with_cpu: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            theme: Theme::Light,
+            zoom: 1.25,
+            view: ViewKind::Overview,
+            compare_maps: true,
+            energy_with_cpu: false,
+        }
+    }
+}
+
+/// The scenario knobs of the left panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Controls {
+    /// Preset the base scenario came from (empty for a file).
+    pub preset: String,
+    /// Collector variant.
+    pub collector: CollectorKind,
+    /// k-allocation period. `[allocations]`
+    pub k: u64,
+    /// Heap size. `[KiB]`
+    pub heap_kib: u64,
+    /// Bank size. `[KiB]`
+    pub bank_kib: u64,
+    /// Target heap utilisation (android-krait).
+    pub target_util: f64,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Controls {
+    /// The controls showing `sc`'s values.
+    pub fn of(sc: &Scenario, preset: &str) -> Controls {
+        let f = sc.file();
+        Controls {
+            preset: preset.to_string(),
+            collector: f.collector.kind,
+            k: f.collector.k,
+            heap_kib: f.heap.size.bytes() / 1024,
+            bank_kib: (f.heap.bank_size.bytes() / 1024).max(1),
+            target_util: 0.75,
+            seed: f.seed,
+        }
+    }
+
+    /// The `--set` overrides these controls stand for on `platform`.
+    pub fn overrides(&self, platform: PlatformKind) -> Vec<(String, Value)> {
+        let mut v = vec![
+            (
+                "collector.kind".to_string(),
+                Value::String(self.collector.name().into()),
+            ),
+            ("collector.k".into(), Value::Integer(self.k as i64)),
+            (
+                "heap.size".into(),
+                Value::String(format!("{}KiB", self.heap_kib)),
+            ),
+            (
+                "heap.bank_size".into(),
+                Value::String(format!("{}KiB", self.bank_kib)),
+            ),
+            ("seed".into(), Value::Integer(self.seed as i64)),
+        ];
+        if platform == PlatformKind::AndroidKrait {
+            v.push(("heap.target_util".into(), Value::Float(self.target_util)));
+        }
+        v
+    }
+
+    /// `base` with these controls applied (validated as the CLI validates `--set`).
+    pub fn apply(&self, base: &Scenario) -> Result<Scenario, ScenarioError> {
+        base.with_overrides(&self.overrides(base.platform()))
+    }
+}
+
+/// The scrubber's state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Playback {
+    /// The instant every view marks. `[s]`
+    pub playhead: f64,
+    /// Advancing with wall time.
+    pub playing: bool,
+    /// Simulated seconds per wall second.
+    pub speed: f64,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Playback {
+            playhead: 0.0,
+            playing: false,
+            speed: 0.1,
+        }
+    }
+}
+
+/// A status-bar message.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Status {
+    /// The text.
+    pub message: String,
+    /// Shown in the error colour.
+    pub is_error: bool,
+}
+
+/// Worst windows of one MinMU window length, cached per run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorstWindows {
+    /// Generation of the run.
+    pub generation: u64,
+    /// Window. `[ms]`
+    pub window_ms: f64,
+    /// Worst first.
+    pub windows: Vec<WindowUtil>,
+}
+
+/// Everything the views read.
+pub struct AppState {
+    /// Persisted settings.
+    pub settings: Settings,
+    /// The scenario as loaded (preset or file), before the controls.
+    pub base: Scenario,
+    /// The controls.
+    pub controls: Controls,
+    /// The run on screen.
+    pub current: Option<Arc<RunView>>,
+    /// The pinned baseline.
+    pub baseline: Option<Arc<RunView>>,
+    /// Generation of the newest request.
+    pub generation: u64,
+    /// A request newer than `current` is being computed.
+    pub computing: bool,
+    /// When the newest request was sent (for the rerun latency shown in the status bar).
+    pub requested_at: Option<Instant>,
+    /// Request → result latency of the last run. `[ms]`
+    pub last_latency_ms: Option<f64>,
+    /// Status bar.
+    pub status: Status,
+    /// Scrubber.
+    pub playback: Playback,
+    /// The MinMU window whose worst windows are listed. `[ms]`
+    pub mmu_window_ms: f64,
+    /// Cached worst windows.
+    pub worst: Option<WorstWindows>,
+    /// The path field of the file row.
+    pub path_text: String,
+}
+
+impl AppState {
+    /// State for `base` loaded from `preset` (empty when from a file).
+    pub fn new(base: Scenario, preset: &str) -> AppState {
+        AppState {
+            settings: Settings::default(),
+            controls: Controls::of(&base, preset),
+            base,
+            current: None,
+            baseline: None,
+            generation: 0,
+            computing: false,
+            requested_at: None,
+            last_latency_ms: None,
+            status: Status::default(),
+            playback: Playback::default(),
+            mmu_window_ms: 1.0,
+            worst: None,
+            path_text: "scenario.toml".into(),
+        }
+    }
+
+    /// Sets the status bar to an error.
+    pub fn error(&mut self, message: impl Into<String>) {
+        self.status = Status {
+            message: message.into(),
+            is_error: true,
+        };
+    }
+
+    /// Sets the status bar to information.
+    pub fn info(&mut self, message: impl Into<String>) {
+        self.status = Status {
+            message: message.into(),
+            is_error: false,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_turn_into_cli_overrides() {
+        let base = Scenario::default_preset().expect("default preset");
+        let mut c = Controls::of(&base, "default");
+        assert_eq!(
+            c.collector,
+            CollectorKind::Adaptive,
+            "the default is adaptive"
+        );
+        c.collector = CollectorKind::KAllocation;
+        c.k = 250;
+        c.heap_kib = 256;
+        c.bank_kib = 32;
+        let sc = c.apply(&base).expect("valid controls");
+        let cli = base
+            .with_set("collector.kind=k-allocation")
+            .and_then(|s| s.with_set("collector.k=250"))
+            .and_then(|s| s.with_set("heap.size=256KiB"))
+            .and_then(|s| s.with_set("heap.bank_size=32KiB"))
+            .expect("CLI overrides");
+        assert_eq!(
+            sc.file(),
+            cli.file(),
+            "the app and the CLI build the same scenario"
+        );
+    }
+
+    #[test]
+    fn bad_controls_are_reported_not_applied() {
+        let base = Scenario::default_preset().expect("default preset");
+        let mut c = Controls::of(&base, "default");
+        c.bank_kib = 48; // does not divide 128 KiB
+        assert!(
+            c.apply(&base).is_err(),
+            "a bank size that does not divide the heap is refused"
+        );
+    }
+}

@@ -1,0 +1,229 @@
+//! Per-core lanes (SYSTOR'15 Figs. 4 and 7): each core's frequency over time as a coloured lane (grey while
+//! offline), collections marked across the lanes, CPU power over time and the time-at-frequency histogram. Drawn
+//! from `gclab_core::cpu::timeline::CpuTimeline`, present on platforms with a CPU model (android-krait); on
+//! kvm-soc (one fixed-frequency core) the view says so. The lanes are one texture sampled per pixel column, so
+//! a run with millions of frequency changes costs no more than the view's width.
+
+use egui::{ColorImage, TextureOptions};
+use egui_plot::{AxisHints, Bar, BarChart, Line, Plot, PlotImage, PlotPoint, VLine};
+use gclab_core::cpu::timeline::CpuTimeline;
+
+use super::{category_marks, heading, playhead, seek_on_click, time_plot};
+use crate::gui::command::Command;
+use crate::gui::state::AppState;
+use crate::gui::theme::Palette;
+
+/// Texture rows per core (the last is a gap).
+const ROWS_PER_CORE: usize = 8;
+/// Texture columns: lanes are sampled at this many instants over the run.
+const COLUMNS: usize = 2048;
+
+/// The lanes as an image: one row band per core (core 0 on top), `COLUMNS` samples over `[0, duration]`.
+pub fn lanes_image(cpu: &CpuTimeline, duration_ns: u64, pal: &Palette) -> ColorImage {
+    let cores = cpu.transitions.len().max(1);
+    let (lo, hi) = cpu
+        .spans
+        .iter()
+        .filter_map(|s| s.freq_khz)
+        .fold((u32::MAX, 0), |(a, b), f| (a.min(f), b.max(f)));
+    let mut img = ColorImage::filled([COLUMNS, cores * ROWS_PER_CORE], pal.free_active);
+    for core in 0..cores {
+        let spans: Vec<_> = cpu
+            .spans
+            .iter()
+            .filter(|s| s.core as usize == core)
+            .collect();
+        let mut j = 0;
+        for c in 0..COLUMNS {
+            let t = ((c as f64 + 0.5) / COLUMNS as f64 * duration_ns as f64) as u64;
+            while j + 1 < spans.len() && spans[j].end_ns <= t {
+                j += 1;
+            }
+            let col = match spans
+                .get(j)
+                .filter(|s| s.start_ns <= t && t < s.end_ns.max(s.start_ns + 1))
+            {
+                Some(s) => match s.freq_khz {
+                    Some(f) if hi > lo => pal.freq((f - lo) as f32 / (hi - lo) as f32),
+                    Some(_) => pal.freq(1.0),
+                    None => pal.free_gated,
+                },
+                None => pal.free_active,
+            };
+            for r in 0..ROWS_PER_CORE - 1 {
+                img.pixels[(core * ROWS_PER_CORE + r) * COLUMNS + c] = col;
+            }
+        }
+    }
+    img
+}
+
+/// The lanes plot in `height` points (or a note when the platform has no CPU model).
+pub fn lanes(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
+    let Some(v) = &st.current else { return };
+    heading(
+        ui,
+        "CPU cores: frequency and online",
+        "One lane per core: colour from low (light) to high frequency (red), grey while the core is offline \
+         (hotplug). Red ticks: collections. The governor raises the frequency when GC work arrives.",
+    );
+    let Some(cpu) = &v.cpu else {
+        ui.label(
+            "No CPU model on this platform: kvm-soc has one core at a fixed clock. The android-krait platform \
+             (four Krait cores, ondemand governor, hotplug) fills this view.",
+        );
+        return;
+    };
+    let cores = cpu.transitions.len().max(1);
+    let dur_ns = v.run.duration.0;
+    // One texture per run and theme, kept in egui's temporary memory.
+    let id = egui::Id::unique("cpu-lanes-texture");
+    let key = (v.generation, pal.live.to_array());
+    let cached: Option<(u64, [u8; 4], egui::TextureHandle)> = ui.ctx().data(|d| d.get_temp(id));
+    let tex = match cached {
+        Some((g, c, t)) if (g, c) == key => t,
+        _ => {
+            let t = ui.ctx().load_texture(
+                "cpu-lanes",
+                lanes_image(cpu, dur_ns, pal),
+                TextureOptions::NEAREST,
+            );
+            ui.ctx()
+                .data_mut(|d| d.insert_temp(id, (key.0, key.1, t.clone())));
+            t
+        }
+    };
+    let resp = time_plot("cpu-lanes")
+        .height((height - 30.0).max(60.0))
+        .include_y(-0.5)
+        .include_y(cores as f64 - 0.5)
+        .allow_zoom([true, false])
+        .y_grid_spacer(category_marks(cores))
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label("core")
+                .formatter(move |m, _| {
+                    let i = m.value.round();
+                    if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cores {
+                        format!("cpu{}", cores - 1 - i as usize)
+                    } else {
+                        String::new()
+                    }
+                })
+                .label_spacing(4.0..=8.0),
+        ])
+        .show(ui, |p| {
+            p.image(
+                PlotImage::new(
+                    "lanes",
+                    tex.id(),
+                    PlotPoint::new(v.duration_s / 2.0, cores as f64 / 2.0 - 0.5),
+                    [v.duration_s as f32, cores as f32],
+                )
+                .allow_hover(false),
+            );
+            let step = (v.gc_start_s.len() / 400).max(1);
+            for t in v.gc_start_s.iter().step_by(step) {
+                p.vline(
+                    VLine::new("collection", *t)
+                        .color(Palette::faded(pal.gc, 90))
+                        .allow_hover(false),
+                );
+            }
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+}
+
+/// The CPU tab: lanes, power over time, time at each frequency.
+pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
+    let h = ui.available_height();
+    lanes(ui, st, pal, cmds, h * 0.4);
+    let Some(v) = &st.current else { return };
+    let Some(cpu) = &v.cpu else { return };
+    ui.label(egui::RichText::new("CPU power over time").strong());
+    let pts: Vec<[f64; 2]> = cpu
+        .power
+        .iter()
+        .flat_map(|p| {
+            [
+                [p.start_ns as f64 * 1e-9, p.power_mw],
+                [p.end_ns as f64 * 1e-9, p.power_mw],
+            ]
+        })
+        .collect();
+    let resp = time_plot("cpu-power")
+        .height(h * 0.25)
+        .y_axis_label("mW")
+        .include_y(0.0)
+        .show(ui, |p| {
+            p.line(Line::new("CPU power", pts).color(pal.current));
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+    ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());
+    let frac = cpu.time_at_frequency_fraction();
+    let names: Vec<String> = frac.keys().cloned().collect();
+    let bars: Vec<Bar> = frac
+        .iter()
+        .enumerate()
+        .map(|(i, (k, f))| Bar::new(i as f64, f * 100.0).name(format!("{k} MHz")))
+        .collect();
+    Plot::new("time-at-freq")
+        .height((ui.available_height() - 10.0).max(60.0))
+        .y_axis_label("% of core time")
+        .x_axis_formatter(move |m, _| {
+            let i = m.value.round();
+            if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .show(ui, |p| {
+            p.bar_chart(BarChart::new("time at frequency", bars).color(pal.current))
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gui::theme::Theme;
+    use gclab_core::cpu::timeline::TimelineRecorder;
+
+    #[test]
+    fn lanes_show_frequency_and_offline_per_core() {
+        let mut r = TimelineRecorder::new(&[Some(300_000), None]);
+        r.set(0, 500, Some(2_265_600));
+        r.set(1, 500, Some(300_000));
+        let tl = r.finish(1000, 1000, &[1.0]);
+        let pal = Palette::of(Theme::Light);
+        let img = lanes_image(&tl, 1000, &pal);
+        let at = |core: usize, c: usize| img.pixels[(core * ROWS_PER_CORE) * COLUMNS + c];
+        assert_eq!(
+            at(0, 10),
+            pal.freq(0.0),
+            "core 0 starts at the lowest frequency"
+        );
+        assert_eq!(
+            at(0, COLUMNS - 10),
+            pal.freq(1.0),
+            "and ends at the highest"
+        );
+        assert_eq!(at(1, 10), pal.free_gated, "core 1 starts offline");
+    }
+}

@@ -1,0 +1,481 @@
+//! Heap layout replay: address (vertical, KiB from the heap base) × time (horizontal) — live, dead-not-yet-
+//! collected and free memory, free memory tinted by its bank's power state, a power-state lane at the foot of
+//! each bank, GC instants in a lane above the heap (the adaptive-GC paper's Fig. 6, the Address-Chain paper's
+//! Fig. 7). Beside the map, the heap at the playhead, bank by bank.
+//!
+//! The map is one texture rasterised at the plot's pixel size ([`super::raster`]) and rebuilt only when the run,
+//! the theme or the visible range changes; zoom and pan are the plot's (scroll, drag, double-click to reset).
+//! Hover tells what is at the pointer: object, bank, power state.
+
+use egui::{Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions};
+use egui_plot::{HLine, PlotImage, PlotPoint, VLine};
+use gclab_core::heap::BankState;
+use gclab_core::{Run, SimTime};
+
+use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};
+use super::{heading, legend_row, playhead, seek_on_click, time_plot};
+use crate::gui::analysis::RunView;
+use crate::gui::command::Command;
+use crate::gui::format;
+use crate::gui::state::AppState;
+use crate::gui::theme::Palette;
+
+/// Width of the "heap at the playhead" column. `[points]`
+const NOW_W: f32 = 150.0;
+
+/// What a raster depends on: run generation, visible range (bits), pixel size, theme.
+type RasterKey = (u64, [u64; 4], [usize; 2], [u8; 4]);
+
+#[derive(Default)]
+struct RasterCache {
+    key: Option<RasterKey>,
+    tex: Option<TextureHandle>,
+}
+
+/// The heap-layout view and its texture caches (current and baseline).
+#[derive(Default)]
+pub struct LayoutView {
+    current: RasterCache,
+    baseline: RasterCache,
+    /// Time of the last raster rebuild. `[ms]`
+    pub last_raster_ms: f64,
+    /// Number of raster rebuilds so far.
+    pub rebuilds: u64,
+}
+
+fn state_name(s: Option<BankState>) -> &'static str {
+    match s {
+        Some(BankState::Active) => "active",
+        Some(BankState::Gated) => "gated (5 % leakage, contents lost)",
+        Some(BankState::Waking) => "waking (resynchronising)",
+        None => "unknown",
+    }
+}
+
+impl LayoutView {
+    /// Draws the map(s) into `height` points of `ui`.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &AppState,
+        pal: &Palette,
+        cmds: &mut Vec<Command>,
+        height: f32,
+    ) {
+        let Some(cur) = st.current.clone() else {
+            return;
+        };
+        heading(
+            ui,
+            "Heap layout over time",
+            "Each pixel column is the heap at one instant: blue live objects, orange dead objects not yet \
+             collected, pale free memory in powered banks, grey free memory in supply-gated banks. Red ticks on \
+             top: collections. Scroll to zoom, drag to pan, double-click to reset, click to move the playhead.",
+        );
+        legend(ui, pal);
+        let h = (height - 60.0).max(80.0);
+        match (&st.baseline, st.settings.compare_maps) {
+            (Some(base), true) => {
+                let each = (h - 24.0) / 2.0;
+                ui.label(egui::RichText::new(format!("current: {}", cur.label)).small());
+                self.map(ui, st, pal, cmds, &cur, false, each);
+                ui.label(
+                    egui::RichText::new(format!("baseline: {}", base.label))
+                        .small()
+                        .color(pal.baseline),
+                );
+                let base = base.clone();
+                self.map(ui, st, pal, cmds, &base, true, each);
+            }
+            _ => self.map(ui, st, pal, cmds, &cur, false, h),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn map(
+        &mut self,
+        ui: &mut egui::Ui,
+        st: &AppState,
+        pal: &Palette,
+        cmds: &mut Vec<Command>,
+        v: &RunView,
+        is_baseline: bool,
+        height: f32,
+    ) {
+        let run = &v.run;
+        let heap_kib = run.geometry.heap_bytes as f64 / 1024.0;
+        let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
+        let top_kib = heap_kib * (1.0 + GC_LANE_FRACTION);
+        let ppp = ui.ctx().pixels_per_point();
+        let ctx = ui.ctx().clone();
+        let avail_w = ui.available_width();
+        let mut built_ms = None;
+        let cache = if is_baseline {
+            &mut self.baseline
+        } else {
+            &mut self.current
+        };
+        let playhead_t = st.playback.playhead;
+        ui.horizontal(|ui| {
+            let plot = time_plot(if is_baseline {
+                "layout-baseline"
+            } else {
+                "layout"
+            })
+            .height(height)
+            .width((avail_w - NOW_W - 12.0).max(100.0))
+            .y_axis_label("address [KiB]")
+            .include_x(0.0)
+            .include_x(v.duration_s)
+            .include_y(0.0)
+            .include_y(top_kib)
+            .set_margin_fraction(egui::vec2(0.0, 0.0))
+            .show_grid([false, false])
+            .show_x(false)
+            .show_y(false)
+            .allow_double_click_reset(true);
+            let resp = plot.show(ui, |p| {
+                let b = p.plot_bounds();
+                let frame = *p.transform().frame();
+                let spec = RasterSpec {
+                    t0: b.min()[0],
+                    t1: b.max()[0],
+                    a0: b.min()[1] * 1024.0,
+                    a1: b.max()[1] * 1024.0,
+                    width: ((frame.width() * ppp).round() as usize).clamp(1, 8192),
+                    height: ((frame.height() * ppp).round() as usize).clamp(1, 8192),
+                    lanes: true,
+                };
+                let key = (
+                    v.generation,
+                    [
+                        spec.t0.to_bits(),
+                        spec.t1.to_bits(),
+                        spec.a0.to_bits(),
+                        spec.a1.to_bits(),
+                    ],
+                    [spec.width, spec.height],
+                    pal.live.to_array(),
+                );
+                if cache.key != Some(key) || cache.tex.is_none() {
+                    let t0 = std::time::Instant::now();
+                    let img = rasterize(run, &spec, pal);
+                    match &mut cache.tex {
+                        Some(t) => t.set(img, TextureOptions::NEAREST),
+                        None => {
+                            cache.tex = Some(ctx.load_texture(
+                                if is_baseline { "layout-b" } else { "layout" },
+                                img,
+                                TextureOptions::NEAREST,
+                            ));
+                        }
+                    }
+                    cache.key = Some(key);
+                    built_ms = Some(t0.elapsed().as_secs_f64() * 1e3);
+                }
+                if let Some(t) = &cache.tex {
+                    p.image(
+                        PlotImage::new(
+                            "heap map",
+                            t.id(),
+                            PlotPoint::new(
+                                (spec.t0 + spec.t1) / 2.0,
+                                (b.min()[1] + b.max()[1]) / 2.0,
+                            ),
+                            [(spec.t1 - spec.t0) as f32, (b.max()[1] - b.min()[1]) as f32],
+                        )
+                        .allow_hover(false),
+                    );
+                }
+                for i in 1..run.geometry.banks {
+                    p.hline(
+                        HLine::new("bank boundary", f64::from(i) * bank_kib)
+                            .color(pal.guide)
+                            .width(1.0)
+                            .allow_hover(false),
+                    );
+                }
+                p.hline(
+                    HLine::new("heap top", heap_kib)
+                        .color(pal.guide)
+                        .width(1.5)
+                        .allow_hover(false),
+                );
+                p.vline(playhead(st, pal));
+                if let Some(w) = &st.worst
+                    && !is_baseline
+                    && w.generation == v.generation
+                {
+                    for (i, win) in w.windows.iter().enumerate().take(1) {
+                        let s = win.start_ns as f64 * 1e-9;
+                        let _ = i;
+                        p.vline(VLine::new("worst window", s).color(pal.warn).width(1.0));
+                        p.vline(
+                            VLine::new("worst window", s + w.window_ms * 1e-3)
+                                .color(pal.warn)
+                                .width(1.0),
+                        );
+                    }
+                }
+                let hover = p.pointer_coordinate();
+                let clicked = p.response().clicked();
+                (hover, clicked)
+            });
+            if let Some(ms) = built_ms {
+                self.last_raster_ms = ms;
+                self.rebuilds += 1;
+            }
+            let (hover, clicked) = resp.inner;
+            if clicked {
+                seek_on_click(hover.map(|h| h.x), cmds);
+            }
+            if let Some(h) = hover
+                && resp.response.hovered()
+            {
+                let text = describe(run, h.x, h.y * 1024.0);
+                resp.response.on_hover_text_at_pointer(text);
+            }
+            // The heap at the playhead, aligned with the plot's address range.
+            let frame = *resp.transform.frame();
+            let bounds = *resp.transform.bounds();
+            now_column(
+                ui,
+                run,
+                playhead_t,
+                pal,
+                frame,
+                bounds.min()[1],
+                bounds.max()[1],
+            );
+        });
+    }
+}
+
+/// The legend row under the heading.
+fn legend(ui: &mut egui::Ui, pal: &Palette) {
+    legend_row(
+        ui,
+        &[
+            (pal.live, "live", "reachable objects"),
+            (
+                pal.dead,
+                "dead, not yet collected",
+                "unreachable objects the next collection reclaims",
+            ),
+            (
+                pal.free_active,
+                "free, bank active",
+                "free memory in a powered bank: full leakage",
+            ),
+            (
+                pal.free_gated,
+                "free, bank gated",
+                "a bank cut from its supply: 5 % leakage, nothing stored",
+            ),
+            (
+                pal.free_waking,
+                "bank waking",
+                "a gated bank being resynchronised before use (a stall)",
+            ),
+            (
+                pal.gc,
+                "collection",
+                "a garbage collection: the program stops while it runs",
+            ),
+            (
+                pal.playhead,
+                "playhead",
+                "the instant shown beside the map and marked in every view",
+            ),
+        ],
+    );
+}
+
+/// What is at time `t` (s), address `addr` (bytes): object or free chunk, bank and its power state.
+pub fn describe(run: &Run, t: f64, addr: f64) -> String {
+    let g = run.geometry;
+    let time = SimTime((t.max(0.0) * 1e9) as u64);
+    if addr >= g.heap_bytes as f64 {
+        let i = run.gc_events.partition_point(|e| e.end < time);
+        return match run.gc_events.get(i).filter(|e| e.start <= time) {
+            Some(e) => format!(
+                "collection #{} at {}\ntrigger {:?}\nfreed {}, moved {}\nlive after {}\n{} banks powered after",
+                i + 1,
+                format::secs(e.start.as_secs_f64()),
+                e.trigger,
+                format::bytes(e.freed_bytes),
+                format::bytes(e.moved_bytes),
+                format::bytes(e.live_bytes_after),
+                e.powered_banks_after
+            ),
+            None => format!(
+                "GC lane at {} — no collection running\n{} collections in the run",
+                format::secs(t),
+                run.gc_events.len()
+            ),
+        };
+    }
+    if addr < 0.0 || t < 0.0 || t > run.duration.as_secs_f64() {
+        return "outside the run".into();
+    }
+    let a = addr as u64;
+    let bank = (a / g.bank_bytes) as u32;
+    let state = run.bank_state_at(bank, time);
+    let mut s = format!(
+        "{} at {}\nbank {} [{}, {}): {}\n",
+        format::bytes(a),
+        format::secs(t),
+        bank,
+        format::bytes(u64::from(bank) * g.bank_bytes),
+        format::bytes(u64::from(bank + 1) * g.bank_bytes),
+        state_name(state)
+    );
+    let objs = run.layout.at(time);
+    let i = objs.partition_point(|o| o.addr + o.size <= a);
+    match objs.get(i).filter(|o| o.addr <= a) {
+        Some(o) => {
+            let span = &run.layout.objects[o.id as usize];
+            s += &format!(
+                "object #{} · {} at {} · site {}\nallocated at {}\n",
+                o.id,
+                format::bytes(o.size),
+                format::bytes(o.addr),
+                span.site,
+                format::secs(span.alloc.as_secs_f64())
+            );
+            if o.dead {
+                s += &format!(
+                    "DEAD since {} — waiting for a collection",
+                    format::secs(span.death.as_secs_f64())
+                );
+            } else {
+                s += "LIVE (reachable)";
+            }
+        }
+        None => {
+            let lo = if i > 0 {
+                objs[i - 1].addr + objs[i - 1].size
+            } else {
+                0
+            };
+            let hi = objs.get(i).map_or(g.heap_bytes, |o| o.addr);
+            s += &format!("free chunk of {}", format::bytes(hi.saturating_sub(lo)));
+        }
+    }
+    if run.layout.objects.is_empty() {
+        s += "\n(no layout recorded: record.layout = false)";
+    }
+    s
+}
+
+/// The heap at `t`, drawn in `frame`'s vertical extent so that addresses line up with the map.
+fn now_column(
+    ui: &mut egui::Ui,
+    run: &Run,
+    t: f64,
+    pal: &Palette,
+    frame: Rect,
+    y0_kib: f64,
+    y1_kib: f64,
+) {
+    let (rect, resp) = ui.allocate_exact_size(egui::vec2(NOW_W, frame.height()), Sense::hover());
+    let rect = Rect::from_min_max(
+        Pos2::new(rect.min.x, frame.min.y),
+        Pos2::new(rect.max.x, frame.max.y),
+    );
+    let painter = ui.painter_at(rect);
+    let g = run.geometry;
+    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + 44.0, rect.max.y));
+    let y_of = |bytes: f64| {
+        let k = bytes / 1024.0;
+        rect.max.y - ((k - y0_kib) / (y1_kib - y0_kib)) as f32 * rect.height()
+    };
+    let time = SimTime((t.max(0.0) * 1e9) as u64);
+    // Free memory by bank state, then objects as rows of at most one per pixel.
+    for b in 0..g.banks {
+        let st = run.bank_state_at(b, time);
+        let (lo, hi) = (
+            f64::from(b) * g.bank_bytes as f64,
+            f64::from(b + 1) * g.bank_bytes as f64,
+        );
+        let r = Rect::from_min_max(
+            Pos2::new(bar.min.x, y_of(hi)),
+            Pos2::new(bar.max.x, y_of(lo)),
+        );
+        painter.rect_filled(r, 0.0, pal.free(st));
+        let lane = Rect::from_min_max(
+            Pos2::new(bar.max.x + 2.0, r.min.y),
+            Pos2::new(bar.max.x + 8.0, r.max.y),
+        );
+        painter.rect_filled(lane.shrink2(egui::vec2(0.0, 1.0)), 0.0, pal.bank(st));
+        if r.height() > 14.0 {
+            painter.text(
+                Pos2::new(lane.max.x + 4.0, r.center().y),
+                egui::Align2::LEFT_CENTER,
+                format!(
+                    "bank {b}\n{}",
+                    match st {
+                        Some(BankState::Active) => "active",
+                        Some(BankState::Gated) => "gated",
+                        Some(BankState::Waking) => "waking",
+                        None => "—",
+                    }
+                ),
+                egui::FontId::proportional(if r.height() > 30.0 { 12.0 } else { 9.0 }),
+                ui.visuals().text_color(),
+            );
+        }
+    }
+    let rows = rect.height().max(1.0) as usize;
+    let mut live = vec![0f32; rows];
+    let mut dead = vec![0f32; rows];
+    let px_bytes = (y1_kib - y0_kib) * 1024.0 / rows as f64;
+    for o in run.layout.at(time) {
+        let (top, bot) = (y_of((o.addr + o.size) as f64), y_of(o.addr as f64));
+        let (r0, r1) = (
+            (top - rect.min.y).max(0.0),
+            (bot - rect.min.y).min(rows as f32),
+        );
+        if r1 <= r0 {
+            continue;
+        }
+        let acc = if o.dead { &mut dead } else { &mut live };
+        let mut r = r0.floor() as usize;
+        while (r as f32) < r1 && r < rows {
+            let cover = (r1.min(r as f32 + 1.0) - r0.max(r as f32)).max(0.0);
+            acc[r] += cover;
+            r += 1;
+        }
+    }
+    let _ = px_bytes;
+    for r in 0..rows {
+        let (l, d) = (live[r].min(1.0), dead[r].min(1.0 - live[r].min(1.0)));
+        if l + d <= 0.01 {
+            continue;
+        }
+        let c = if l >= d { pal.live } else { pal.dead };
+        let y = rect.min.y + r as f32 + 0.5;
+        let w = (l + d).clamp(0.0, 1.0) * bar.width();
+        painter.line_segment(
+            [Pos2::new(bar.min.x, y), Pos2::new(bar.min.x + w, y)],
+            Stroke::new(1.0, c),
+        );
+    }
+    painter.rect_stroke(
+        bar,
+        0.0,
+        Stroke::new(1.0, pal.guide),
+        egui::StrokeKind::Outside,
+    );
+    painter.text(
+        Pos2::new(bar.min.x, rect.min.y + 2.0),
+        egui::Align2::LEFT_TOP,
+        format!("at {}", format::secs(t)),
+        egui::FontId::proportional(11.0),
+        ui.visuals().text_color(),
+    );
+    if let Some(p) = resp.hover_pos() {
+        let k = y0_kib + f64::from((rect.max.y - p.y) / rect.height()) * (y1_kib - y0_kib);
+        resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));
+    }
+}

@@ -1,0 +1,179 @@
+//! Minimum mutator utilisation: the MinMU curve on a log window axis for the current run and the pinned baseline,
+//! with the maximum pause (MinMU is 0 up to it), the GC-overhead asymptote (1 − GC share of CPU) and the 50 ms
+//! perception line. Clicking on the plot picks a window length; its five worst windows are listed, and clicking
+//! one moves the playhead there (Go's `go tool trace` /mmu page).
+
+use egui_plot::{AxisHints, HLine, Line, LineStyle, Plot, Points, VLine};
+
+use super::{decade_marks, heading, legend_row, log_ms_tick, plot_height};
+use crate::gui::command::{Command, PlaybackCommand};
+use crate::gui::format;
+use crate::gui::state::AppState;
+use crate::gui::theme::Palette;
+
+/// The plot plus the worst-window list.
+pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, list: bool) {
+    let h = ui.available_height();
+    plot(ui, st, pal, cmds, if list { h * 0.65 } else { h });
+    if list {
+        worst_list(ui, st, cmds);
+    }
+}
+
+fn tick(x: f64) -> String {
+    format::window_ms(10f64.powf(x))
+}
+
+/// The MinMU plot in `height` points (with the worst-window list when there is room).
+pub fn plot(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+    let Some(v) = &st.current else { return };
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        "Minimum mutator utilisation (MinMU)",
+        "For each window length, the worst share of that window the program got to run (the rest went to \
+         GC pauses). Higher and further left is more responsive. Click to list the worst windows of a length.",
+    );
+    let s = &v.run.summary;
+    let mut items = vec![
+        (pal.current, "current run", "MinMU of the run on screen"),
+        (
+            pal.gc,
+            "max pause",
+            "MinMU is 0 for windows up to the longest pause",
+        ),
+        (
+            pal.warn,
+            "50 ms",
+            "pauses longer than about 50 ms are perceived by users",
+        ),
+        (
+            pal.powered,
+            "GC overhead asymptote",
+            "for long windows MinMU tends to 1 minus the GC share of CPU",
+        ),
+        (
+            pal.playhead,
+            "selected window",
+            "click the plot to pick a window length; its worst windows are listed",
+        ),
+    ];
+    if st.baseline.is_some() {
+        items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
+    }
+    legend_row(ui, &items);
+    let sel = st.mmu_window_ms.max(1e-6).log10();
+    let resp = Plot::new("mmu")
+        .height(plot_height(ui, start_y, height) - if height > 260.0 { 40.0 } else { 0.0 })
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("window (log scale)")
+                .formatter(|m, _| log_ms_tick(m.value))
+                .label_spacing(28.0..=36.0),
+        ])
+        .y_axis_label("MinMU")
+        .x_grid_spacer(decade_marks)
+        .include_y(0.0)
+        .include_y(1.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .label_formatter(|hp| match hp {
+            egui_plot::HoverPosition::NearDataPoint { position, .. }
+            | egui_plot::HoverPosition::Elsewhere { position } => Some(format!(
+                "window {}\nMinMU {}",
+                tick(position.x),
+                format::percent(position.y)
+            )),
+        })
+        .show(ui, |p| {
+            if let Some(b) = &st.baseline {
+                p.line(
+                    Line::new(format!("baseline: {}", b.label), b.mmu_curve.as_slice())
+                        .color(pal.baseline)
+                        .style(LineStyle::dashed_loose())
+                        .width(2.0),
+                );
+            }
+            p.line(
+                Line::new("current run", v.mmu_curve.as_slice())
+                    .color(pal.current)
+                    .width(2.5),
+            );
+            if s.max_pause_ms > 0.0 {
+                p.vline(
+                    VLine::new(
+                        format!("max pause {}", format::window_ms(s.max_pause_ms)),
+                        s.max_pause_ms.log10(),
+                    )
+                    .color(pal.gc)
+                    .style(LineStyle::dashed_dense()),
+                );
+            }
+            p.vline(
+                VLine::new("50 ms: a pause users perceive", 50f64.log10())
+                    .color(pal.warn)
+                    .width(2.0),
+            );
+            p.hline(
+                HLine::new(
+                    format!(
+                        "GC overhead asymptote 1 − {}",
+                        format::percent(s.gc_cpu_fraction)
+                    ),
+                    1.0 - s.gc_cpu_fraction,
+                )
+                .color(pal.powered)
+                .style(LineStyle::dashed_loose()),
+            );
+            p.vline(
+                VLine::new("selected window", sel)
+                    .color(pal.playhead)
+                    .width(1.0),
+            );
+            if let Some(w) = &st.worst {
+                let pts: Vec<[f64; 2]> = w
+                    .windows
+                    .first()
+                    .map(|x| vec![[sel, x.utilization]])
+                    .unwrap_or_default();
+                p.points(
+                    Points::new("MinMU at the selected window", pts)
+                        .radius(5.0)
+                        .color(pal.playhead),
+                );
+            }
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    if let Some(x) = resp.inner {
+        cmds.push(Command::SelectMmuWindow(10f64.powf(x)));
+    }
+    if height > 260.0 {
+        worst_list(ui, st, cmds);
+    }
+}
+
+/// The worst windows of the selected length, each a button that moves the playhead there.
+pub fn worst_list(ui: &mut egui::Ui, st: &AppState, cmds: &mut Vec<Command>) {
+    let Some(w) = &st.worst else { return };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("worst {} windows:", format::window_ms(w.window_ms)))
+            .on_hover_text("Click one to move the playhead to its start");
+        for win in &w.windows {
+            let t = win.start_ns as f64 * 1e-9;
+            if ui
+                .button(format!(
+                    "{} @ {}",
+                    format::percent(win.utilization),
+                    format::secs(t)
+                ))
+                .clicked()
+            {
+                cmds.push(Command::Playback(PlaybackCommand::SeekTo(t)));
+            }
+        }
+    });
+}

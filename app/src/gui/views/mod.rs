@@ -1,0 +1,228 @@
+//! The centre: a tab row and the chosen view. Timeline views (heap map, occupancy, CPU lanes) share one linked
+//! time axis and cursor and draw the playhead; clicking on any of them moves the playhead there. Each view is a
+//! function of `(&AppState, &Palette)` that queues commands; only the heap map keeps a cache (its texture).
+
+pub mod cpu;
+pub mod energy;
+pub mod layout;
+pub mod mmu;
+pub mod occupancy;
+pub mod raster;
+pub mod sweep;
+
+use egui::{Id, Rect, UiBuilder};
+use egui_plot::{Plot, VLine};
+
+use super::command::{Command, PlaybackCommand};
+use super::state::{AppState, ViewKind};
+use super::sweep::SweepState;
+use super::theme::Palette;
+
+/// The id of the shared time axis.
+pub fn time_link() -> Id {
+    Id::unique("gclab-time-axis")
+}
+
+/// A time plot: linked x axis and cursor, seconds on x.
+pub fn time_plot(id: &str) -> Plot<'static> {
+    Plot::new(id)
+        .link_axis(time_link(), [true, false])
+        .link_cursor(time_link(), [true, false])
+        .x_axis_label("time [s]")
+        .allow_scroll([true, false])
+}
+
+/// The playhead line.
+pub fn playhead(st: &AppState, pal: &Palette) -> VLine {
+    VLine::new("playhead", st.playback.playhead)
+        .color(pal.playhead)
+        .width(2.0)
+        .allow_hover(false)
+}
+
+/// Queues a seek when a time plot was clicked (not dragged) at `t`.
+pub fn seek_on_click(clicked_at: Option<f64>, cmds: &mut Vec<Command>) {
+    if let Some(t) = clicked_at {
+        cmds.push(Command::Playback(PlaybackCommand::SeekTo(t)));
+    }
+}
+
+/// Runs `f` in a child ui confined to `rect`.
+pub fn region<R>(ui: &mut egui::Ui, rect: Rect, f: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    ui.scope_builder(UiBuilder::new().max_rect(rect), f).inner
+}
+
+/// A view heading with a one-sentence explanation on hover.
+pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new(title).strong().size(16.0))
+            .on_hover_text(explain);
+        ui.weak("(?)").on_hover_text(explain);
+    });
+}
+
+/// The plot height left of a view's `height` once its heading and legend (drawn since `start_y`) are placed.
+pub fn plot_height(ui: &egui::Ui, start_y: f32, height: f32) -> f32 {
+    (height - (ui.cursor().min.y - start_y) - 6.0).max(60.0)
+}
+
+/// Axis text for a log10 value of milliseconds: only at decades (`10 µs`, `1 ms`, `1 s`).
+pub fn log_ms_tick(x: f64) -> String {
+    if (x - x.round()).abs() > 1e-6 {
+        return String::new();
+    }
+    match x.round() as i32 {
+        -3 => "1 µs".into(),
+        -2 => "10 µs".into(),
+        -1 => "100 µs".into(),
+        0 => "1 ms".into(),
+        1 => "10 ms".into(),
+        2 => "100 ms".into(),
+        3 => "1 s".into(),
+        4 => "10 s".into(),
+        e => format!("1e{e} ms"),
+    }
+}
+
+/// Grid marks at every decade of a log10 axis, with 2× and 5× minor marks.
+#[allow(clippy::needless_pass_by_value)] // the signature egui_plot asks of a grid spacer
+pub fn decade_marks(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    let (lo, hi) = input.bounds;
+    let mut out = Vec::new();
+    let (a, b) = (lo.floor() as i32, hi.ceil() as i32);
+    for e in a..=b.min(a + 40) {
+        let d = f64::from(e);
+        out.push(egui_plot::GridMark {
+            value: d,
+            step_size: 1.0,
+        });
+        for m in [2f64, 5.0] {
+            out.push(egui_plot::GridMark {
+                value: d + m.log10(),
+                step_size: 0.1,
+            });
+        }
+    }
+    out.retain(|m| m.value >= lo && m.value <= hi);
+    out
+}
+
+/// Grid marks at the given integer positions only (category axes: bars, cores).
+pub fn category_marks(n: usize) -> impl Fn(egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    move |_| {
+        (0..n)
+            .map(|i| egui_plot::GridMark {
+                value: i as f64,
+                step_size: 1.0,
+            })
+            .collect()
+    }
+}
+
+/// A small colour square.
+pub fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
+    let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    ui.painter().rect_filled(r, 2.0, c);
+    ui.painter().rect_stroke(
+        r,
+        2.0,
+        egui::Stroke::new(1.0, ui.visuals().weak_text_color()),
+        egui::StrokeKind::Inside,
+    );
+}
+
+/// A legend row (colour, name, one-sentence explanation on hover), drawn above a plot so it never hides data.
+pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        for (c, name, tip) in items {
+            swatch(ui, *c);
+            ui.label(*name).on_hover_text(*tip);
+            ui.add_space(8.0);
+        }
+    });
+}
+
+/// Draws the tab row and the chosen view.
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    layout_view: &mut layout::LayoutView,
+    sweep: &SweepState,
+    cmds: &mut Vec<Command>,
+) {
+    let mut view = st.settings.view;
+    ui.horizontal(|ui| {
+        for v in ViewKind::ALL {
+            ui.selectable_value(&mut view, v, v.title());
+        }
+        if let Some(b) = &st.baseline {
+            ui.separator();
+            ui.colored_label(pal.baseline, format!("baseline: {}", b.label));
+        }
+    });
+    if view != st.settings.view {
+        cmds.push(Command::SetView(view));
+    }
+    ui.separator();
+    if st.current.is_none() && view != ViewKind::Sweep {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("computing the first run…");
+        });
+        return;
+    }
+    match view {
+        ViewKind::Overview => overview(ui, st, pal, layout_view, cmds),
+        ViewKind::Layout => {
+            let h = ui.available_height();
+            layout_view.ui(ui, st, pal, cmds, h);
+        }
+        ViewKind::Mmu => mmu::ui(ui, st, pal, cmds, true),
+        ViewKind::Energy => {
+            let h = ui.available_height();
+            energy::bars(ui, st, pal, h * 0.45, cmds);
+            ui.separator();
+            egui::ScrollArea::vertical().show(ui, |ui| energy::table(ui, st, pal));
+        }
+        ViewKind::Cpu => cpu::ui(ui, st, pal, cmds),
+        ViewKind::Sweep => sweep::ui(ui, sweep, pal),
+    }
+}
+
+fn overview(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    layout_view: &mut layout::LayoutView,
+    cmds: &mut Vec<Command>,
+) {
+    let full = ui.available_rect_before_wrap();
+    let gap = 8.0;
+    let left_w = (full.width() * 0.6).floor();
+    let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
+    let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
+    let has_cpu = st.current.as_ref().is_some_and(|v| v.cpu.is_some());
+    region(ui, left, |ui| {
+        let h = left.height();
+        let map_h = if has_cpu { h * 0.5 } else { h * 0.6 };
+        layout_view.ui(ui, st, pal, cmds, map_h);
+        let rest = ui.available_height();
+        if has_cpu {
+            occupancy::ui(ui, st, pal, cmds, rest * 0.5);
+            cpu::lanes(ui, st, pal, cmds, ui.available_height());
+        } else {
+            occupancy::ui(ui, st, pal, cmds, rest);
+        }
+    });
+    region(ui, right, |ui| {
+        let h = right.height();
+        mmu::plot(ui, st, pal, cmds, h * 0.4);
+        energy::bars(ui, st, pal, h * 0.25, cmds);
+        egui::ScrollArea::vertical()
+            .id_salt("overview-table")
+            .show(ui, |ui| energy::table(ui, st, pal));
+    });
+    ui.advance_cursor_after_rect(full);
+}

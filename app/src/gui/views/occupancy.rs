@@ -1,0 +1,103 @@
+//! Heap occupancy over time: live and dead-not-yet-collected bytes as stacked areas, the powered banks' capacity
+//! as a step line, bank boundaries dashed; the baseline's live + dead as a grey line. Shares the time axis.
+
+use egui_plot::{FilledArea, HLine, Line, LineStyle};
+
+use super::{heading, legend_row, playhead, plot_height, seek_on_click, time_plot};
+use crate::gui::command::Command;
+use crate::gui::state::AppState;
+use crate::gui::theme::Palette;
+
+/// Draws the occupancy plot in `height` points.
+pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+    let Some(v) = &st.current else { return };
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        "Heap occupancy",
+        "Bytes in the heap over time: live objects, dead objects still waiting for a collection, and the \
+         capacity of the banks that are powered (a GC trigger fires when the heap, or a bank, fills up).",
+    );
+    let mut items = vec![
+        (pal.live, "live", "reachable objects"),
+        (
+            pal.dead,
+            "dead, not yet collected",
+            "garbage the next collection reclaims",
+        ),
+        (
+            pal.powered,
+            "powered bank capacity",
+            "bytes in banks that are not gated",
+        ),
+        (
+            pal.guide,
+            "bank boundaries (dashed)",
+            "each bank can be gated on its own",
+        ),
+    ];
+    if st.baseline.is_some() {
+        items.push((pal.baseline, "baseline: live + dead", "the pinned run"));
+    }
+    legend_row(ui, &items);
+    let run = &v.run;
+    let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
+    // Up to the highest powered capacity or occupancy (the heap map shows the whole address range).
+    let peak = v
+        .powered_line
+        .iter()
+        .map(|p| p.y)
+        .chain(v.occ_used.iter().copied())
+        .fold(0.0, f64::max);
+    let top_kib = (peak * 1.15).max(bank_kib);
+    let resp = time_plot("occupancy")
+        .height(plot_height(ui, start_y, height))
+        .y_axis_label("KiB")
+        .include_y(0.0)
+        .include_y(top_kib)
+        .include_x(0.0)
+        .include_x(v.duration_s)
+        .show(ui, |p| {
+            p.add(
+                FilledArea::new(
+                    "dead, not yet collected",
+                    &v.occ_t,
+                    &v.occ_live,
+                    &v.occ_used,
+                )
+                .fill_color(Palette::faded(pal.dead, 200)),
+            );
+            p.add(
+                FilledArea::new("live", &v.occ_t, &v.occ_zero, &v.occ_live)
+                    .fill_color(Palette::faded(pal.live, 220)),
+            );
+            p.line(
+                Line::new("powered bank capacity", v.powered_line.as_slice())
+                    .color(pal.powered)
+                    .width(2.0)
+                    .allow_band(false),
+            );
+            if let Some(b) = &st.baseline {
+                p.line(
+                    Line::new("baseline: live + dead", b.used_line.as_slice())
+                        .color(pal.baseline)
+                        .style(LineStyle::dashed_loose())
+                        .width(1.5),
+                );
+            }
+            for i in 1..=run.geometry.banks {
+                p.hline(
+                    HLine::new("bank boundary", f64::from(i) * bank_kib)
+                        .color(pal.guide)
+                        .style(LineStyle::dashed_dense())
+                        .allow_hover(false),
+                );
+            }
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+}
