@@ -16,3 +16,9 @@ mod mmu_oracle;
 mod reproduce_kvm;
 /// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
 mod scenario;
+/// The gclab trace format: version-1 fixtures, text ↔ binary, hostile files named by line or byte offset.
+mod trace_format;
+/// `gclab trace import` on real heaptrack, objects-CSV and Elephant Tracks 2 traces (jq replay, exact peak).
+mod trace_import;
+/// `gclab trace record` of simulated runs and `gclab export-perfetto` (trace-event JSON structure).
+mod trace_record;
