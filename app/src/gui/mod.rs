@@ -16,9 +16,12 @@ mod command;
 mod controls;
 mod files;
 mod format;
+pub mod headless;
 mod scrubber;
 mod state;
 mod sweep;
+#[cfg(test)]
+mod tests;
 mod theme;
 mod views;
 mod worker;

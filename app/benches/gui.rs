@@ -1,0 +1,112 @@
+//! App speed (issue #4, "Speed"): the heap-layout raster at view size, a whole headless frame with every view of
+//! the Overview visible, and the slider → new views round trip (worker simulation + derived data + one frame),
+//! on the default scenario and on a run with a million objects.
+//!
+//! `cargo bench -p gclab --bench gui` (add `-- --quick` for a short run).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gclab::gui::headless::{frame, headless, settle};
+use gclab::gui::{Command, Palette, RasterSpec, Theme, rasterize};
+use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+
+fn million() -> Scenario {
+    Scenario::default_preset()
+        .and_then(|s| s.with_set("workload.phases.0.allocations=1000000"))
+        .and_then(|s| s.with_set("heap.size=1MiB"))
+        .and_then(|s| s.with_set("heap.bank_size=64KiB"))
+        .expect("the million-object scenario")
+}
+
+fn full_view(run: &Run, w: usize, h: usize) -> RasterSpec {
+    RasterSpec {
+        t0: 0.0,
+        t1: run.duration.as_secs_f64(),
+        a0: 0.0,
+        a1: run.geometry.heap_bytes as f64 * 1.05,
+        width: w,
+        height: h,
+        lanes: true,
+    }
+}
+
+fn raster(c: &mut Criterion) {
+    let pal = Palette::of(Theme::Light);
+    let mut g = c.benchmark_group("layout_raster");
+    g.sample_size(20).measurement_time(Duration::from_secs(4));
+    for (name, sc) in [
+        ("default", Scenario::default_preset().expect("default")),
+        ("1M_objects", million()),
+    ] {
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
+        let spec = full_view(&run, 1100, 420);
+        g.bench_function(format!("{name}_full_1100x420"), |b| {
+            b.iter(|| black_box(rasterize(&run, &spec, &pal)));
+        });
+        let mut zoom = spec;
+        zoom.t0 = spec.t1 * 0.45;
+        zoom.t1 = spec.t1 * 0.55;
+        g.bench_function(format!("{name}_zoomed10pct_1100x420"), |b| {
+            b.iter(|| black_box(rasterize(&run, &zoom, &pal)));
+        });
+    }
+    g.finish();
+}
+
+fn frames(c: &mut Criterion) {
+    let mut g = c.benchmark_group("frame");
+    g.sample_size(30).measurement_time(Duration::from_secs(4));
+    for (name, sc) in [
+        ("default", Scenario::default_preset().expect("default")),
+        ("1M_objects", million()),
+    ] {
+        let (ctx, mut app) = headless(sc);
+        settle(&ctx, &mut app);
+        // Steady state: every Overview view drawn, the heap map's texture reused.
+        g.bench_function(format!("{name}_overview"), |b| {
+            b.iter(|| frame(&ctx, &mut app));
+        });
+        // Scrubbing: the playhead moves every frame (the "now" column rebuilds its column).
+        let dur = app.state.current.as_ref().map_or(1.0, |v| v.duration_s);
+        let mut i = 0u32;
+        g.bench_function(format!("{name}_overview_scrubbing"), |b| {
+            b.iter(|| {
+                i = (i + 1) % 100;
+                app.queue(Command::Playback(gclab::gui::PlaybackCommand::SeekTo(
+                    dur * f64::from(i) / 100.0,
+                )));
+                frame(&ctx, &mut app);
+            });
+        });
+    }
+    g.finish();
+}
+
+fn rerun(c: &mut Criterion) {
+    let mut g = c.benchmark_group("rerun");
+    g.sample_size(20).measurement_time(Duration::from_secs(6));
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));
+    settle(&ctx, &mut app);
+    let mut seed = 1;
+    // Slider change → worker round trip → the frame that shows the new run.
+    g.bench_function("default_slider_to_new_views", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                seed += 1;
+                app.state.controls.seed = seed;
+                let t0 = Instant::now();
+                app.queue(Command::Rerun);
+                settle(&ctx, &mut app);
+                total += t0.elapsed();
+            }
+            total
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, raster, frames, rerun);
+criterion_main!(benches);

@@ -1,0 +1,51 @@
+//! Drives the app without a window: an `egui::Context` with no renderer, frames run with `Context::run_ui`, the
+//! worker thread real. Used by the app's tests and by `benches/gui.rs` (frame build time, re-run latency).
+
+use std::time::{Duration, Instant};
+
+use gclab_core::Scenario;
+
+use super::GclabApp;
+
+/// A headless app on `sc` (its first run queued).
+pub fn headless(sc: Scenario) -> (egui::Context, GclabApp) {
+    let ctx = egui::Context::default();
+    let app = GclabApp::new(&ctx, sc);
+    (ctx, app)
+}
+
+/// Runs one frame of `app` on a 1500×940 screen.
+pub fn frame(ctx: &egui::Context, app: &mut GclabApp) {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1500.0, 940.0),
+        )),
+        ..Default::default()
+    };
+    let mut out = ctx.run_ui(input, |ui| app.frame(ui));
+    out.textures_delta.clear(); // no renderer to hand them to
+}
+
+/// Runs frames until the newest request's run is on screen (or 60 s pass); returns how many frames it took.
+pub fn settle(ctx: &egui::Context, app: &mut GclabApp) -> u32 {
+    let t0 = Instant::now();
+    let mut n = 0;
+    loop {
+        frame(ctx, app);
+        n += 1;
+        let st = &app.state;
+        if !st.computing
+            && st
+                .current
+                .as_ref()
+                .is_some_and(|v| v.generation == st.generation)
+        {
+            return n;
+        }
+        if t0.elapsed() > Duration::from_secs(60) {
+            return n;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

@@ -1,0 +1,169 @@
+//! Headless tests of the app's behaviour: the real `GclabApp` built on an `egui::Context` with no window, frames
+//! run with `Context::run_ui`, the worker thread real. They check the controls → re-run → views loop, the
+//! playhead, pin-and-compare and a malformed scenario file, on data (no pixels).
+
+use gclab_core::{CollectorKind, Scenario};
+
+use super::ViewKind;
+use super::command::{Command, PlaybackCommand};
+use super::headless::{frame, headless, settle};
+
+#[test]
+fn the_app_opens_on_the_default_scenario_and_fills_every_view() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let v = app.state.current.clone().expect("a run");
+    assert_eq!(
+        v.run.summary.collector, "adaptive",
+        "the default scenario runs"
+    );
+    for view in ViewKind::ALL {
+        app.queue(Command::SetView(view));
+        frame(&ctx, &mut app);
+        frame(&ctx, &mut app);
+        assert_eq!(app.state.settings.view, view, "the tab switched");
+    }
+    assert!(!app.state.status.is_error, "{}", app.state.status.message);
+}
+
+#[test]
+fn changing_the_collector_and_k_reruns_and_changes_the_summary() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let before = app.state.current.clone().expect("a run");
+    app.state.controls.collector = CollectorKind::KAllocation;
+    app.state.controls.k = 500;
+    app.queue(Command::Rerun);
+    settle(&ctx, &mut app);
+    let after = app.state.current.clone().expect("a run");
+    assert_eq!(
+        after.run.summary.collector, "k-allocation",
+        "the new collector ran"
+    );
+    assert_ne!(
+        before.run.summary.collections, after.run.summary.collections,
+        "the summary changed"
+    );
+    // A burst of slider moves: only the newest is kept on screen.
+    for k in [10, 20, 50, 100, 200] {
+        app.state.controls.k = k;
+        app.queue(Command::Rerun);
+        frame(&ctx, &mut app);
+    }
+    settle(&ctx, &mut app);
+    let last = app.state.current.clone().expect("a run");
+    assert_eq!(
+        last.scenario.file().collector.k,
+        200,
+        "the newest setting wins"
+    );
+}
+
+#[test]
+fn scrubbing_steps_between_collections_and_clamps_to_the_run() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let v = app.state.current.clone().expect("a run");
+    app.queue(Command::Playback(PlaybackCommand::StepGc(true)));
+    frame(&ctx, &mut app);
+    assert_eq!(
+        app.state.playback.playhead, v.gc_start_s[0],
+        "next GC from 0 is the first collection"
+    );
+    app.queue(Command::Playback(PlaybackCommand::StepGc(true)));
+    frame(&ctx, &mut app);
+    assert_eq!(
+        app.state.playback.playhead, v.gc_start_s[1],
+        "then the second"
+    );
+    app.queue(Command::Playback(PlaybackCommand::StepGc(false)));
+    frame(&ctx, &mut app);
+    assert_eq!(app.state.playback.playhead, v.gc_start_s[0], "and back");
+    app.queue(Command::Playback(PlaybackCommand::SeekTo(1e9)));
+    frame(&ctx, &mut app);
+    assert_eq!(
+        app.state.playback.playhead, v.duration_s,
+        "seeking clamps to the run"
+    );
+    app.queue(Command::Playback(PlaybackCommand::TogglePlay));
+    frame(&ctx, &mut app);
+    assert!(app.state.playback.playing, "play from the end restarts");
+    assert!(app.state.playback.playhead < v.duration_s, "at the start");
+}
+
+#[test]
+fn a_pinned_baseline_stays_while_the_current_run_changes() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    app.queue(Command::PinBaseline);
+    app.state.controls.collector = CollectorKind::Base;
+    app.queue(Command::Rerun);
+    settle(&ctx, &mut app);
+    let b = app.state.baseline.clone().expect("a baseline");
+    let c = app.state.current.clone().expect("a run");
+    assert_eq!(
+        b.run.summary.collector, "adaptive",
+        "the baseline is the pinned run"
+    );
+    assert_eq!(
+        c.run.summary.collector, "base",
+        "the current run is the new one"
+    );
+    frame(&ctx, &mut app); // every view draws both
+    app.queue(Command::ClearBaseline);
+    frame(&ctx, &mut app);
+    assert!(app.state.baseline.is_none(), "cleared");
+}
+
+#[test]
+fn a_malformed_scenario_shows_an_error_and_changes_nothing() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let before = app.state.current.clone().expect("a run");
+    let gen_before = app.state.generation;
+    app.queue(Command::LoadText {
+        text: "format_version = 1\n[heap]\nsize = \"lots\"\n".into(),
+        origin: "bad.toml".into(),
+    });
+    frame(&ctx, &mut app);
+    assert!(app.state.status.is_error, "the status bar shows the error");
+    assert!(
+        app.state.status.message.contains("bad.toml"),
+        "naming the file: {}",
+        app.state.status.message
+    );
+    assert_eq!(app.state.generation, gen_before, "no re-run");
+    let now = app.state.current.clone().expect("a run");
+    assert!(
+        std::sync::Arc::ptr_eq(&before, &now),
+        "the last good run stays"
+    );
+    // A bad knob combination is refused the same way.
+    app.state.controls.bank_kib = 48;
+    app.queue(Command::Rerun);
+    frame(&ctx, &mut app);
+    assert!(
+        app.state.status.is_error,
+        "bank size not dividing the heap is refused"
+    );
+}
+
+#[test]
+fn save_and_load_a_scenario_file_round_trips() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    app.state.controls.collector = CollectorKind::KAllocation;
+    app.state.controls.k = 321;
+    let path = std::env::temp_dir().join(format!("gclab-gui-{}.toml", std::process::id()));
+    app.queue(Command::SaveFile(path.clone()));
+    frame(&ctx, &mut app);
+    assert!(!app.state.status.is_error, "{}", app.state.status.message);
+    app.queue(Command::LoadPreset("kvm/calculator".into()));
+    frame(&ctx, &mut app);
+    app.queue(Command::LoadFile(path.clone()));
+    settle(&ctx, &mut app);
+    let v = app.state.current.clone().expect("a run");
+    assert_eq!(v.scenario.file().collector.k, 321, "the saved k came back");
+    assert_eq!(app.state.controls.k, 321, "and the controls show it");
+    let _ = std::fs::remove_file(&path);
+}
