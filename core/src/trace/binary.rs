@@ -216,8 +216,15 @@ enum Cut {
 }
 
 /// Decodes a varint from `s` at `*at`.
-#[inline]
+#[inline(always)]
 fn varint(s: &[u8], at: &mut usize) -> Result<u64, Cut> {
+    // Fast path: one byte (small deltas, ids and kinds).
+    if let Some(&b) = s.get(*at)
+        && b < 0x80
+    {
+        *at += 1;
+        return Ok(u64::from(b));
+    }
     let mut v = 0u64;
     let mut shift = 0u32;
     loop {
@@ -375,7 +382,9 @@ impl BinDecoder {
         events: u64,
     ) -> Result<Option<Event>, TraceError> {
         loop {
-            self.fill(MAX_RECORD_BYTES)?;
+            if self.input.len - self.input.pos < MAX_RECORD_BYTES {
+                self.fill(MAX_RECORD_BYTES)?;
+            }
             let start = self.input.offset();
             let s = self.input.available();
             let Some(&tag) = s.first() else {
@@ -404,6 +413,7 @@ impl BinDecoder {
         }
     }
 
+    #[inline(always)]
     fn event(
         &mut self,
         tag: u8,
@@ -411,115 +421,156 @@ impl BinDecoder {
         tables: &Tables,
         events: u64,
     ) -> Result<Option<Event>, TraceError> {
-        let s = self.input.available();
-        let mut at = 1;
-        let d = self.d;
-        let what = match tag {
-            TAG_END => "the end record",
-            TAG_ALLOC => "an alloc record",
-            TAG_MOVE => "a move record",
-            TAG_DEATH => "a death record",
-            TAG_ACCESS => "an access record",
-            TAG_GC_START => "a gc_start record",
-            TAG_GC_END => "a gc_end record",
-            other => {
-                return Err(TraceError::byte(
-                    &self.name,
-                    start,
-                    format!("unknown record tag 0x{other:02x}: expected 0x00-0x03 or 0x10-0x15"),
-                ));
-            }
+        let decoded = decode(tag, self.input.available(), &self.d);
+        let (ev, nd, used) = match decoded {
+            Ok(v) => v,
+            Err(c) => return Err(self.decode_error(tag, c, start)),
         };
-        let mut next = |s: &[u8]| varint(s, &mut at);
-        let decoded: Result<(Event, Deltas), Cut> = (|| {
-            let mut nd = d;
-            let ev = match tag {
-                TAG_END => {
-                    let n = next(s)?;
-                    return Ok((Event::GcEnd { t: n }, nd));
-                }
-                TAG_ALLOC => {
-                    let id = d.next_alloc_id.wrapping_add(unzigzag(next(s)?));
-                    let site = next(s)?;
-                    let type_id = next(s)?;
-                    let size_bytes = next(s)?;
-                    let addr = d.last_addr.wrapping_add(unzigzag(next(s)?));
-                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
-                    nd.next_alloc_id = id.wrapping_add(1);
-                    nd.last_id = id;
-                    nd.last_addr = addr;
-                    Event::Alloc {
-                        id,
-                        site: u32::try_from(site).unwrap_or(u32::MAX),
-                        type_id: u32::try_from(type_id).unwrap_or(u32::MAX),
-                        size_bytes,
-                        addr,
-                        t,
-                    }
-                }
-                TAG_MOVE => {
-                    let id = d.last_id.wrapping_add(unzigzag(next(s)?));
-                    let addr = d.last_addr.wrapping_add(unzigzag(next(s)?));
-                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
-                    nd.last_id = id;
-                    nd.last_addr = addr;
-                    Event::Move { id, addr, t }
-                }
-                TAG_DEATH | TAG_ACCESS => {
-                    let id = d.last_id.wrapping_add(unzigzag(next(s)?));
-                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
-                    nd.last_id = id;
-                    if tag == TAG_DEATH {
-                        Event::Death { id, t }
-                    } else {
-                        Event::Access { id, t }
-                    }
-                }
-                TAG_GC_START => {
-                    let kind = next(s)?;
-                    let t = d.last_t.wrapping_add(unzigzag(next(s)?));
-                    Event::GcStart {
-                        kind: u32::try_from(kind).unwrap_or(u32::MAX),
-                        t,
-                    }
-                }
-                _ => Event::GcEnd {
-                    t: d.last_t.wrapping_add(unzigzag(next(s)?)),
-                },
-            };
-            nd.last_t = ev.t();
-            Ok((ev, nd))
-        })();
-        let (ev, nd) = decoded.map_err(|c| self.cut(c, start, what))?;
-        self.input.pos += at;
+        self.input.pos += used;
         if tag == TAG_END {
-            let declared = ev.t();
-            if declared != events {
-                return Err(TraceError::byte(
-                    &self.name,
-                    start,
-                    format!("the end record counts {declared} events but {events} were read"),
-                ));
-            }
-            self.fill(1)?;
-            if !self.input.available().is_empty() {
-                return Err(TraceError::byte(
-                    &self.name,
-                    self.input.offset(),
-                    "data after the end record: expected the end of the file",
-                ));
-            }
-            return Ok(None);
+            return self.end(ev.t(), start, events).map(|()| None);
         }
-        let check = match ev {
+        let ok = match ev {
+            Event::Alloc { site, type_id, .. } => {
+                (site as usize) < tables.get(Table::Site).len()
+                    && (type_id as usize) < tables.get(Table::Type).len()
+            }
+            Event::GcStart { kind, .. } => (kind as usize) < tables.get(Table::GcKind).len(),
+            _ => true,
+        };
+        if !ok {
+            return Err(self.undefined(&ev, tag, start, tables));
+        }
+        self.d = nd;
+        Ok(Some(ev))
+    }
+
+    #[cold]
+    fn decode_error(&self, tag: u8, c: Cut, start: u64) -> TraceError {
+        match record_name(tag) {
+            Some(what) => self.cut(c, start, what),
+            None => TraceError::byte(
+                &self.name,
+                start,
+                format!("unknown record tag 0x{tag:02x}: expected 0x00-0x03 or 0x10-0x15"),
+            ),
+        }
+    }
+
+    #[cold]
+    fn undefined(&self, ev: &Event, tag: u8, start: u64, tables: &Tables) -> TraceError {
+        let check = match *ev {
             Event::Alloc { site, type_id, .. } => tables
                 .check(Table::Site, site)
                 .and_then(|()| tables.check(Table::Type, type_id)),
             Event::GcStart { kind, .. } => tables.check(Table::GcKind, kind),
             _ => Ok(()),
         };
-        check.map_err(|e| TraceError::byte(&self.name, start, format!("{what}: expected {e}")))?;
-        self.d = nd;
-        Ok(Some(ev))
+        let what = record_name(tag).unwrap_or("a record");
+        TraceError::byte(
+            &self.name,
+            start,
+            format!("{what}: expected {}", check.err().unwrap_or_default()),
+        )
     }
+
+    /// Checks the `end` record's count and that nothing follows it.
+    #[cold]
+    fn end(&mut self, declared: u64, start: u64, events: u64) -> Result<(), TraceError> {
+        if declared != events {
+            return Err(TraceError::byte(
+                &self.name,
+                start,
+                format!("the end record counts {declared} events but {events} were read"),
+            ));
+        }
+        self.fill(1)?;
+        if !self.input.available().is_empty() {
+            return Err(TraceError::byte(
+                &self.name,
+                self.input.offset(),
+                "data after the end record: expected the end of the file",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What a tag's record is called in errors (`None`: not a record tag).
+fn record_name(tag: u8) -> Option<&'static str> {
+    Some(match tag {
+        TAG_END => "the end record",
+        TAG_ALLOC => "an alloc record",
+        TAG_MOVE => "a move record",
+        TAG_DEATH => "a death record",
+        TAG_ACCESS => "an access record",
+        TAG_GC_START => "a gc_start record",
+        TAG_GC_END => "a gc_end record",
+        _ => return None,
+    })
+}
+
+/// Decodes the event record with `tag` at the start of `s` (tag included) against the delta state `d`: the event
+/// (for `end`, a `GcEnd` carrying the count), the new delta state and the bytes used.
+#[inline(always)]
+fn decode(tag: u8, s: &[u8], d: &Deltas) -> Result<(Event, Deltas, usize), Cut> {
+    let mut at = 1;
+    let mut nd = *d;
+    let ev = match tag {
+        TAG_ALLOC => {
+            let id = d.next_alloc_id.wrapping_add(unzigzag(varint(s, &mut at)?));
+            let site = varint(s, &mut at)?;
+            let type_id = varint(s, &mut at)?;
+            let size_bytes = varint(s, &mut at)?;
+            let addr = d.last_addr.wrapping_add(unzigzag(varint(s, &mut at)?));
+            let t = d.last_t.wrapping_add(unzigzag(varint(s, &mut at)?));
+            nd.next_alloc_id = id.wrapping_add(1);
+            nd.last_id = id;
+            nd.last_addr = addr;
+            Event::Alloc {
+                id,
+                site: u32::try_from(site).unwrap_or(u32::MAX),
+                type_id: u32::try_from(type_id).unwrap_or(u32::MAX),
+                size_bytes,
+                addr,
+                t,
+            }
+        }
+        TAG_DEATH | TAG_ACCESS => {
+            let id = d.last_id.wrapping_add(unzigzag(varint(s, &mut at)?));
+            let t = d.last_t.wrapping_add(unzigzag(varint(s, &mut at)?));
+            nd.last_id = id;
+            if tag == TAG_DEATH {
+                Event::Death { id, t }
+            } else {
+                Event::Access { id, t }
+            }
+        }
+        TAG_MOVE => {
+            let id = d.last_id.wrapping_add(unzigzag(varint(s, &mut at)?));
+            let addr = d.last_addr.wrapping_add(unzigzag(varint(s, &mut at)?));
+            let t = d.last_t.wrapping_add(unzigzag(varint(s, &mut at)?));
+            nd.last_id = id;
+            nd.last_addr = addr;
+            Event::Move { id, addr, t }
+        }
+        TAG_GC_START => {
+            let kind = varint(s, &mut at)?;
+            let t = d.last_t.wrapping_add(unzigzag(varint(s, &mut at)?));
+            Event::GcStart {
+                kind: u32::try_from(kind).unwrap_or(u32::MAX),
+                t,
+            }
+        }
+        TAG_GC_END => Event::GcEnd {
+            t: d.last_t.wrapping_add(unzigzag(varint(s, &mut at)?)),
+        },
+        TAG_END => {
+            let n = varint(s, &mut at)?;
+            return Ok((Event::GcEnd { t: n }, nd, at));
+        }
+        _ => return Err(Cut::Overlong),
+    };
+    nd.last_t = ev.t();
+    Ok((ev, nd, at))
 }

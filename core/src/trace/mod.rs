@@ -170,6 +170,7 @@ impl Table {
         }
     }
 
+    #[inline]
     fn index(self) -> usize {
         match self {
             Table::Site => 0,
@@ -223,6 +224,7 @@ impl Tables {
     }
 
     /// Checks that `id` is defined in `table`.
+    #[inline]
     pub(crate) fn check(&self, table: Table, id: u32) -> Result<(), String> {
         let n = self.get(table).len();
         if (id as usize) < n {

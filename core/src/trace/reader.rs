@@ -198,6 +198,7 @@ impl TraceReader {
 impl Iterator for TraceReader {
     type Item = Result<Event, TraceError>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
