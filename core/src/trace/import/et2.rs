@@ -18,11 +18,32 @@ use std::path::{Path, PathBuf};
 use super::{ImportReport, ImportWarnings, Lines, write_error};
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
 
-/// The trace file of `path`: `path/trace.bz2` (or `path/trace`) for a directory, else `path`.
+/// The trace file of `path`: for a directory `path/trace.bz2` (or `trace`, `trace.gz`, `trace.zst`, or else the
+/// first `trace*` file), else `path`.
 pub fn trace_file(path: &Path) -> PathBuf {
     if path.is_dir() {
-        let bz = path.join("trace.bz2");
-        if bz.exists() { bz } else { path.join("trace") }
+        for name in ["trace.bz2", "trace", "trace.gz", "trace.zst"] {
+            if path.join(name).is_file() {
+                return path.join(name);
+            }
+        }
+        // Any other `trace*` file (first by name).
+        let mut other: Vec<PathBuf> = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("trace"))
+            })
+            .collect();
+        other.sort();
+        other
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| path.join("trace.bz2"))
     } else {
         path.to_path_buf()
     }
