@@ -1,6 +1,6 @@
 //! heaptrack's raw capture (`heaptrack_preload` output, usually `*.raw.zst`; file format versions 2–3): one
 //! record per line, numbers in hex. Used: `+ size trace ptr` (allocation: object ids are 1, 2, … in allocation
-//! order, site = the backtrace index and its leaf instruction pointer, type `malloc`), `- ptr` (free = death of the
+//! order, site = the backtrace index and its three innermost instruction pointers, type `malloc`), `- ptr` (free = death of the
 //! live allocation at that pointer), `c ms` (clock: the time of the records that follow, in ms), `t ip parent`
 //! (backtrace nodes, numbered 1, 2, … in order). Known and not needed: `v` (versions, kept in the source), `x`/`X`
 //! (executable and command line, kept), `I`, `m`, `R`, `A`, `i`, `s`, `#`. Anything else is counted as a warning.
@@ -20,6 +20,30 @@ fn hex(tok: Option<&str>, field: &str, lines: &Lines) -> Result<u64, TraceError>
         tok.ok_or_else(|| lines.error(format!("expected {field} (hex), got the end of the line")))?;
     u64::from_str_radix(tok, 16)
         .map_err(|_| lines.error(format!("expected {field} as a hex number, got `{tok}`")))
+}
+
+/// Frames named in a site label, innermost first.
+const SITE_FRAMES: usize = 3;
+
+/// `trace N @0xIP < 0xIP < 0xIP`: the backtrace index and its innermost frames (node `i` is the `i`-th `t` line).
+fn site_label(trace: u64, nodes: &[(u64, u64)]) -> String {
+    let mut label = format!("trace {trace}");
+    let mut node = trace;
+    for k in 0..SITE_FRAMES {
+        let Some(&(ip, parent)) = usize::try_from(node)
+            .ok()
+            .and_then(|i| i.checked_sub(1))
+            .and_then(|i| nodes.get(i))
+        else {
+            break;
+        };
+        label += &format!("{}0x{ip:x}", if k == 0 { " @" } else { " < " });
+        if parent >= node {
+            break;
+        }
+        node = parent;
+    }
+    label
 }
 
 /// Makes the writer once the header lines have been read, and defines the one type.
@@ -61,7 +85,8 @@ where
     let mut command = String::new();
     let mut make = Some(make);
     let mut w: Option<TraceWriter<W>> = None;
-    let mut trace_ips: Vec<u64> = Vec::new();
+    // Backtrace nodes: (instruction pointer, parent index; 0 = root).
+    let mut trace_ips: Vec<(u64, u64)> = Vec::new();
     let mut site_ids: HashMap<u64, u32> = HashMap::new();
     let mut live: HashMap<u64, (u64, u64)> = HashMap::new();
     let mut next_id = 1u64;
@@ -105,14 +130,7 @@ where
                 let site = match site_ids.get(&trace) {
                     Some(s) => *s,
                     None => {
-                        let ip = usize::try_from(trace)
-                            .ok()
-                            .and_then(|i| i.checked_sub(1))
-                            .and_then(|i| trace_ips.get(i));
-                        let label = match ip {
-                            Some(ip) => format!("trace {trace} @0x{ip:x}"),
-                            None => format!("trace {trace}"),
-                        };
+                        let label = site_label(trace, &trace_ips);
                         let s = wr
                             .intern(Table::Site, &label)
                             .map_err(|e| write_error(&name, &e))?;
@@ -160,8 +178,9 @@ where
             "c" => t_ms = hex(toks.next(), "the clock (ms)", &lines)?,
             "t" => {
                 let ip = hex(toks.next(), "the instruction pointer", &lines)?;
+                let parent = hex(toks.next(), "the parent index", &lines)?;
                 if trace_ips.len() < MAX_TRACE_NODES {
-                    trace_ips.push(ip);
+                    trace_ips.push((ip, parent));
                 }
             }
             "a" => {
