@@ -1,5 +1,5 @@
-//! `TraceReader`: opens a trace of either form (sniffed from its first bytes; a zstd-compressed file is
-//! decompressed on the fly) and yields its events as an iterator, with the string tables growing as definitions
+//! `TraceReader`: opens a trace of either form (sniffed from its first bytes; a zstd-, gzip- or bzip2-compressed
+//! file is decompressed on the fly) and yields its events as an iterator, with the string tables growing as definitions
 //! are read. Memory is bounded: one read buffer, one line, and the capped string tables.
 //! Also the decompression helpers the importers share ([`open_decompressed`]).
 
@@ -139,7 +139,10 @@ impl TraceReader {
         let io = |e: std::io::Error| TraceError::byte(name, 0, format!("cannot read: {e}"));
         let (head, mut src) = peek(src, BINARY_MAGIC.len()).map_err(io)?;
         let mut head = head;
-        if head.starts_with(&ZSTD_MAGIC) {
+        if head.starts_with(&ZSTD_MAGIC)
+            || head.starts_with(&GZIP_MAGIC)
+            || head.starts_with(&BZIP2_MAGIC)
+        {
             src = decompressed(name, src)?;
             (head, src) = peek(src, BINARY_MAGIC.len()).map_err(io)?;
         }

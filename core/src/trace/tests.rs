@@ -392,3 +392,19 @@ fn stats_count_objects_peak_and_lifetimes() {
     assert_eq!(tl.objects, 3, "timeline objects");
     assert_eq!(tl.by_gc_epoch, vec![(2, 1), (1, 1)], "per epoch");
 }
+
+#[test]
+fn gzip_and_bzip2_compressed_traces_read() {
+    use std::io::Write;
+    let (header, recs) = gen_trace(3, 200);
+    let plain = write(Form::Binary, &header, &recs);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&plain).unwrap();
+    let gz = gz.finish().unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    bz.write_all(&plain).unwrap();
+    let bz = bz.finish().unwrap();
+    let want = read(&plain).unwrap();
+    assert_eq!(read(&gz).unwrap(), want, "gzip");
+    assert_eq!(read(&bz).unwrap(), want, "bzip2");
+}
