@@ -7,11 +7,13 @@
 //! varint/delta encoding ([`binary`]). Both are read by one streaming [`TraceReader`] (an iterator; memory bounded
 //! by the string tables, which are capped) that also reads a zstd-compressed file of either form, and written by
 //! one streaming [`TraceWriter`]. Importers of real traces live in [`import`], trace statistics in [`stats`], the
-//! writer of a simulated run's objects in [`record`].
+//! writer of a simulated run's objects in [`record`], a
+//! trace replayed as recorded (a scrubbable heap layout) in [`layout`].
 
 pub mod binary;
 pub mod error;
 pub mod import;
+pub mod layout;
 pub mod reader;
 pub mod record;
 pub mod stats;
