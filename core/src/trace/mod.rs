@@ -8,7 +8,8 @@
 //! by the string tables, which are capped) that also reads a zstd-compressed file of either form, and written by
 //! one streaming [`TraceWriter`]. Importers of real traces live in [`import`], trace statistics in [`stats`], the
 //! writer of a simulated run's objects in [`record`], a
-//! trace replayed as recorded (a scrubbable heap layout) in [`layout`].
+//! trace replayed as recorded (a scrubbable heap layout) in [`layout`], and as the allocation requests of a
+//! simulated program in [`workload`].
 
 pub mod binary;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod reader;
 pub mod record;
 pub mod stats;
 pub mod text;
+pub mod workload;
 pub mod writer;
 
 #[cfg(test)]
