@@ -123,6 +123,42 @@ fn heaptrack_jq_replays_live_bytes_after_every_event_and_the_exact_peak() {
     replay_matches_events_csv(&txt);
 }
 
+/// The lifetime histogram in bytes allocated agrees with objects.csv's own clocks (free_clock − alloc_clock).
+#[test]
+fn lifetimes_in_bytes_allocated_match_the_objects_csv_clocks() {
+    let d = scratch("lifetimes");
+    let out = d.join("jq.gctrace");
+    import(&jq().join("trace.raw.zst"), &out, None);
+    let v = stats_json(&out.display().to_string());
+    let csv =
+        open_decompressed("objects.csv.gz", &jq().join("objects.csv.gz")).expect("objects.csv.gz");
+    let mut rows = BufReader::new(csv).lines();
+    let header = rows.next().expect("header").expect("utf-8");
+    let cols: Vec<&str> = header.split(',').collect();
+    let col = |n: &str| cols.iter().position(|c| *c == n).expect("column");
+    let (a, f) = (col("alloc_clock_bytes"), col("free_clock_bytes"));
+    let mut want = vec![0u64; 65];
+    for row in rows {
+        let row = row.expect("row");
+        let c: Vec<&str> = row.split(',').collect();
+        if c[f].is_empty() {
+            continue;
+        }
+        let life =
+            c[f].parse::<u64>().expect("free clock") - c[a].parse::<u64>().expect("alloc clock");
+        want[(64 - life.leading_zeros()) as usize] += 1;
+    }
+    let got = v["lifetime_bytes_histogram"].as_array().expect("histogram");
+    for (k, b) in got.iter().enumerate() {
+        assert_eq!(b["objects"], want[k], "bucket [{}, {})", b["min"], b["max"]);
+    }
+    assert_eq!(
+        want[got.len()..].iter().sum::<u64>(),
+        0,
+        "no lifetime beyond the histogram"
+    );
+}
+
 #[test]
 fn objects_csv_gives_the_same_replay() {
     let d = scratch("objects-csv");
