@@ -54,12 +54,17 @@ impl ViewKind {
         }
     }
 
-    /// Parses a tab name as given in `GCLAB_VIEW` (case-insensitive, first word).
+    /// Parses a view name as given in `GCLAB_VIEW`: `overview`, `layout`, `mmu`, `energy`, `cpu` or `sweep`.
     pub fn parse(s: &str) -> Option<ViewKind> {
-        let s = s.to_ascii_lowercase();
-        ViewKind::ALL
-            .into_iter()
-            .find(|v| v.title().to_ascii_lowercase().starts_with(&s))
+        match s.trim().to_ascii_lowercase().as_str() {
+            "overview" | "all" => Some(ViewKind::Overview),
+            "layout" | "heap" | "heap-layout" => Some(ViewKind::Layout),
+            "mmu" | "minmu" => Some(ViewKind::Mmu),
+            "energy" => Some(ViewKind::Energy),
+            "cpu" | "cores" => Some(ViewKind::Cpu),
+            "sweep" => Some(ViewKind::Sweep),
+            _ => None,
+        }
     }
 }
 

@@ -167,3 +167,33 @@ fn save_and_load_a_scenario_file_round_trips() {
     assert_eq!(app.state.controls.k, 321, "and the controls show it");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn the_sweep_runs_in_the_background_and_can_be_cancelled() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    app.queue(Command::StartSweep);
+    frame(&ctx, &mut app);
+    assert!(app.sweep.running(), "the sweep started");
+    let t0 = std::time::Instant::now();
+    while app.sweep.running() && t0.elapsed().as_secs() < 120 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let r = app.sweep.result.clone().expect("a result");
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    assert_eq!(
+        r.k_allocation.len(),
+        super::sweep::K_VALUES.len(),
+        "every k ran"
+    );
+    assert!(
+        r.adaptive.is_some() && r.base.is_some(),
+        "and both references"
+    );
+    app.queue(Command::StartSweep);
+    frame(&ctx, &mut app);
+    app.queue(Command::CancelSweep);
+    frame(&ctx, &mut app);
+    assert!(!app.sweep.running(), "cancelled");
+}

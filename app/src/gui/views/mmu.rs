@@ -14,10 +14,8 @@ use crate::gui::theme::Palette;
 /// The plot plus the worst-window list.
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, list: bool) {
     let h = ui.available_height();
-    plot(ui, st, pal, cmds, if list { h * 0.65 } else { h });
-    if list {
-        worst_list(ui, st, cmds);
-    }
+    // The plot lists the worst windows itself when it has room.
+    plot(ui, st, pal, cmds, if list { h * 0.8 } else { h });
 }
 
 fn tick(x: f64) -> String {

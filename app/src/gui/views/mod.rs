@@ -200,7 +200,7 @@ fn overview(
 ) {
     let full = ui.available_rect_before_wrap();
     let gap = 8.0;
-    let left_w = (full.width() * 0.6).floor();
+    let left_w = (full.width() * 0.57).floor();
     let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
     let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
     let has_cpu = st.current.as_ref().is_some_and(|v| v.cpu.is_some());

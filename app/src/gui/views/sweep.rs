@@ -24,7 +24,7 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
         );
     }
     let Some(r) = &sweep.result else {
-        ui.label("Press \"Run sweep over k\" on the left: it runs the current scenario for 13 values of k.");
+        ui.label("Press \"Run sweep over k\" on the left: it runs the current scenario for 12 values of k.");
         return;
     };
     let pts: Vec<[f64; 2]> = r
@@ -58,7 +58,7 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                     .width(2.5),
             );
             p.points(
-                Points::new("k-allocation points", pts)
+                Points::new("k-allocation", pts)
                     .radius(4.0)
                     .color(pal.current),
             );
