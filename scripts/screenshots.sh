@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
-# Regenerates screenshots/ (shown in the README): opens the real app window under Xvfb and saves what it shows.
+# Regenerates screenshots/ (shown in the README): opens the real app window under Xvfb once per view and saves
+# what it shows. The app reads GCLAB_SCREENSHOT (save the first complete frame as PNG and close) and
+# GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
+# GCLAB_COMPARE=COLLECTOR (pin the first run as baseline, then run COLLECTOR) — see app/src/gui/mod.rs.
+# GCLAB_BIN=path uses an already built binary instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-system.sh test
-cargo build --release -q -p gclab
+bin="${GCLAB_BIN:-target/release/gclab}"
+[ -n "${GCLAB_BIN:-}" ] || cargo build --release -q -p gclab
 mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"
 mkdir -p screenshots
-GCLAB_SCREENSHOT="$PWD/screenshots/summary-window.png" \
-  xvfb-run -a -s "-screen 0 1920x1280x24 -nolisten tcp" target/release/gclab
-echo "wrote screenshots/summary-window.png"
+shot() {
+  local name=$1
+  shift
+  # A screen much larger than the 1500x940 window keeps Xvfb's pointer (at the screen's centre) off the window,
+  # so no plot shows a hover cursor.
+  env GCLAB_SCREENSHOT="$PWD/screenshots/$name.png" "$@" \
+    timeout 120 xvfb-run -a -s "-screen 0 3400x2400x24 -nolisten tcp" "$bin" >/dev/null 2>&1
+  echo "wrote screenshots/$name.png"
+}
+shot overview GCLAB_PLAYHEAD=0.5
+shot compare GCLAB_PLAYHEAD=0.5 GCLAB_COMPARE=base
+shot heap-layout GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.5
+shot minmu GCLAB_VIEW=mmu GCLAB_COMPARE=base
+shot sweep GCLAB_VIEW=sweep
+shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.5 GCLAB_COMPARE=k-allocation

@@ -77,7 +77,12 @@ impl LayoutView {
         match (&st.baseline, st.settings.compare_maps) {
             (Some(base), true) => {
                 let each = (h - 24.0) / 2.0;
-                ui.label(egui::RichText::new(format!("current: {}", cur.label)).small());
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("current: {}", cur.label)).small(),
+                    )
+                    .truncate(),
+                );
                 self.map(ui, st, pal, cmds, &cur, false, each);
                 ui.label(
                     egui::RichText::new(format!("baseline: {}", base.label))
@@ -408,20 +413,23 @@ fn now_column(
             Pos2::new(bar.max.x + 8.0, r.max.y),
         );
         painter.rect_filled(lane.shrink2(egui::vec2(0.0, 1.0)), 0.0, pal.bank(st));
-        if r.height() > 14.0 {
+        let name = match st {
+            Some(BankState::Active) => "active",
+            Some(BankState::Gated) => "gated",
+            Some(BankState::Waking) => "waking",
+            None => "—",
+        };
+        let (text, size) = if r.height() > 32.0 {
+            (format!("bank {b}\n{name}"), 12.0)
+        } else {
+            (format!("b{b} {name}"), 10.0)
+        };
+        if r.height() > 11.0 {
             painter.text(
                 Pos2::new(lane.max.x + 4.0, r.center().y),
                 egui::Align2::LEFT_CENTER,
-                format!(
-                    "bank {b}\n{}",
-                    match st {
-                        Some(BankState::Active) => "active",
-                        Some(BankState::Gated) => "gated",
-                        Some(BankState::Waking) => "waking",
-                        None => "—",
-                    }
-                ),
-                egui::FontId::proportional(if r.height() > 30.0 { 12.0 } else { 9.0 }),
+                text,
+                egui::FontId::proportional(size),
                 ui.visuals().text_color(),
             );
         }

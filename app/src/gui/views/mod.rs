@@ -153,13 +153,18 @@ pub fn ui(
     cmds: &mut Vec<Command>,
 ) {
     let mut view = st.settings.view;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for v in ViewKind::ALL {
             ui.selectable_value(&mut view, v, v.title());
         }
         if let Some(b) = &st.baseline {
             ui.separator();
-            ui.colored_label(pal.baseline, format!("baseline: {}", b.label));
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(format!("baseline: {}", b.label)).color(pal.baseline),
+                )
+                .truncate(),
+            );
         }
     });
     if view != st.settings.view {
