@@ -151,12 +151,17 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
     };
     let form = form_of(a)?;
     let out_path = Path::new(&out);
+    let created = std::cell::Cell::new(false);
     let (report, w) = import::import(&a.input, input, format, |h| {
-        TraceWriter::create(out_path, form, h)
+        let w = TraceWriter::create(out_path, form, h)?;
+        created.set(true);
+        Ok(w)
     })
     .map_err(|e| {
         // A half-written output is removed: it would read as truncated.
-        let _ = std::fs::remove_file(out_path);
+        if created.get() {
+            let _ = std::fs::remove_file(out_path);
+        }
         trace_err(&e, Some(&out))
     })?;
     w.finish()
