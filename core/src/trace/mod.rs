@@ -41,8 +41,11 @@ pub const BINARY_MAGIC: [u8; 8] = *b"\x89GCTRACE";
 pub const MAX_STRING_BYTES: usize = 64 * 1024;
 /// Most entries a string table may hold.
 pub const MAX_TABLE_ENTRIES: usize = 1 << 24;
-/// Most bytes all string tables together may hold. `[bytes]`
+/// Most bytes all string tables together may hold, each entry counted with [`TABLE_ENTRY_OVERHEAD_BYTES`].
+/// `[bytes]`
 pub const MAX_TABLE_BYTES: usize = 256 << 20;
+/// What one table entry costs beyond its bytes in the [`MAX_TABLE_BYTES`] budget. `[bytes]`
+pub const TABLE_ENTRY_OVERHEAD_BYTES: usize = 32;
 
 /// The unit of every event time in a trace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -217,12 +220,14 @@ impl Tables {
                 table.keyword()
             ));
         }
-        if self.bytes + name.len() > MAX_TABLE_BYTES {
+        // Each entry costs its bytes plus a fixed overhead (so that a flood of empty strings is bounded too).
+        let cost = name.len() + TABLE_ENTRY_OVERHEAD_BYTES;
+        if self.bytes + cost > MAX_TABLE_BYTES {
             return Err(format!(
                 "string tables of at most {MAX_TABLE_BYTES} bytes in all"
             ));
         }
-        self.bytes += name.len();
+        self.bytes += cost;
         t.push(name);
         Ok((t.len() - 1) as u32)
     }
