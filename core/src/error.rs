@@ -89,4 +89,7 @@ pub enum SimError {
     /// The scenario asks for something this build cannot simulate yet.
     #[error("{0}")]
     Unsupported(String),
+    /// The model reached a state it cannot leave (a bug in gclab; the message says where).
+    #[error("{0}")]
+    Model(String),
 }

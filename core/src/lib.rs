@@ -60,8 +60,8 @@ pub fn simulate(
 ) -> Result<Run, SimError> {
     match scenario.platform() {
         PlatformKind::KvmSoc => platform::kvm::simulate_kvm(scenario, cancel, progress),
-        PlatformKind::AndroidKrait => Err(SimError::Unsupported(
-            "android-krait is not simulated yet".into(),
-        )),
+        PlatformKind::AndroidKrait => {
+            platform::android::simulate_android(scenario, cancel, progress)
+        }
     }
 }

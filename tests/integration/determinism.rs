@@ -123,6 +123,22 @@ fn fingerprints_match_the_stored_ones() {
             lines.push(format!("{p} {kind} {:016x}", r.fingerprint()));
         }
     }
+    for p in gclab_core::scenario::presets::ANDROID_BENCHMARKS {
+        let kinds: &[&str] = if p == "android/jack" {
+            &["cms", "gencms", "cmsfly", "bg", "fg"]
+        } else {
+            &["cms"]
+        };
+        for kind in kinds {
+            let r = simulate(
+                &sc(p, &[&format!("collector.kind={kind}")]),
+                &Cancel::never(),
+                &mut NoProgress,
+            )
+            .expect("runs");
+            lines.push(format!("{p} {kind} {:016x}", r.fingerprint()));
+        }
+    }
     let now = lines.join("\n") + "\n";
     if std::env::var_os("GCLAB_BLESS").is_some() {
         std::fs::write(&path, &now).expect("write fingerprints");

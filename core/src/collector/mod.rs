@@ -25,11 +25,17 @@ pub enum Trigger {
     AdaptiveOneBank,
     /// Adaptive rule 3: B bytes allocated without a collection.
     AdaptiveForced,
+    /// Dalvik GC_CONCURRENT: an allocation passed the concurrent-start threshold (SYSTOR'15 §2.1).
+    Concurrent,
+    /// Dalvik GC_EXPLICIT: `System.gc()`.
+    Explicit,
+    /// The GC daemon's trim after 5 s without a GC request (models.md §1.7).
+    Trim,
 }
 
 impl Trigger {
     /// Number of variants (for per-trigger counters indexed by `trigger as usize`).
-    pub const COUNT: usize = 5;
+    pub const COUNT: usize = 8;
 
     /// Every variant, in discriminant order.
     pub const ALL: [Trigger; Trigger::COUNT] = [
@@ -38,6 +44,9 @@ impl Trigger {
         Trigger::AdaptiveTwoBanks,
         Trigger::AdaptiveOneBank,
         Trigger::AdaptiveForced,
+        Trigger::Concurrent,
+        Trigger::Explicit,
+        Trigger::Trim,
     ];
 
     /// Per-trigger counters → the summary's `collections_by_trigger` map (zero counts omitted).
@@ -59,6 +68,9 @@ impl Trigger {
             Trigger::AdaptiveTwoBanks | Trigger::AdaptiveOneBank | Trigger::AdaptiveForced => {
                 "adaptive"
             }
+            Trigger::Concurrent => "concurrent",
+            Trigger::Explicit => "explicit",
+            Trigger::Trim => "trim",
         }
     }
 
@@ -72,6 +84,9 @@ impl Trigger {
                 "adaptive: garbage frees one bank and the room lasts L allocations"
             }
             Trigger::AdaptiveForced => "adaptive: B bytes allocated since the last collection",
+            Trigger::Concurrent => "GC-CONC: allocation passed the concurrent-start threshold",
+            Trigger::Explicit => "GC-EXPLICIT: the program called System.gc()",
+            Trigger::Trim => "trim: no GC request for 5 s, free pages returned",
         }
     }
 }

@@ -11,6 +11,7 @@ pub use layout::{HeapLayout, Keyframe, LayoutRecorder, Move, ObjectSpan, PlacedO
 pub use summary::{EnergySummary, MmuPoint, Summary};
 
 use crate::collector::Trigger;
+use crate::cpu::{CpuReport, CpuTag};
 use crate::heap::BankState;
 use crate::units::SimTime;
 
@@ -128,6 +129,40 @@ pub struct Run {
     pub layout: HeapLayout,
     /// Leakage energy of each bank. `[J]`
     pub bank_leakage_j: Vec<f64>,
+    /// android-krait: the CPU's record (frequency/online spans per core, power over time, energy by use).
+    pub cpu: Option<CpuReport>,
+    /// android-krait: what each core ran over time (merged spans; empty when `record.layout = false`).
+    pub cpu_activity: Vec<CoreActivity>,
+    /// android-krait: the threads, indexed as in [`Pause::mutator`] for mutators (mutators first).
+    pub threads: Vec<ThreadInfo>,
+}
+
+/// A core ran work of one kind over `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CoreActivity {
+    /// Core index.
+    pub core: u32,
+    /// Start.
+    pub start: SimTime,
+    /// End.
+    pub end: SimTime,
+    /// Whose work: mutator, GC or other.
+    pub tag: CpuTag,
+    /// The thread that ran (index into [`Run::threads`]).
+    pub thread: u32,
+}
+
+/// A thread of the simulated process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThreadInfo {
+    /// Name (`mutator-0`, `GC`, `binder-3`, `JIT`).
+    pub name: String,
+    /// Runtime (running) time over the run. `[ns]`
+    pub cpu_ns: u64,
+    /// Times it resumed on another core.
+    pub migrations: u64,
+    /// Time runnable but waiting for a core. `[ns]`
+    pub delayed_ns: u64,
 }
 
 impl Run {
@@ -168,6 +203,25 @@ impl Run {
         }
         for e in &self.bank_leakage_j {
             h.u64(e.to_bits());
+        }
+        for p in &self.pauses {
+            h.u64(u64::from(p.mutator));
+            h.u64(p.start.0);
+            h.u64(p.end.0);
+        }
+        if let Some(c) = &self.cpu {
+            for s in &c.timeline.spans {
+                h.u64(u64::from(s.core));
+                h.u64(s.start_ns);
+                h.u64(u64::from(s.freq_khz.unwrap_or(0)));
+            }
+            h.u64(c.total_j().to_bits());
+        }
+        for a in &self.cpu_activity {
+            h.u64(u64::from(a.core));
+            h.u64(a.start.0);
+            h.u64(a.end.0);
+            h.u64(u64::from(a.thread));
         }
         h.0
     }

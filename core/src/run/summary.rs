@@ -28,6 +28,18 @@ pub struct EnergySummary {
     pub gc: f64,
     /// Dynamic energy caused by the mutator (datapath + memory accesses). `[J]`
     pub mutator: f64,
+    /// android-krait: cores busy with other threads (binder, JIT, …). `[J]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub other: Option<f64>,
+    /// android-krait: cores online and idle (incl. idle-mode entry costs). `[J]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub idle: Option<f64>,
+    /// android-krait: cores offline. `[J]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub offline: Option<f64>,
+    /// android-krait: L2/uncore. `[J]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub uncore: Option<f64>,
 }
 
 /// One point of an MMU curve.
@@ -88,4 +100,16 @@ pub struct Summary {
     /// Core-seconds at each frequency in MHz, and `"offline"` (android-krait). `[s]`
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub time_at_frequency_s: Option<BTreeMap<String, f64>>,
+    /// Times a thread failed to take the heap lock and slept (android-krait; SYSTOR'15 Table 1).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub heap_contentions: Option<u64>,
+    /// Switches of a core to another thread (android-krait).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub context_switches: Option<u64>,
+    /// Reachable bytes averaged over the allocation clock (android-krait; Table 1's Live). `[bytes]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mean_live_bytes: Option<u64>,
+    /// Mutator pauses by kind: `safepoint`, `foreground`, `concurrent_wait` → count (android-krait).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub pauses_by_kind: Option<BTreeMap<String, u64>>,
 }

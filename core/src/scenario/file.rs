@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::size::ByteSize;
+use crate::platform::android::config::AndroidConfig;
 
 /// The newest scenario format version this build writes; it reads every version up to it.
 pub const FORMAT_VERSION: u32 = 1;
@@ -40,9 +41,11 @@ pub enum CollectorKind {
     Gencms,
     /// CMS with on-the-fly root scanning (SYSTOR'15 §3.2).
     Cmsfly,
-    /// CMS whose daemon runs at background priority (SYSTOR'15 §3.3).
+    /// CMS with every collection left to the GC daemon: mutators never collect, they force the allocation past
+    /// the soft limit and signal the daemon (SYSTOR'15 §3.3 "background").
     Bg,
-    /// CMS run in the foreground by the allocating mutator (SYSTOR'15 §3.3).
+    /// CMS with no GC daemon: the allocating mutator collects at boosted priority holding the heap lock
+    /// (SYSTOR'15 §3.3 "foreground").
     Fg,
 }
 
@@ -160,15 +163,20 @@ impl Default for CollectorConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct HeapConfig {
-    /// Heap size. `[bytes]`, default 128 KiB (JVM'02 §3.3), range 4 KiB – 4 GiB.
+    /// Heap size. `[bytes]`, default 128 KiB (JVM'02 §3.3), range 4 KiB – 4 GiB. On android-krait it is Dalvik's
+    /// heapgrowthlimit, default 96 MiB (SYSTOR'15 Table 2) [P].
     pub size: ByteSize,
     /// Bank size: the unit of supply gating. `[bytes]`, default 16 KiB (JVM'02 §3.3), range 1 KiB – heap size;
-    /// must divide the heap size.
+    /// must divide the heap size. On android-krait default 1 MiB (the lanes of the layout view).
     pub bank_size: ByteSize,
     /// Power state of banks never used yet. Default `gated`.
     pub initial_bank_state: InitialBankState,
     /// Object alignment: sizes round up to a multiple. `[bytes]`, default 4 (KVM's word), range 1–64, power of 2.
     pub alignment: u64,
+    /// android-krait: Dalvik's heaptargetutilization — the heap is sized to live / targetUtil after each
+    /// collection (SYSTOR'15 Eq. (1), models.md §1.4). Larger means a tighter heap. Default 0.75 (Table 2) [P],
+    /// range 0.1–0.9 (`-XX:HeapTargetUtilization`).
+    pub target_util: f64,
 }
 
 impl Default for HeapConfig {
@@ -178,6 +186,7 @@ impl Default for HeapConfig {
             bank_size: ByteSize(16 * 1024),
             initial_bank_state: InitialBankState::Gated,
             alignment: 4,
+            target_util: 0.75,
         }
     }
 }
@@ -343,6 +352,8 @@ pub struct ScenarioFile {
     pub heap: HeapConfig,
     /// `[kvm]`.
     pub kvm: KvmConfig,
+    /// `[android]`.
+    pub android: AndroidConfig,
     /// `[record]`.
     pub record: RecordConfig,
 }
@@ -359,6 +370,7 @@ impl Default for ScenarioFile {
             collector: CollectorConfig::default(),
             heap: HeapConfig::default(),
             kvm: KvmConfig::default(),
+            android: AndroidConfig::default(),
             record: RecordConfig::default(),
         }
     }

@@ -195,6 +195,7 @@ impl Scenario {
         for (k, _, arg) in &profile_sets {
             set_keys.push((format!("workload.{k}"), arg.clone()));
         }
+        platform_defaults(&mut table);
         let file: ScenarioFile = Value::Table(table)
             .try_into()
             .map_err(|e: toml::de::Error| ScenarioError::Syntax {
@@ -283,6 +284,24 @@ impl Scenario {
             _ => Table::new(),
         };
         toml::to_string_pretty(&f).unwrap_or_default()
+    }
+}
+
+/// Fills the defaults that depend on the platform: on android-krait the heap is Dalvik's (growth limit 96 MiB,
+/// 1 MiB lanes) unless the file says otherwise.
+fn platform_defaults(table: &mut Table) {
+    let android = table.get("platform").and_then(Value::as_str) == Some("android-krait");
+    if !android {
+        return;
+    }
+    let heap = table
+        .entry("heap")
+        .or_insert_with(|| Value::Table(Table::new()));
+    if let Value::Table(h) = heap {
+        h.entry("size")
+            .or_insert_with(|| Value::String("96MiB".into()));
+        h.entry("bank_size")
+            .or_insert_with(|| Value::String("1MiB".into()));
     }
 }
 
@@ -564,11 +583,36 @@ fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, St
             ),
         ));
     }
-    if f.platform == PlatformKind::AndroidKrait {
-        return Err((
-            "platform".into(),
-            "android-krait is not simulated by this build yet (issue #3); expected kvm-soc".into(),
-        ));
+    in_range_f("heap.target_util", f.heap.target_util, 0.1, 0.9)?;
+    match f.platform {
+        PlatformKind::AndroidKrait => {
+            if f.collector.kind.is_kvm() {
+                return Err((
+                    "collector.kind".into(),
+                    format!(
+                        "`{}` runs on kvm-soc; android-krait takes cms, gencms, cmsfly, bg or fg",
+                        f.collector.kind.name()
+                    ),
+                ));
+            }
+            if w.android.is_none() {
+                return Err((
+                    "workload".into(),
+                    "expected a profile with an [android] section (e.g. profile = \"android/lusearch\")"
+                        .into(),
+                ));
+            }
+            f.android.validate()?;
+        }
+        PlatformKind::KvmSoc => {
+            if w.phases.is_empty() {
+                return Err((
+                    "workload.phases".into(),
+                    "expected a profile with [[phases]] for kvm-soc (e.g. profile = \"kvm/kwml\")"
+                        .into(),
+                ));
+            }
+        }
     }
     Ok(())
 }

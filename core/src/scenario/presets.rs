@@ -43,6 +43,30 @@ pub const PRESETS: &[(&str, &str)] = &[
         "kvm/scheduler",
         include_str!("../../../assets/scenarios/kvm/scheduler.toml"),
     ),
+    (
+        "android/quadrant",
+        include_str!("../../../assets/scenarios/android/quadrant.toml"),
+    ),
+    (
+        "android/pandora",
+        include_str!("../../../assets/scenarios/android/pandora.toml"),
+    ),
+    (
+        "android/javac",
+        include_str!("../../../assets/scenarios/android/javac.toml"),
+    ),
+    (
+        "android/jack",
+        include_str!("../../../assets/scenarios/android/jack.toml"),
+    ),
+    (
+        "android/lusearch",
+        include_str!("../../../assets/scenarios/android/lusearch.toml"),
+    ),
+    (
+        "android/xalan",
+        include_str!("../../../assets/scenarios/android/xalan.toml"),
+    ),
 ];
 
 /// `(name, TOML text)` of every embedded workload profile.
@@ -83,6 +107,30 @@ pub const WORKLOADS: &[(&str, &str)] = &[
         "kvm/scheduler",
         include_str!("../../../assets/workloads/kvm/scheduler.toml"),
     ),
+    (
+        "android/quadrant",
+        include_str!("../../../assets/workloads/android/quadrant.toml"),
+    ),
+    (
+        "android/pandora",
+        include_str!("../../../assets/workloads/android/pandora.toml"),
+    ),
+    (
+        "android/javac",
+        include_str!("../../../assets/workloads/android/javac.toml"),
+    ),
+    (
+        "android/jack",
+        include_str!("../../../assets/workloads/android/jack.toml"),
+    ),
+    (
+        "android/lusearch",
+        include_str!("../../../assets/workloads/android/lusearch.toml"),
+    ),
+    (
+        "android/xalan",
+        include_str!("../../../assets/workloads/android/xalan.toml"),
+    ),
 ];
 
 /// The preset the app opens with.
@@ -99,6 +147,16 @@ pub const KVM_APPS: [&str; 9] = [
     "kvm/manyballs",
     "kvm/mathfp",
     "kvm/scheduler",
+];
+
+/// The six benchmarks of SYSTOR'15 Table 1, as preset names.
+pub const ANDROID_BENCHMARKS: [&str; 6] = [
+    "android/quadrant",
+    "android/pandora",
+    "android/javac",
+    "android/jack",
+    "android/lusearch",
+    "android/xalan",
 ];
 
 /// The TOML text of preset `name`.

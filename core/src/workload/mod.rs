@@ -1,10 +1,12 @@
 //! Workloads: what a simulated program allocates and when. [`profile`] holds the data model read from
 //! `assets/workloads/`; [`generator`] draws the deterministic allocation stream of a run from it.
 
+pub mod android;
 pub mod deaths;
 pub mod generator;
 pub mod profile;
 
+pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
 pub use profile::{

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::android::AndroidProfile;
 use crate::scenario::size::ByteSize;
 
 /// One class of object sizes: uniform in `[min, max]`, picked with probability ∝ `weight`.
@@ -139,7 +140,8 @@ pub struct WorkloadProfile {
     /// off (JVM'02 §3.3). `[bytes]`
     #[serde(default = "default_rom_used")]
     pub rom_bytes_used: ByteSize,
-    /// Mean compute between two allocations, drawn uniformly in [½, 1½]× this. `[cycles]`
+    /// Mean compute between two allocations, drawn uniformly in [½, 1½]× this (kvm-soc). `[cycles]`
+    #[serde(default)]
     pub mutator_cycles_per_allocation: f64,
     /// Time-driven allocations, if the program has a timer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -147,8 +149,12 @@ pub struct WorkloadProfile {
     /// Allocations that follow each collection, if the program has a thread that runs then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_collection: Option<OnCollectionSpec>,
-    /// The program's phases, in order.
+    /// The program's phases, in order (kvm-soc).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<Phase>,
+    /// The program as the android-krait engine runs it (SYSTOR'15 Table 1 characteristics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub android: Option<AndroidProfile>,
 }
 
 fn default_rom_used() -> ByteSize {
@@ -163,6 +169,12 @@ impl WorkloadProfile {
 
     /// Checks every field; `Err((field, expectation))` names the first bad one by dotted path.
     pub fn validate(&self) -> Result<(), (String, String)> {
+        if let Some(a) = &self.android {
+            a.validate()?;
+            if self.phases.is_empty() {
+                return Ok(());
+            }
+        }
         let pos = |v: f64| v.is_finite() && v > 0.0;
         if !(pos(self.mutator_cycles_per_allocation) && self.mutator_cycles_per_allocation <= 1e9) {
             return Err((

@@ -1,5 +1,332 @@
-//! The android-krait platform (SYSTOR'15): Dalvik heap sizing and triggers, the CMS collector and its variants,
-//! mutator threads and the GC daemon scheduled on the Krait cores of [`crate::cpu`]. Built up in issue #3; so far
-//! [`heap_sizing`] (Eq. (1) and the Dalvik-source form).
+//! The android-krait platform (SYSTOR'15): a Dalvik process — mutator threads, the GC daemon, the JIT and other
+//! background threads — scheduled on the Krait cores of [`crate::cpu`] (ondemand + mpdecision hotplug), with
+//! Dalvik heap sizing ([`heap_sizing`]), the heap lock, and the CMS collector and its variants ([`cycle`]).
+//!
+//! * [`config`] — the `[android]` scenario section (heap sizing, GC costs, scheduler, CPU).
+//! * [`sim`] — engine state, the CFS-like scheduler, the event loop.
+//! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
+//! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing.
+//!
+//! Objects are allocated in cohorts (`android.engine.cohort_bytes` per heap-lock acquisition), each split into
+//! pieces with lifetimes drawn from the profile's Table 1 distribution ([`crate::workload::LifetimeCdf`]); the
+//! heap is accounted in bytes (live, dead-not-yet-swept, free under the soft limit).
 
+pub mod config;
+mod cycle;
 pub mod heap_sizing;
+mod program;
+mod sim;
+
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
+
+use crate::collector::Trigger;
+use crate::cpu::opp::mhz_to_khz;
+use crate::cpu::{Cpu, CpuTag, Work};
+use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
+use crate::rng::SimRng;
+use crate::run::{EnergySummary, HeapGeometry, MmuPoint, PauseKind, Run, Summary, ThreadInfo};
+use crate::scenario::Scenario;
+use crate::units::SimTime;
+use crate::{Cancel, Progress, SimError};
+use heap_sizing::limits_after_gc;
+use sim::{Block, MutState, Role, Sim, Step, TState, Thread};
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn thread(name: String, role: Role, nice: i32) -> Thread {
+    Thread {
+        name,
+        role,
+        nice,
+        state: TState::Blocked(Block::Idle),
+        vruntime: 0,
+        last_core: None,
+        runnable_since: 0,
+        seg_start: 0,
+        work: Work::default(),
+        step: Step::None,
+        tag: CpuTag::Other,
+        saved: None,
+        deferred: None,
+        on_gc_end: None,
+        token: 0,
+        pause: None,
+        cpu_ns: 0,
+        migrations: 0,
+        delayed_ns: 0,
+    }
+}
+
+/// Runs an android-krait scenario.
+pub fn simulate_android(
+    sc: &Scenario,
+    cancel: &Cancel,
+    progress: &mut dyn Progress,
+) -> Result<Run, SimError> {
+    let f = sc.file();
+    let cfg = &f.android;
+    let prof = sc.workload().android.as_ref().ok_or_else(|| {
+        SimError::Unsupported(
+            "android-krait needs a workload profile with an [android] section".into(),
+        )
+    })?;
+    let cpu = Cpu::new(&cfg.cpu, 4)
+        .map_err(|(field, m)| SimError::Unsupported(format!("android.cpu.{field}: {m}")))?;
+    let kind = f.collector.kind;
+    let growth_limit = f.heap.size.0;
+    let m = prof.mutators as usize;
+    let mut threads = Vec::new();
+    for i in 0..m {
+        threads.push(thread(format!("mutator-{i}"), Role::Mutator(i as u32), 0));
+    }
+    let daemon = (kind != crate::CollectorKind::Fg).then(|| {
+        threads.push(thread("GC".into(), Role::Daemon, cfg.sched.daemon_nice));
+        threads.len() - 1
+    });
+    let jit = (prof.compilations > 0).then(|| {
+        threads.push(thread("JIT".into(), Role::Jit, cfg.sched.background_nice));
+        threads.len() - 1
+    });
+    let others = prof.threads as usize - m - 1 - usize::from(jit.is_some());
+    for i in 0..others {
+        threads.push(thread(
+            format!("background-{i}"),
+            Role::Background,
+            cfg.sched.background_nice,
+        ));
+    }
+    let total_bytes = (prof.allocated_mib * MIB).round() as u64;
+    let per_iteration = (total_bytes / (m as u64 * u64::from(prof.iterations))).max(1);
+    let cohorts_first = per_iteration.div_ceil(cfg.engine.cohort_bytes.0) * m as u64;
+    let params = cfg.heap.sizing_params(f.heap.target_util, growth_limit);
+    let lifetimes = prof.lifetimes();
+    let initial_live = lifetimes.initial_live().round() as u64;
+    let soft = cfg
+        .heap
+        .start_size
+        .0
+        .max(limits_after_gc(initial_live, &params).soft_limit_bytes)
+        .min(growth_limit);
+    let conc_start = (soft >= params.concurrent_min_limit_bytes)
+        .then(|| soft - params.concurrent_start_delta_bytes);
+    let cores = cpu.cores();
+    let mut sim = Sim {
+        cfg,
+        prof,
+        kind,
+        target_util: f.heap.target_util,
+        growth_limit,
+        ref_khz: mhz_to_khz(cfg.gc.reference_mhz),
+        now: 0,
+        seq: 0,
+        events: BinaryHeap::new(),
+        cpu,
+        cores: vec![sim::CoreSlot::default(); cores],
+        threads,
+        runq: Vec::new(),
+        min_vruntime: 0,
+        runnable_reported: 0,
+        rng: SimRng::fork(sc.seed(), "android"),
+        lifetimes,
+        mutators: vec![
+            MutState {
+                left_in_iteration: per_iteration,
+                ..MutState::default()
+            };
+            m
+        ],
+        mutator_count: m,
+        daemon,
+        jit,
+        jit_queue: 0,
+        jit_credit: 0.0,
+        jit_per_cohort: f64::from(prof.compilations) / cohorts_first.max(1) as f64,
+        at_barrier: 0,
+        per_iteration_bytes: per_iteration,
+        done_mutators: 0,
+        daemon_request: None,
+        trim_token: 0,
+        trim_armed: false,
+        clock_bytes: 0,
+        allocated: initial_live,
+        live: initial_live,
+        dead: 0,
+        dead_young: 0,
+        young_alloc: 0,
+        epoch: 0,
+        pieces: BinaryHeap::new(),
+        soft_limit: soft,
+        conc_start,
+        major_soft_limit: soft,
+        young_room: soft,
+        next_major: false,
+        lock_holder: None,
+        lock_waiters: VecDeque::new(),
+        gc_waiters: Vec::new(),
+        cycle: None,
+        suspending: false,
+        suspend_pending: 0,
+        oom: false,
+        record_activity: f.record.layout,
+        activity: Vec::new(),
+        occupancy: Vec::new(),
+        gc_events: Vec::new(),
+        pauses: Vec::new(),
+        trigger_counts: [0; Trigger::COUNT],
+        minors: 0,
+        majors: 0,
+        contentions: 0,
+        context_switches: 0,
+        live_at_gc_sum: 0.0,
+        live_at_gc_n: 0,
+        live_clock_sum: 0.0,
+        peak_live: 0,
+    };
+    sim.sample_occupancy();
+    for t in 0..sim.threads.len() {
+        match sim.threads[t].role {
+            Role::Mutator(_) => sim.mutator_next(t),
+            Role::Background => sim.background_sleep(t),
+            Role::Daemon | Role::Jit => {}
+        }
+    }
+    sim.run_loop(cancel, progress, total_bytes)?;
+    progress.report(1.0);
+    Ok(finish(sim, sc))
+}
+
+fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
+    sim.close_all();
+    let end = sim.now.max(1);
+    for t in 0..sim.threads.len() {
+        if sim.threads[t].pause.is_some() {
+            sim.end_pause(t);
+        }
+    }
+    sim.pauses.sort_by_key(|p| (p.start, p.mutator));
+    let f = sc.file();
+    let cpu = sim.cpu.finish(SimTime(end));
+    let e = cpu.energy_by_use();
+    let time = cpu.cores.iter().fold((0u64, 0u64, 0u64), |acc, c| {
+        (
+            acc.0 + c.time.mutator_ns,
+            acc.1 + c.time.gc_ns,
+            acc.2 + c.time.other_ns,
+        )
+    });
+    let busy = (time.0 + time.1 + time.2) as f64;
+    let energy = EnergySummary {
+        total: cpu.total_j(),
+        cpu: cpu.total_j(),
+        gc: e.gc_j,
+        mutator: e.mutator_j,
+        other: Some(e.other_j),
+        idle: Some(e.idle_j),
+        offline: Some(e.offline_j),
+        uncore: Some(cpu.uncore_j),
+        ..EnergySummary::default()
+    };
+    let mut series = Vec::new();
+    for i in 0..sim.mutator_count as u32 {
+        let p: Vec<(u64, u64)> = sim
+            .pauses
+            .iter()
+            .filter(|p| p.mutator == i)
+            .map(|p| (p.start.0, p.end.0))
+            .collect();
+        series.push(UtilSeries::from_pauses(&p, 0, end));
+    }
+    let curve = MmuCurve::new(&series);
+    let mmu = default_windows_ns(end)
+        .into_iter()
+        .map(|w| MmuPoint {
+            window_ms: w as f64 * 1e-6,
+            utilization: curve.mmu(w).utilization,
+        })
+        .collect();
+    let max_pause_ns = sim
+        .pauses
+        .iter()
+        .map(|p| p.end.0 - p.start.0)
+        .max()
+        .unwrap_or(0);
+    let mut by_kind = BTreeMap::new();
+    for p in &sim.pauses {
+        let k = match p.kind {
+            PauseKind::Safepoint => "safepoint",
+            PauseKind::Foreground => "foreground",
+            PauseKind::ConcurrentWait => "concurrent_wait",
+        };
+        *by_kind.entry(k.to_string()).or_insert(0) += 1;
+    }
+    let mut by_trigger = Trigger::count_map(&sim.trigger_counts);
+    if sim.kind == crate::CollectorKind::Gencms {
+        by_trigger.insert("minor".into(), sim.minors);
+        by_trigger.insert("major".into(), sim.majors);
+    }
+    let mean_obj = sim.prof.mean_object_bytes();
+    let summary = Summary {
+        platform: "android-krait".into(),
+        collector: f.collector.kind.name().into(),
+        execution_time_s: end as f64 * 1e-9,
+        allocations: (sim.clock_bytes as f64 / mean_obj).round() as u64,
+        allocated_bytes: sim.clock_bytes,
+        collections: sim.gc_events.len() as u64,
+        collections_by_trigger: by_trigger,
+        energy_j: energy,
+        gc_cpu_fraction: if busy > 0.0 {
+            time.1 as f64 / busy
+        } else {
+            0.0
+        },
+        max_pause_ms: max_pause_ns as f64 * 1e-6,
+        frequency_transitions: cpu.timeline.total_transitions(),
+        execution_cycles: None,
+        out_of_memory: sim.oom,
+        mmu,
+        bank_wakeups: None,
+        mean_powered_banks: None,
+        peak_live_bytes: sim.peak_live,
+        migrations: Some(sim.threads.iter().map(|t| t.migrations).sum()),
+        delayed_time_s: Some(sim.threads.iter().map(|t| t.delayed_ns).sum::<u64>() as f64 * 1e-9),
+        time_at_frequency_s: Some(cpu.timeline.time_at_frequency_s()),
+        heap_contentions: Some(sim.contentions),
+        context_switches: Some(sim.context_switches),
+        mean_live_bytes: Some(if sim.clock_bytes > 0 {
+            (sim.live_clock_sum / sim.clock_bytes as f64) as u64
+        } else {
+            0
+        }),
+        pauses_by_kind: Some(by_kind),
+    };
+    let threads = sim
+        .threads
+        .iter()
+        .map(|t| ThreadInfo {
+            name: t.name.clone(),
+            cpu_ns: t.cpu_ns,
+            migrations: t.migrations,
+            delayed_ns: t.delayed_ns,
+        })
+        .collect();
+    let bank = f.heap.bank_size.0.max(1);
+    Run {
+        summary,
+        duration: SimTime(end),
+        geometry: HeapGeometry {
+            heap_bytes: sim.growth_limit,
+            bank_bytes: bank,
+            banks: (sim.growth_limit / bank) as u32,
+            permanent_start: sim.growth_limit,
+        },
+        occupancy: sim.occupancy,
+        banks: Vec::new(),
+        gc_events: sim.gc_events,
+        pauses: sim.pauses,
+        layout: Default::default(),
+        bank_leakage_j: Vec::new(),
+        cpu: Some(cpu),
+        cpu_activity: sim.activity,
+        threads,
+    }
+}

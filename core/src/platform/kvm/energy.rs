@@ -64,6 +64,7 @@ impl KvmSim<'_> {
             stack,
             gc,
             mutator,
+            ..EnergySummary::default()
         };
 
         let ns = self.ns_per_cycle;
@@ -127,6 +128,10 @@ impl KvmSim<'_> {
             migrations: None,
             delayed_time_s: None,
             time_at_frequency_s: None,
+            heap_contentions: None,
+            context_switches: None,
+            mean_live_bytes: None,
+            pauses_by_kind: None,
         };
         Run {
             summary,
@@ -143,6 +148,9 @@ impl KvmSim<'_> {
             pauses: std::mem::take(&mut self.pauses),
             layout: self.layout.take().map(|l| l.finish()).unwrap_or_default(),
             bank_leakage_j: bank_leak,
+            cpu: None,
+            cpu_activity: Vec::new(),
+            threads: Vec::new(),
         }
     }
 }

@@ -1,0 +1,316 @@
+//! `[android]`: every parameter of the android-krait platform that is not the workload — Dalvik heap sizing
+//! (models.md §1), GC work costs (models.md §5), the scheduler (CFS-like) and the CPU (`[android.cpu]`,
+//! [`crate::cpu::CpuConfig`]). Each field says its unit, default, range and source: [P] published (paper, source
+//! code, data sheet), [E] an estimate stated with its reasoning, [D] derived.
+
+use serde::{Deserialize, Serialize};
+
+use super::heap_sizing::{SizingParams, SizingRule};
+use crate::cpu::CpuConfig;
+use crate::scenario::size::ByteSize;
+
+/// `[android.heap]`: Dalvik heap sizing (SYSTOR'15 Table 2, models.md §1.1–§1.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AndroidHeap {
+    /// heapstartsize: the soft limit before the first collection. `[bytes]`, default 8 MiB (Table 2) [P].
+    pub start_size: ByteSize,
+    /// heapminfree. `[bytes]`, default 2 MiB (Table 2) [P].
+    pub min_free: ByteSize,
+    /// heapmaxfree. `[bytes]`, default 8 MiB (Table 2) [P].
+    pub max_free: ByteSize,
+    /// δ = CONCURRENT_START: a concurrent GC starts this far below the soft limit. `[bytes]`, default 128 KiB [P].
+    pub concurrent_start_delta: ByteSize,
+    /// CONCURRENT_MIN_FREE: no concurrent GC when the soft limit is below this. `[bytes]`, default 256 KiB [P].
+    pub concurrent_min_limit: ByteSize,
+    /// Which sizing rule runs: `source` (Dalvik 4.4, the default — see `heap_sizing`) or `printed` (Eq. (1)).
+    pub sizing: SizingRule,
+    /// The GC daemon trims the heap when no GC request arrives this long after a concurrent GC. `[ms]`, default
+    /// 5000 (HEAP_TRIM_IDLE_TIME_MS) [P], range 1–10⁷.
+    pub trim_idle_ms: u64,
+}
+
+impl Default for AndroidHeap {
+    fn default() -> Self {
+        AndroidHeap {
+            start_size: ByteSize(8 << 20),
+            min_free: ByteSize(2 << 20),
+            max_free: ByteSize(8 << 20),
+            concurrent_start_delta: ByteSize(128 << 10),
+            concurrent_min_limit: ByteSize(256 << 10),
+            sizing: SizingRule::Source,
+            trim_idle_ms: 5000,
+        }
+    }
+}
+
+impl AndroidHeap {
+    /// The sizing parameters for [`super::heap_sizing::limits_after_gc`].
+    pub fn sizing_params(&self, target_util: f64, growth_limit_bytes: u64) -> SizingParams {
+        SizingParams {
+            target_util,
+            min_free_bytes: self.min_free.0,
+            max_free_bytes: self.max_free.0,
+            growth_limit_bytes,
+            concurrent_start_delta_bytes: self.concurrent_start_delta.0,
+            concurrent_min_limit_bytes: self.concurrent_min_limit.0,
+            rule: self.sizing,
+        }
+    }
+}
+
+/// `[android.gc]`: the work a Dalvik collection does, as time at `reference_mhz` plus the share of that time
+/// stalled on memory (models.md §5: `T(f) = cycles/f + T_mem`). Estimates [E]; `docs/models-android.md` gives
+/// the reasoning. Marking is memory-bound (pointer chasing), the mutator mostly compute-bound.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AndroidGcCosts {
+    /// The clock the times below are given at. `[MHz]`, default 2150.4 (the top operating point), range 1–5000.
+    pub reference_mhz: f64,
+    /// Root scan, fixed part (global roots, class table). `[µs]`, default 150 [E].
+    pub root_scan_base_us: f64,
+    /// Root scan, per thread stack. `[µs]`, default 30 [E].
+    pub root_scan_per_thread_us: f64,
+    /// Tracing, per MiB of reachable objects. `[µs/MiB]`, default 6000 [E] (≈170 MB/s, a single-threaded
+    /// mark-sweep tracer on a 2 GHz in-order-ish core with a 2 MiB L2).
+    pub mark_us_per_mib: f64,
+    /// Re-mark, fixed part (re-scan roots, references, swap bitmaps). `[µs]`, default 200 [E].
+    pub remark_base_us: f64,
+    /// Re-mark, per MiB allocated during the concurrent mark (dirty cards to re-scan). `[µs/MiB]`, default 600 [E].
+    pub remark_us_per_mib_allocated: f64,
+    /// GenCMS minor collections: scanning the card table and dirty old objects for pointers into the young
+    /// space, per MiB of old space. `[µs/MiB]`, default 150 [E].
+    pub card_scan_us_per_mib: f64,
+    /// Sweeping, per MiB freed (bitmap walk and `mspace_bulk_free`). `[µs/MiB]`, default 1500 [E].
+    pub sweep_us_per_mib_freed: f64,
+    /// Share of the sweep done holding the heap lock (the bulk frees). Default 0.5 [E], range 0–1.
+    pub sweep_locked_fraction: f64,
+    /// Sweep batches (the lock is taken once per batch). Default 8 [E], range 1–1000.
+    pub sweep_batches: u32,
+    /// Trimming, per MiB of free heap returned (`mspace_trim` + `madvise`). `[µs/MiB]`, default 300 [E].
+    pub trim_us_per_mib: f64,
+    /// Memory-stall share of marking at the reference clock. Default 0.55 (models.md §5: 0.5–0.6) [E].
+    pub mark_stall_fraction: f64,
+    /// Memory-stall share of sweeping. Default 0.4 (models.md §5) [E].
+    pub sweep_stall_fraction: f64,
+    /// Memory-stall share of root scanning and re-mark. Default 0.4 [E].
+    pub roots_stall_fraction: f64,
+    /// Allocation, per object (dlmalloc + zeroing), done holding the heap lock. `[ns]`, default 120 [E].
+    pub alloc_ns_per_object: f64,
+    /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
+    /// 20 [E].
+    pub safepoint_poll_us: f64,
+}
+
+impl Default for AndroidGcCosts {
+    fn default() -> Self {
+        AndroidGcCosts {
+            reference_mhz: 2150.4,
+            root_scan_base_us: 150.0,
+            root_scan_per_thread_us: 30.0,
+            mark_us_per_mib: 6000.0,
+            remark_base_us: 200.0,
+            remark_us_per_mib_allocated: 600.0,
+            card_scan_us_per_mib: 150.0,
+            sweep_us_per_mib_freed: 1500.0,
+            sweep_locked_fraction: 0.5,
+            sweep_batches: 8,
+            trim_us_per_mib: 300.0,
+            mark_stall_fraction: 0.55,
+            sweep_stall_fraction: 0.4,
+            roots_stall_fraction: 0.4,
+            alloc_ns_per_object: 120.0,
+            safepoint_poll_us: 20.0,
+        }
+    }
+}
+
+/// `[android.sched]`: the CFS-like scheduler (Linux 3.4 defaults for 4 CPUs where stated).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AndroidSched {
+    /// sched_latency: the period in which every runnable thread runs once. `[ms]`, default 6 [P] (kernel
+    /// default, ×(1+log2 4) = 18 ms scaled for 4 CPUs is not applied on Android kernels [E]), range 0.1–1000.
+    pub latency_ms: f64,
+    /// sched_min_granularity. `[ms]`, default 0.75 [P], range 0.01–1000.
+    pub min_granularity_ms: f64,
+    /// sched_wakeup_granularity: a woken thread preempts only if this much more deserving. `[ms]`, default 1 [P].
+    pub wakeup_granularity_ms: f64,
+    /// Direct cost of a context switch, run on the core before the incoming thread. `[µs]`, default 5 [E]
+    /// (ARMv7 context switch with TLB/ASID handling, a few µs).
+    pub context_switch_us: f64,
+    /// Extra cost when a thread resumes on another core (cold L1). `[µs]`, default 15 [E].
+    pub migration_us: f64,
+    /// Nice value of the mutator running a foreground collection (fg, GC-ALLOC). Default −4 [E] (the paper:
+    /// "boosts the collector priority"), range −20–19.
+    pub boost_nice: i32,
+    /// Nice value of the GC daemon. Default 0 (Dalvik's internal threads run at normal priority) [P].
+    pub daemon_nice: i32,
+    /// Nice value of the process's other threads (binder, JIT, finalizer, …). Default 0 [E].
+    pub background_nice: i32,
+}
+
+impl Default for AndroidSched {
+    fn default() -> Self {
+        AndroidSched {
+            latency_ms: 6.0,
+            min_granularity_ms: 0.75,
+            wakeup_granularity_ms: 1.0,
+            context_switch_us: 5.0,
+            migration_us: 15.0,
+            boost_nice: -4,
+            daemon_nice: 0,
+            background_nice: 0,
+        }
+    }
+}
+
+/// `[android.engine]`: simulation granularity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AndroidEngine {
+    /// Objects are allocated in cohorts of about this many bytes per thread (one heap-lock acquisition each).
+    /// `[bytes]`, default 32 KiB, range 256 B – 16 MiB.
+    pub cohort_bytes: ByteSize,
+    /// Each cohort is split into this many pieces, each with its own lifetime. Default 8, range 1–256.
+    pub pieces_per_cohort: u32,
+}
+
+impl Default for AndroidEngine {
+    fn default() -> Self {
+        AndroidEngine {
+            cohort_bytes: ByteSize(32 << 10),
+            pieces_per_cohort: 8,
+        }
+    }
+}
+
+/// `[android]`: the android-krait platform (SYSTOR'15 §2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct AndroidConfig {
+    /// Heap sizing.
+    pub heap: AndroidHeap,
+    /// GC costs.
+    pub gc: AndroidGcCosts,
+    /// Scheduler.
+    pub sched: AndroidSched,
+    /// Simulation granularity.
+    pub engine: AndroidEngine,
+    /// The Krait CPU: operating points, power, ondemand, hotplug.
+    pub cpu: CpuConfig,
+}
+
+fn finite_in(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), (String, String)> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err((
+            format!("android.{field}"),
+            format!("expected a number in [{lo}, {hi}], got {v}"),
+        ))
+    }
+}
+
+impl AndroidConfig {
+    /// Checks every range; `Err((field, expectation))` with the field's dotted path from the file's root.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let h = &self.heap;
+        for (f, v) in [
+            ("heap.start_size", h.start_size.0),
+            ("heap.min_free", h.min_free.0),
+            ("heap.max_free", h.max_free.0),
+        ] {
+            finite_in(f, v as f64, 64.0 * 1024.0, 4.0 * (1u64 << 30) as f64)?;
+        }
+        if h.min_free.0 > h.max_free.0 {
+            return Err((
+                "android.heap.min_free".into(),
+                format!(
+                    "expected at most heap.max_free ({}), got {}",
+                    h.max_free, h.min_free
+                ),
+            ));
+        }
+        finite_in(
+            "heap.concurrent_start_delta",
+            h.concurrent_start_delta.0 as f64,
+            0.0,
+            64.0 * 1048576.0,
+        )?;
+        finite_in(
+            "heap.concurrent_min_limit",
+            h.concurrent_min_limit.0 as f64,
+            0.0,
+            64.0 * 1048576.0,
+        )?;
+        finite_in("heap.trim_idle_ms", h.trim_idle_ms as f64, 1.0, 1e7)?;
+        let g = &self.gc;
+        finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
+        for (f, v) in [
+            ("gc.root_scan_base_us", g.root_scan_base_us),
+            ("gc.root_scan_per_thread_us", g.root_scan_per_thread_us),
+            ("gc.mark_us_per_mib", g.mark_us_per_mib),
+            ("gc.remark_base_us", g.remark_base_us),
+            (
+                "gc.remark_us_per_mib_allocated",
+                g.remark_us_per_mib_allocated,
+            ),
+            ("gc.card_scan_us_per_mib", g.card_scan_us_per_mib),
+            ("gc.sweep_us_per_mib_freed", g.sweep_us_per_mib_freed),
+            ("gc.trim_us_per_mib", g.trim_us_per_mib),
+            ("gc.alloc_ns_per_object", g.alloc_ns_per_object),
+            ("gc.safepoint_poll_us", g.safepoint_poll_us),
+        ] {
+            finite_in(f, v, 0.0, 1e9)?;
+        }
+        for (f, v) in [
+            ("gc.sweep_locked_fraction", g.sweep_locked_fraction),
+            ("gc.mark_stall_fraction", g.mark_stall_fraction),
+            ("gc.sweep_stall_fraction", g.sweep_stall_fraction),
+            ("gc.roots_stall_fraction", g.roots_stall_fraction),
+        ] {
+            finite_in(f, v, 0.0, 1.0)?;
+        }
+        finite_in("gc.sweep_batches", f64::from(g.sweep_batches), 1.0, 1000.0)?;
+        let s = &self.sched;
+        finite_in("sched.latency_ms", s.latency_ms, 0.1, 1000.0)?;
+        finite_in(
+            "sched.min_granularity_ms",
+            s.min_granularity_ms,
+            0.01,
+            1000.0,
+        )?;
+        finite_in(
+            "sched.wakeup_granularity_ms",
+            s.wakeup_granularity_ms,
+            0.0,
+            1000.0,
+        )?;
+        finite_in("sched.context_switch_us", s.context_switch_us, 0.0, 1e6)?;
+        finite_in("sched.migration_us", s.migration_us, 0.0, 1e6)?;
+        for (f, v) in [
+            ("sched.boost_nice", s.boost_nice),
+            ("sched.daemon_nice", s.daemon_nice),
+            ("sched.background_nice", s.background_nice),
+        ] {
+            finite_in(f, f64::from(v), -20.0, 19.0)?;
+        }
+        let e = &self.engine;
+        finite_in(
+            "engine.cohort_bytes",
+            e.cohort_bytes.0 as f64,
+            256.0,
+            16.0 * 1048576.0,
+        )?;
+        finite_in(
+            "engine.pieces_per_cohort",
+            f64::from(e.pieces_per_cohort),
+            1.0,
+            256.0,
+        )?;
+        self.cpu
+            .validate()
+            .map_err(|(f, m)| (format!("android.cpu.{f}"), m))
+    }
+}

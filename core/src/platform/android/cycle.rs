@@ -1,0 +1,566 @@
+//! Dalvik collections as a phase machine run by one collector thread (the GC daemon, or a mutator in the
+//! foreground), after models.md §1.6 and SYSTOR'15 §2.1, §3:
+//!
+//! 1. take the heap lock; stop the world (every mutator in Java code runs to its safepoint poll; threads blocked
+//!    in the VM are already safe); scan roots. **CMSFly** (§3.2): scan each thread's roots as it arrives and
+//!    resume it at once, in arrival order.
+//! 2. concurrent mark (tracing the live set: memory-bound work), the world running; allocation meanwhile dirties
+//!    cards.
+//! 3. take the lock, stop the world, re-mark (roots + dirty cards ∝ bytes allocated during the mark), resume.
+//! 4. concurrent sweep in batches, each taking the lock for its frees.
+//! 5. take the lock: free, re-size the heap (Eq. (1) or the source form), wake the threads waiting for the GC.
+//!
+//! A **GC_FOR_ALLOC** (CMS, CMSFly, GenCMS minor) runs every phase with the world stopped and the lock held, the
+//! collecting mutator at boosted priority. **fg** (§3.3) runs the concurrent phase order at boosted priority
+//! holding the heap lock throughout — the other mutators run until they need the lock (decision written down in
+//! `docs/models-android.md`: the paper says fg runs "concurrently to other mutators" and "holds the heap locks").
+//! **GenCMS** (§3.1) minor collections mark and sweep only objects born since the previous collection (plus a
+//! card scan of the old space); every collection makes the survivors old.
+//!
+//! The collection frees what was dead when the roots were scanned (its snapshot); objects dying later are
+//! floating garbage until the next collection.
+
+use std::cmp::Reverse;
+
+use super::heap_sizing::limits_after_gc;
+use super::program::Resume;
+use super::sim::{Block, Cycle, GcStep, Role, Sim, Step, TState};
+use crate::collector::Trigger;
+use crate::cpu::CpuTag;
+use crate::run::{GcEvent, OccupancySample, PauseKind};
+use crate::scenario::CollectorKind;
+use crate::units::SimTime;
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// Where a collection is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ph {
+    Lock1,
+    Suspend1,
+    WaitSuspend1,
+    FlyScan,
+    Roots,
+    AfterRoots,
+    Mark,
+    Lock2,
+    WaitSuspend2,
+    Remark,
+    SweepWalk,
+    SweepLock,
+    SweepFree,
+    FinishLock,
+}
+
+impl Sim<'_> {
+    /// Starts a collection run by `collector`. `concurrent`: the daemon/explicit phase order (else all
+    /// stop-the-world); `hold_lock`: fg, keep the heap lock for the whole cycle; `minor`: GenCMS young-only.
+    pub(super) fn start_cycle(
+        &mut self,
+        collector: usize,
+        trigger: Trigger,
+        concurrent: bool,
+        hold_lock: bool,
+        minor: bool,
+    ) {
+        if trigger != Trigger::Trim {
+            self.trigger_counts[trigger as usize] += 1;
+        }
+        if self.kind == CollectorKind::Gencms {
+            if minor {
+                self.minors += 1;
+            } else {
+                self.majors += 1;
+            }
+        }
+        let boosted = self.is_mutator(collector) && (!concurrent || hold_lock);
+        let restore_nice = self.threads[collector].nice;
+        if boosted {
+            self.threads[collector].nice = self.cfg.sched.boost_nice;
+        }
+        self.start_pause(collector, PauseKind::Foreground);
+        let phase = if self.lock_holder == Some(collector) {
+            Ph::Suspend1
+        } else {
+            Ph::Lock1
+        };
+        self.cycle = Some(Cycle {
+            collector,
+            trigger,
+            concurrent,
+            hold_lock,
+            minor,
+            start: self.now,
+            phase,
+            reclaim_bytes: 0,
+            mark_bytes: 0,
+            allocated_at_mark: 0,
+            heap_before: self.allocated,
+            batch: 0,
+            gc_cycles: 0,
+            arrivals: Default::default(),
+            scanning: None,
+            to_scan: 0,
+            restore_nice,
+        });
+        self.cycle_advance();
+    }
+
+    fn set_phase(&mut self, ph: Ph) {
+        if let Some(c) = self.cycle.as_mut() {
+            c.phase = ph;
+        }
+    }
+
+    fn gc_work(&mut self, t: usize, us: f64, stall: f64, step: GcStep) {
+        let w = self.work_us(us, stall);
+        if let Some(c) = self.cycle.as_mut() {
+            c.gc_cycles += w.cycles;
+        }
+        self.go(t, w, Step::Gc(step), CpuTag::Gc);
+    }
+
+    fn fly(&self) -> bool {
+        self.kind == CollectorKind::Cmsfly && self.cycle.as_ref().is_some_and(|c| c.concurrent)
+    }
+
+    /// Runs the collection forward until it has to wait (for work, the lock or safepoints).
+    pub(super) fn cycle_advance(&mut self) {
+        loop {
+            let Some(c) = self.cycle.as_ref() else {
+                return;
+            };
+            let (t, ph) = (c.collector, c.phase);
+            let cfg = self.cfg;
+            let g = &cfg.gc;
+            match ph {
+                Ph::Lock1 | Ph::Lock2 | Ph::SweepLock | Ph::FinishLock => {
+                    if self.lock_holder != Some(t) && !self.try_lock(t) {
+                        return;
+                    }
+                    let next = match ph {
+                        Ph::Lock1 => Ph::Suspend1,
+                        Ph::Lock2 => Ph::WaitSuspend2,
+                        Ph::SweepLock => Ph::SweepFree,
+                        _ => {
+                            self.finish_cycle();
+                            return;
+                        }
+                    };
+                    self.set_phase(next);
+                    if ph == Ph::Lock2 {
+                        self.suspend_all(t);
+                    }
+                    if ph == Ph::SweepLock {
+                        let us = self.sweep_batch_us() * g.sweep_locked_fraction;
+                        self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepFree);
+                        return;
+                    }
+                }
+                Ph::Suspend1 => {
+                    self.snapshot();
+                    self.suspend_all(t);
+                    self.set_phase(if self.fly() {
+                        Ph::FlyScan
+                    } else {
+                        Ph::WaitSuspend1
+                    });
+                }
+                Ph::WaitSuspend1 | Ph::WaitSuspend2 => {
+                    if self.suspend_pending > 0 {
+                        self.block(t, Block::WaitSuspend);
+                        return;
+                    }
+                    if ph == Ph::WaitSuspend1 {
+                        self.set_phase(Ph::Roots);
+                        let us = g.root_scan_base_us
+                            + g.root_scan_per_thread_us * f64::from(self.prof.threads);
+                        self.gc_work(t, us, g.roots_stall_fraction, GcStep::Roots);
+                    } else {
+                        self.set_phase(Ph::Remark);
+                        let mib = self
+                            .clock_bytes
+                            .saturating_sub(self.cycle.as_ref().map_or(0, |c| c.allocated_at_mark))
+                            as f64
+                            / MIB;
+                        let us = g.remark_base_us + g.remark_us_per_mib_allocated * mib;
+                        self.gc_work(t, us, g.roots_stall_fraction, GcStep::Remark);
+                    }
+                    return;
+                }
+                Ph::FlyScan => {
+                    let next = self.cycle.as_mut().and_then(|c| c.arrivals.pop_front());
+                    if let Some(x) = next {
+                        if let Some(c) = self.cycle.as_mut() {
+                            c.scanning = Some(x);
+                        }
+                        // The first scan also covers the global roots and the non-mutator threads.
+                        let first = self.cycle.as_ref().is_some_and(|c| c.gc_cycles == 0);
+                        let others = f64::from(self.prof.threads - self.prof.mutators);
+                        let us = g.root_scan_per_thread_us
+                            + if first {
+                                g.root_scan_base_us + g.root_scan_per_thread_us * others
+                            } else {
+                                0.0
+                            };
+                        self.set_phase(Ph::Roots);
+                        self.gc_work(t, us, g.roots_stall_fraction, GcStep::Roots);
+                        return;
+                    }
+                    if self.cycle.as_ref().is_some_and(|c| c.to_scan == 0) {
+                        self.set_phase(Ph::AfterRoots);
+                        continue;
+                    }
+                    self.block(t, Block::WaitSuspend);
+                    return;
+                }
+                Ph::AfterRoots => {
+                    let (concurrent, hold) = self
+                        .cycle
+                        .as_ref()
+                        .map_or((true, false), |c| (c.concurrent, c.hold_lock));
+                    if concurrent {
+                        self.resume_all();
+                        if !hold {
+                            self.unlock(t);
+                        }
+                    }
+                    self.set_phase(Ph::Mark);
+                    let us = self.mark_us();
+                    self.gc_work(t, us, g.mark_stall_fraction, GcStep::Mark);
+                    return;
+                }
+                Ph::SweepWalk => {
+                    if self
+                        .cycle
+                        .as_ref()
+                        .is_some_and(|c| c.batch >= g.sweep_batches)
+                    {
+                        self.set_phase(Ph::FinishLock);
+                        continue;
+                    }
+                    let us = self.sweep_batch_us() * (1.0 - g.sweep_locked_fraction);
+                    self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepWalk);
+                    return;
+                }
+                // Work phases wait for their completion.
+                Ph::Roots | Ph::Mark | Ph::Remark | Ph::SweepFree => return,
+            }
+        }
+    }
+
+    fn sweep_batch_us(&self) -> f64 {
+        let c = self.cycle.as_ref();
+        let freed = c.map_or(0, |c| c.reclaim_bytes) as f64 / MIB;
+        freed * self.cfg.gc.sweep_us_per_mib_freed / f64::from(self.cfg.gc.sweep_batches)
+    }
+
+    fn mark_us(&self) -> f64 {
+        let cfg = self.cfg;
+        let g = &cfg.gc;
+        let Some(c) = self.cycle.as_ref() else {
+            return 0.0;
+        };
+        let mut us = c.mark_bytes as f64 / MIB * g.mark_us_per_mib;
+        if c.minor {
+            let old = c.heap_before.saturating_sub(c.mark_bytes) as f64 / MIB;
+            us += old * g.card_scan_us_per_mib;
+        }
+        us
+    }
+
+    /// The collector's work item of the current phase is done.
+    pub(super) fn cycle_work_done(&mut self, t: usize) {
+        let Some(c) = self.cycle.as_ref() else {
+            return;
+        };
+        let (concurrent, hold) = (c.concurrent, c.hold_lock);
+        match c.phase {
+            Ph::Roots => {
+                if self.fly() {
+                    let x = self.cycle.as_mut().and_then(|c| {
+                        c.to_scan = c.to_scan.saturating_sub(1);
+                        c.scanning.take()
+                    });
+                    if let Some(x) = x {
+                        self.resume_one(x);
+                    }
+                    self.set_phase(Ph::FlyScan);
+                } else {
+                    self.set_phase(Ph::AfterRoots);
+                }
+            }
+            Ph::Mark => self.set_phase(if concurrent { Ph::Lock2 } else { Ph::SweepWalk }),
+            Ph::Remark => {
+                self.resume_all();
+                if !hold {
+                    self.unlock(t);
+                }
+                self.set_phase(Ph::SweepWalk);
+            }
+            Ph::SweepWalk => self.set_phase(Ph::SweepLock),
+            Ph::SweepFree => {
+                if concurrent && !hold {
+                    self.unlock(t);
+                }
+                if let Some(c) = self.cycle.as_mut() {
+                    c.batch += 1;
+                }
+                self.set_phase(Ph::SweepWalk);
+            }
+            _ => {}
+        }
+        self.cycle_advance();
+    }
+
+    /// The collection's snapshot at the root scan: what it will free and what it must trace. Every object alive
+    /// now becomes old (GenCMS survivors).
+    fn snapshot(&mut self) {
+        let Some(c) = self.cycle.as_mut() else {
+            return;
+        };
+        if c.minor {
+            c.reclaim_bytes = self.dead_young;
+            c.mark_bytes = self.young_alloc.saturating_sub(self.dead_young);
+        } else {
+            c.reclaim_bytes = self.dead;
+            c.mark_bytes = self.live;
+        }
+        c.allocated_at_mark = self.clock_bytes;
+        c.heap_before = self.allocated;
+        self.live_at_gc_sum += self.live as f64;
+        self.live_at_gc_n += 1;
+        self.epoch += 1;
+        self.dead_young = 0;
+        self.young_alloc = 0;
+    }
+
+    /// Stops every mutator but `except`: running or runnable ones in Java code get a safepoint poll.
+    fn suspend_all(&mut self, except: usize) {
+        self.suspending = true;
+        let mut pending = 0;
+        let fly = self.fly();
+        let mut to_scan = 0;
+        for x in 0..self.threads.len() {
+            if x == except || !self.is_mutator(x) {
+                continue;
+            }
+            to_scan += 1;
+            if let TState::Running(core) = self.threads[x].state {
+                self.settle(core);
+            }
+            let th = &self.threads[x];
+            match th.state {
+                TState::Running(_) | TState::Runnable => {
+                    if th.step != Step::Poll {
+                        let saved = (th.work, th.step, th.tag);
+                        self.threads[x].saved = Some(saved);
+                        let poll = self.work_us(
+                            self.cfg.gc.safepoint_poll_us,
+                            self.prof.mutator_stall_fraction,
+                        );
+                        self.set_work(x, poll, Step::Poll, CpuTag::Mutator);
+                    }
+                    pending += 1;
+                }
+                TState::Blocked(Block::Suspended) => {
+                    if fly {
+                        self.cycle_arrive(x);
+                    }
+                }
+                TState::Blocked(_) => {
+                    if fly {
+                        self.cycle_arrive(x);
+                    }
+                }
+            }
+        }
+        self.suspend_pending = pending;
+        if let Some(c) = self.cycle.as_mut() {
+            c.to_scan = to_scan;
+        }
+    }
+
+    fn cycle_arrive(&mut self, x: usize) {
+        if let Some(c) = self.cycle.as_mut() {
+            c.arrivals.push_back(x);
+        }
+    }
+
+    /// A mutator finished its poll: it stops; the collector may go on.
+    pub(super) fn reached_safepoint(&mut self, x: usize) {
+        self.block(x, Block::Suspended);
+        self.start_pause(x, PauseKind::Safepoint);
+        self.suspend_pending = self.suspend_pending.saturating_sub(1);
+        if self.fly() {
+            self.cycle_arrive(x);
+        }
+        let collector = self.cycle.as_ref().map(|c| c.collector);
+        if let Some(c) = collector
+            && self.threads[c].state == TState::Blocked(Block::WaitSuspend)
+        {
+            self.cycle_advance();
+        }
+    }
+
+    /// Resumes one stopped mutator (restoring its interrupted work, or running its deferred wake-up).
+    fn resume_one(&mut self, x: usize) {
+        if self.threads[x].state != TState::Blocked(Block::Suspended) {
+            return;
+        }
+        self.end_pause(x);
+        if let Some((w, step, tag)) = self.threads[x].saved.take() {
+            self.set_work(x, w, step, tag);
+            self.make_runnable(x);
+        } else if let Some(r) = self.threads[x].deferred.take() {
+            self.threads[x].state = TState::Blocked(Block::Sleep);
+            self.wake_mutator(x, r);
+        }
+    }
+
+    /// Restarts the world.
+    fn resume_all(&mut self) {
+        self.suspending = false;
+        for x in 0..self.threads.len() {
+            if self.is_mutator(x) {
+                self.resume_one(x);
+            }
+        }
+    }
+
+    /// The collection's end: free, re-size, record, wake the waiters, and the collector goes on.
+    fn finish_cycle(&mut self) {
+        let Some(c) = self.cycle.take() else {
+            return;
+        };
+        let t = c.collector;
+        if !c.concurrent {
+            self.resume_all();
+        }
+        self.suspending = false;
+        let freed = c.reclaim_bytes.min(self.allocated);
+        self.allocated -= freed;
+        self.dead = self.dead.saturating_sub(freed);
+        self.resize_heap(c.minor);
+        self.gc_events.push(GcEvent {
+            start: SimTime(c.start),
+            end: SimTime(self.now),
+            trigger: c.trigger,
+            alloc_index: (self.clock_bytes as f64 / self.prof.mean_object_bytes()) as u64,
+            heap_bytes_before: c.heap_before,
+            live_bytes_after: self.allocated,
+            freed_bytes: freed,
+            moved_bytes: 0,
+            live_objects: (c.mark_bytes as f64 / self.prof.mean_object_bytes()) as u64,
+            work_cycles: c.gc_cycles,
+            stall_cycles: 0,
+            powered_banks_after: 0,
+        });
+        self.sample_occupancy();
+        self.threads[t].nice = c.restore_nice;
+        self.end_pause(t);
+        self.unlock(t);
+        for w in std::mem::take(&mut self.gc_waiters) {
+            self.end_pause(w);
+            let r = self.threads[w].on_gc_end.take().unwrap_or(Resume::Alloc);
+            if self.threads[w].state == TState::Blocked(Block::WaitGc) {
+                self.wake_mutator(w, r);
+            }
+        }
+        match self.threads[t].role {
+            Role::Daemon => {
+                if c.trigger == Trigger::Trim {
+                    let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / MIB;
+                    let w = self.work_us(
+                        free_mib * self.cfg.gc.trim_us_per_mib,
+                        self.cfg.gc.sweep_stall_fraction,
+                    );
+                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                } else {
+                    self.daemon_idle(t, true);
+                }
+            }
+            Role::Mutator(_) => {
+                let r = if c.trigger == Trigger::Explicit {
+                    Resume::Explicit
+                } else {
+                    Resume::Alloc
+                };
+                self.mutator_resume(t, r);
+            }
+            Role::Background | Role::Jit => {}
+        }
+    }
+
+    /// Heap sizing after a collection (models.md §1.4; GenCMS §3.1).
+    fn resize_heap(&mut self, minor: bool) {
+        let params = self
+            .cfg
+            .heap
+            .sizing_params(self.target_util, self.growth_limit);
+        if minor {
+            let soft = (self.allocated + self.young_room).min(self.growth_limit);
+            self.soft_limit = soft;
+            self.conc_start = (soft >= params.concurrent_min_limit_bytes)
+                .then(|| soft - params.concurrent_start_delta_bytes);
+            if self.allocated > self.major_soft_limit {
+                self.next_major = true;
+            }
+            return;
+        }
+        let l = limits_after_gc(self.allocated, &params);
+        self.soft_limit = l.soft_limit_bytes;
+        self.conc_start = l.concurrent_start_bytes;
+        self.major_soft_limit = l.soft_limit_bytes;
+        self.young_room = l.soft_limit_bytes.saturating_sub(self.allocated);
+        self.next_major = false;
+    }
+
+    /// Allocates a cohort of `n` bytes: its pieces get lifetimes; the allocation clock moves; deaths happen.
+    pub(super) fn place_cohort(&mut self, n: u64) {
+        let k = u64::from(self.cfg.engine.pieces_per_cohort).min(n.max(1));
+        let piece = n / k;
+        for i in 0..k {
+            let b = if i + 1 == k {
+                n - piece * (k - 1)
+            } else {
+                piece
+            };
+            self.clock_bytes += b;
+            let life = self.lifetimes.quantile(self.rng.next_f64());
+            let death = if life.is_finite() {
+                self.clock_bytes + life.round() as u64
+            } else {
+                u64::MAX
+            };
+            self.pieces.push(Reverse((death, b, self.epoch)));
+        }
+        self.allocated += n;
+        self.live += n;
+        self.young_alloc += n;
+        while let Some(Reverse((death, b, epoch))) = self.pieces.peek().copied() {
+            if death > self.clock_bytes {
+                break;
+            }
+            self.pieces.pop();
+            self.live -= b;
+            self.dead += b;
+            if epoch == self.epoch {
+                self.dead_young += b;
+            }
+        }
+        self.peak_live = self.peak_live.max(self.live);
+        self.live_clock_sum += self.live as f64 * n as f64;
+        self.sample_occupancy();
+    }
+
+    pub(super) fn sample_occupancy(&mut self) {
+        let used = self.live + self.dead;
+        self.occupancy.push(OccupancySample {
+            time: SimTime(self.now),
+            live_bytes: self.live,
+            dead_bytes: self.dead,
+            free_bytes: self.soft_limit.saturating_sub(used),
+        });
+    }
+}

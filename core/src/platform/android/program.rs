@@ -1,0 +1,488 @@
+//! What the threads of the simulated Dalvik process do: mutators compute, allocate cohorts under the heap lock
+//! and meet at the harness's iteration barrier (where mutator 0 calls `System.gc()`); the GC daemon waits for a
+//! request or its 5 s trim timeout; background threads (binder, finalizer, …) wake now and then; the JIT thread
+//! compiles during the first iteration. The allocation path follows Dalvik 4.4 (models.md §1.3, §1.9) and the
+//! variants of SYSTOR'15 §3.3:
+//!
+//! * fits under the soft limit → allocate; passing the concurrent-start threshold signals the daemon (GC-CONC);
+//! * does not fit while a collection runs → wait for it (a concurrent pause), then retry;
+//! * does not fit otherwise → GC-ALLOC in this thread (CMS, CMSFly: stop-the-world full GC at boosted priority;
+//!   GenCMS: a minor GC, the next GC-CONC major; fg: a cycle holding the heap lock while others run); after it,
+//!   grow the soft limit up to the growth limit, else out of memory;
+//! * bg: never collects — it forces the allocation past the soft limit (up to the growth limit) and signals the
+//!   daemon; past the growth limit it waits for the daemon.
+//!
+//! The heap lock is a FIFO mutex: a thread that fails to take it sleeps (Table 1's *Heap Contentions*); sleeping
+//! is idle time the governor sees.
+
+use super::sim::{Block, Role, Sim, Step, TState, ms_to_ns};
+use crate::collector::Trigger;
+use crate::cpu::{CpuTag, Work};
+use crate::run::{Pause, PauseKind};
+use crate::scenario::CollectorKind;
+use crate::units::SimTime;
+
+/// What a mutator does when it is woken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Resume {
+    /// Compute and allocate the next cohort.
+    Next,
+    /// Retry the pending allocation.
+    Alloc,
+    /// Go on with the explicit GCs of an iteration end.
+    Explicit,
+    /// Leave the iteration barrier.
+    AfterBarrier,
+}
+
+impl Sim<'_> {
+    /// Gives `t` work and makes sure it will run.
+    pub(super) fn go(&mut self, t: usize, work: Work, step: Step, tag: CpuTag) {
+        self.set_work(t, work, step, tag);
+        if matches!(self.threads[t].state, TState::Blocked(_)) {
+            self.make_runnable(t);
+        }
+    }
+
+    pub(super) fn start_pause(&mut self, t: usize, kind: PauseKind) {
+        if self.is_mutator(t) && self.threads[t].pause.is_none() {
+            self.threads[t].pause = Some((self.now, kind));
+        }
+    }
+
+    pub(super) fn end_pause(&mut self, t: usize) {
+        if let Some((start, kind)) = self.threads[t].pause.take()
+            && let super::sim::Role::Mutator(i) = self.threads[t].role
+            && self.now > start
+        {
+            self.pauses.push(Pause {
+                mutator: i,
+                start: SimTime(start),
+                end: SimTime(self.now),
+                kind,
+            });
+        }
+    }
+
+    // ---- heap lock ----
+
+    /// Takes the heap lock, or queues `t` on it (asleep) and returns false; [`Sim::lock_acquired`] continues it.
+    pub(super) fn try_lock(&mut self, t: usize) -> bool {
+        if self.lock_holder.is_none() {
+            self.lock_holder = Some(t);
+            return true;
+        }
+        self.contentions += 1;
+        let holder_is_gc = self
+            .cycle
+            .as_ref()
+            .is_some_and(|c| Some(c.collector) == self.lock_holder && c.collector != t);
+        if holder_is_gc {
+            self.start_pause(t, PauseKind::ConcurrentWait);
+        }
+        self.lock_waiters.push_back(t);
+        self.block(t, Block::Lock);
+        false
+    }
+
+    /// Releases the heap lock, handing it to the first waiter.
+    pub(super) fn unlock(&mut self, t: usize) {
+        debug_assert_eq!(self.lock_holder, Some(t), "unlock by a non-holder");
+        self.lock_holder = None;
+        if let Some(w) = self.lock_waiters.pop_front() {
+            self.lock_holder = Some(w);
+            let is_collector = self.cycle.as_ref().is_some_and(|c| c.collector == w);
+            if !is_collector
+                && self.threads[w]
+                    .pause
+                    .is_some_and(|(_, k)| k == PauseKind::ConcurrentWait)
+            {
+                self.end_pause(w);
+            }
+            self.push(self.now, super::sim::Ev::LockGranted { t: w });
+        }
+    }
+
+    // ---- mutators ----
+
+    fn mut_index(&self, t: usize) -> usize {
+        match self.threads[t].role {
+            Role::Mutator(i) => i as usize,
+            _ => 0,
+        }
+    }
+
+    /// Wakes a blocked mutator with `r` at the current time, as an event of its own.
+    pub(super) fn wake_mutator(&mut self, t: usize, r: Resume) {
+        self.push(self.now, super::sim::Ev::Resume { t, r });
+    }
+
+    /// The wake-up event: runs `r` — or, while the world is stopped, parks the mutator at a safepoint until
+    /// resumed.
+    pub(super) fn resume_event(&mut self, t: usize, r: Resume) {
+        if !matches!(self.threads[t].state, TState::Blocked(_)) {
+            return;
+        }
+        let collector = self.cycle.as_ref().map(|c| c.collector);
+        if self.suspending && collector != Some(t) {
+            self.threads[t].deferred = Some(r);
+            self.threads[t].state = TState::Blocked(Block::Suspended);
+            self.start_pause(t, PauseKind::Safepoint);
+            return;
+        }
+        self.mutator_resume(t, r);
+    }
+
+    pub(super) fn mutator_resume(&mut self, t: usize, r: Resume) {
+        match r {
+            Resume::Next => self.mutator_next(t),
+            Resume::Alloc => self.mutator_alloc(t),
+            Resume::Explicit => self.do_explicit(t),
+            Resume::AfterBarrier => self.after_barrier(t),
+        }
+    }
+
+    /// Starts the compute that precedes the next cohort, or ends the iteration.
+    pub(super) fn mutator_next(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        let left = self.mutators[i].left_in_iteration;
+        if left == 0 {
+            self.iteration_end(t);
+            return;
+        }
+        let n = left.min(self.cfg.engine.cohort_bytes.0);
+        self.mutators[i].cohort = n;
+        let us = self.prof.mutator_us_per_kib * n as f64 / 1024.0;
+        let w = self.work_us(us, self.prof.mutator_stall_fraction);
+        self.go(t, w, Step::Compute, CpuTag::Mutator);
+    }
+
+    /// The cohort's compute is done: allocate it (takes the heap lock).
+    pub(super) fn mutator_alloc(&mut self, t: usize) {
+        if self.try_lock(t) {
+            self.mutator_locked(t);
+        }
+    }
+
+    fn objects_in(&self, bytes: u64) -> f64 {
+        bytes as f64 / self.prof.mean_object_bytes()
+    }
+
+    /// Holding the heap lock: the allocation path of models.md §1.3.
+    pub(super) fn mutator_locked(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        let n = self.mutators[i].cohort;
+        let fits_soft = self.allocated + n <= self.soft_limit;
+        let fits_growth = self.allocated + n <= self.growth_limit;
+        let bg = self.kind == CollectorKind::Bg;
+        if fits_soft || (bg && fits_growth) {
+            if !fits_soft {
+                self.signal_daemon(Trigger::Alloc);
+            }
+            let ns = self.objects_in(n) * self.cfg.gc.alloc_ns_per_object;
+            let w = self.work_us(ns / 1000.0, self.prof.mutator_stall_fraction);
+            self.go(t, w, Step::Alloc, CpuTag::Mutator);
+            return;
+        }
+        if self.cycle.is_some() {
+            self.unlock(t);
+            self.wait_gc(t, Resume::Alloc);
+            return;
+        }
+        let retried = self.mutators[i].after_gc_for_alloc;
+        if bg {
+            // Past the growth limit: only the daemon can make room.
+            if !retried && self.daemon.is_some() {
+                self.mutators[i].after_gc_for_alloc = true;
+                self.unlock(t);
+                self.signal_daemon(Trigger::Alloc);
+                self.wait_gc(t, Resume::Alloc);
+                return;
+            }
+            self.out_of_memory(t);
+            return;
+        }
+        if retried {
+            if fits_growth {
+                // Grow: the soft limit gives way for this allocation (dvmHeapSourceAllocAndGrow).
+                self.soft_limit = self.allocated + n;
+                self.mutators[i].after_gc_for_alloc = false;
+                self.mutator_locked(t);
+                return;
+            }
+            self.out_of_memory(t);
+            return;
+        }
+        self.mutators[i].after_gc_for_alloc = true;
+        match self.kind {
+            CollectorKind::Fg => self.start_cycle(t, Trigger::Alloc, true, true, false),
+            CollectorKind::Gencms => {
+                self.next_major = true;
+                self.start_cycle(t, Trigger::Alloc, false, false, true);
+            }
+            _ => self.start_cycle(t, Trigger::Alloc, false, false, false),
+        }
+    }
+
+    fn out_of_memory(&mut self, t: usize) {
+        self.oom = true;
+        self.unlock(t);
+        self.block(t, Block::Done);
+    }
+
+    /// The cohort is allocated: heap accounting, the concurrent trigger, then the next cohort.
+    pub(super) fn commit_alloc(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        let n = self.mutators[i].cohort;
+        self.place_cohort(n);
+        self.mutators[i].left_in_iteration -= n;
+        self.mutators[i].after_gc_for_alloc = false;
+        if self.mutators[i].iteration == 0 && self.jit.is_some() {
+            self.jit_credit += self.jit_per_cohort;
+            if self.jit_credit >= 1.0 {
+                let whole = self.jit_credit.floor();
+                self.jit_credit -= whole;
+                self.jit_queue += whole as u32;
+                self.jit_kick();
+            }
+        }
+        self.unlock(t);
+        if self.kind != CollectorKind::Fg
+            && self.cycle.is_none()
+            && self.conc_start.is_some_and(|c| self.allocated > c)
+        {
+            self.signal_daemon(Trigger::Concurrent);
+        }
+        let think = self.prof.think_us_per_kib * n as f64 / 1024.0;
+        if think > 0.0 {
+            let mean_ns = think * 1000.0;
+            let d = (-(1.0f64 - self.rng.next_f64()).ln() * mean_ns) as u64;
+            self.threads[t].on_gc_end = None;
+            self.sleep_until(t, self.now + d.max(1));
+        } else {
+            self.mutator_next(t);
+        }
+    }
+
+    /// Blocks `t` until the running collection ends (a concurrent pause), then `r`.
+    pub(super) fn wait_gc(&mut self, t: usize, r: Resume) {
+        self.threads[t].on_gc_end = Some(r);
+        self.gc_waiters.push(t);
+        self.start_pause(t, PauseKind::ConcurrentWait);
+        self.block(t, Block::WaitGc);
+    }
+
+    fn iteration_end(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        self.mutators[i].iteration += 1;
+        self.at_barrier += 1;
+        if self.at_barrier < self.mutator_count as u32 {
+            self.block(t, Block::Barrier);
+            return;
+        }
+        self.at_barrier = 0;
+        // Explicit GCs of this iteration end: E spread over I boundaries.
+        let (e, iters) = (
+            u64::from(self.prof.explicit_gcs),
+            u64::from(self.prof.iterations),
+        );
+        let k = u64::from(self.mutators[i].iteration);
+        let count = (e * k / iters - e * (k - 1) / iters) as u32;
+        let m0 = self.mutator_thread(0);
+        self.mutators[0].explicit_left = count;
+        if t == m0 {
+            self.do_explicit(t);
+        } else {
+            self.block(t, Block::Barrier);
+            self.wake_mutator(m0, Resume::Explicit);
+        }
+    }
+
+    pub(super) fn mutator_thread(&self, i: usize) -> usize {
+        self.threads
+            .iter()
+            .position(|th| th.role == Role::Mutator(i as u32))
+            .unwrap_or(0)
+    }
+
+    /// Mutator 0 at an iteration end: the next explicit GC, or release the barrier.
+    pub(super) fn do_explicit(&mut self, t: usize) {
+        if self.mutators[0].explicit_left == 0 {
+            for m in 0..self.mutator_count {
+                let mt = self.mutator_thread(m);
+                if mt != t && self.threads[mt].state == TState::Blocked(Block::Barrier) {
+                    self.wake_mutator(mt, Resume::AfterBarrier);
+                }
+            }
+            self.after_barrier(t);
+            return;
+        }
+        if self.cycle.is_some() {
+            self.wait_gc(t, Resume::Explicit);
+            return;
+        }
+        self.mutators[0].explicit_left -= 1;
+        match self.kind {
+            CollectorKind::Bg if self.daemon.is_some() => {
+                self.signal_daemon(Trigger::Explicit);
+                self.do_explicit(t);
+            }
+            CollectorKind::Gencms => {
+                self.next_major = true;
+                self.start_cycle(t, Trigger::Explicit, true, false, true);
+            }
+            _ => self.start_cycle(t, Trigger::Explicit, true, false, false),
+        }
+    }
+
+    fn after_barrier(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        if self.mutators[i].iteration >= self.prof.iterations {
+            self.done_mutators += 1;
+            if matches!(self.threads[t].state, TState::Blocked(_)) {
+                self.threads[t].state = TState::Blocked(Block::Done);
+            } else {
+                self.block(t, Block::Done);
+            }
+            return;
+        }
+        self.mutators[i].left_in_iteration = self.per_iteration_bytes;
+        self.mutator_next(t);
+    }
+
+    // ---- the GC daemon, background threads, JIT ----
+
+    /// Asks the GC daemon for a collection (lost if one is running, as Dalvik's condition signal is).
+    pub(super) fn signal_daemon(&mut self, trigger: Trigger) {
+        let Some(d) = self.daemon else {
+            return;
+        };
+        if self.cycle.is_some() {
+            return;
+        }
+        if self.daemon_request.is_none() {
+            self.daemon_request = Some(trigger);
+        }
+        if self.threads[d].state == TState::Blocked(Block::Idle) {
+            self.trim_armed = false;
+            self.trim_token += 1;
+            // The daemon must be scheduled before it can start: a wake-up on a core (its cost is the context
+            // switch).
+            self.go(
+                d,
+                Work::default(),
+                Step::Gc(super::sim::GcStep::Wake),
+                CpuTag::Gc,
+            );
+        }
+    }
+
+    /// The daemon got a core after a signal: start the requested collection.
+    pub(super) fn daemon_woken(&mut self, d: usize) {
+        match self.daemon_request.take() {
+            Some(tr) if self.cycle.is_none() => self.daemon_start(d, tr),
+            _ => self.daemon_idle(d, false),
+        }
+    }
+
+    fn daemon_start(&mut self, d: usize, trigger: Trigger) {
+        let minor = self.kind == CollectorKind::Gencms && !self.next_major;
+        self.start_cycle(d, trigger, true, false, minor);
+    }
+
+    /// The daemon's collection or trim is over: the next request, or idle with the trim timer armed.
+    pub(super) fn daemon_idle(&mut self, d: usize, arm_trim: bool) {
+        if let Some(tr) = self.daemon_request.take()
+            && self.cycle.is_none()
+        {
+            self.daemon_start(d, tr);
+            return;
+        }
+        if arm_trim {
+            self.trim_token += 1;
+            self.trim_armed = true;
+            let token = self.trim_token;
+            let at = self.now + ms_to_ns(self.cfg.heap.trim_idle_ms as f64);
+            self.push(at, super::sim::Ev::TrimTimer { token });
+        }
+        self.block(d, Block::Idle);
+    }
+
+    /// No GC request for `trim_idle_ms` after a concurrent GC: trim (GenCMS: a major GC first, §3.1).
+    pub(super) fn trim_due(&mut self) {
+        let Some(d) = self.daemon else {
+            return;
+        };
+        if self.threads[d].state != TState::Blocked(Block::Idle) || self.cycle.is_some() {
+            return;
+        }
+        self.trigger_counts[Trigger::Trim as usize] += 1;
+        if self.kind == CollectorKind::Gencms {
+            self.next_major = true;
+            self.start_cycle(d, Trigger::Trim, true, false, false);
+        } else {
+            let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / 1048576.0;
+            let w = self.work_us(
+                free_mib * self.cfg.gc.trim_us_per_mib,
+                self.cfg.gc.sweep_stall_fraction,
+            );
+            self.go(d, w, Step::Gc(super::sim::GcStep::Trim), CpuTag::Gc);
+        }
+    }
+
+    pub(super) fn timer_fired(&mut self, t: usize) {
+        match self.threads[t].role {
+            Role::Background => {
+                let w = self.work_us(
+                    self.prof.background_work_us,
+                    self.prof.mutator_stall_fraction,
+                );
+                self.go(t, w, Step::Background, CpuTag::Other);
+            }
+            Role::Mutator(_) => self.wake_mutator(t, Resume::Next),
+            Role::Daemon | Role::Jit => {}
+        }
+    }
+
+    /// Sleeps a background thread for an exponential time with the profile's mean.
+    pub(super) fn background_sleep(&mut self, t: usize) {
+        let mean = self.prof.background_period_ms * 1e6;
+        let d = (-(1.0f64 - self.rng.next_f64()).ln() * mean) as u64;
+        self.sleep_until(t, self.now + d.max(1));
+    }
+
+    fn jit_kick(&mut self) {
+        if let Some(j) = self.jit
+            && self.threads[j].state == TState::Blocked(Block::Idle)
+        {
+            self.jit_next(j);
+        }
+    }
+
+    pub(super) fn jit_next(&mut self, j: usize) {
+        if self.jit_queue == 0 {
+            self.block(j, Block::Idle);
+            return;
+        }
+        self.jit_queue -= 1;
+        let w = self.work_us(self.prof.compile_us, self.prof.mutator_stall_fraction);
+        self.go(j, w, Step::Compile, CpuTag::Other);
+    }
+
+    /// A thread's work item is done: what comes next.
+    pub(super) fn work_done(&mut self, t: usize) {
+        match self.threads[t].step {
+            Step::Compute => self.mutator_alloc(t),
+            Step::Alloc => self.commit_alloc(t),
+            Step::Poll => self.reached_safepoint(t),
+            Step::Gc(super::sim::GcStep::Trim) if self.cycle.is_none() => {
+                self.daemon_idle(t, false);
+            }
+            Step::Gc(super::sim::GcStep::Wake) => self.daemon_woken(t),
+            Step::Gc(_) => self.cycle_work_done(t),
+            Step::Background => self.background_sleep(t),
+            Step::Compile => self.jit_next(t),
+            Step::None => {}
+        }
+    }
+}
