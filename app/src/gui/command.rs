@@ -24,6 +24,8 @@ pub enum Command {
     SaveFile(PathBuf),
     /// Write the current run as CSV files into a directory.
     ExportCsv(PathBuf),
+    /// Save the window as a PNG (the next frame).
+    ExportPng(PathBuf),
     /// Keep the current run as the baseline.
     PinBaseline,
     /// Forget the baseline.

@@ -50,6 +50,13 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
             let dir = path.with_extension("csv.d");
             cmds.push(Command::ExportCsv(dir));
         }
+        if ui
+            .button("Save PNG")
+            .on_hover_text("Save the window as a PNG image next to that path")
+            .clicked()
+        {
+            cmds.push(Command::ExportPng(path.with_extension("png")));
+        }
         ui.separator();
         if ui
             .button("Pin as baseline")

@@ -85,8 +85,9 @@ pub fn write_csv(dir: &Path, run: &Run) -> Result<usize, String> {
     Ok(files.len())
 }
 
-/// Saves the next frame as a PNG at `path` and closes the window (used under Xvfb to look at the app).
-pub fn save_screenshot(ctx: &egui::Context, path: String) {
+/// Saves the next frame as a PNG at `path`; with `close`, then closes the window (used under Xvfb to look at
+/// the app).
+pub fn save_png(ctx: &egui::Context, path: String, close: bool) {
     let ctx2 = ctx.clone();
     ctx.request_screenshot(move |img| {
         let [w, h] = img.size;
@@ -99,7 +100,9 @@ pub fn save_screenshot(ctx: &egui::Context, path: String) {
                 format_args!("gclab: {path}: {e}\n"),
             );
         }
-        ctx2.send_viewport_cmd(egui::ViewportCommand::Close);
+        if close {
+            ctx2.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
     });
 }
 

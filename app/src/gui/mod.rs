@@ -314,6 +314,11 @@ impl GclabApp {
                     },
                     None => self.state.error("no run to export yet"),
                 },
+                Command::ExportPng(path) => {
+                    files::save_png(ctx, path.display().to_string(), false);
+                    self.state
+                        .info(format!("saving the window to {}", path.display()));
+                }
                 Command::PinBaseline => {
                     self.state.baseline = self.state.current.clone();
                 }
@@ -430,7 +435,7 @@ impl GclabApp {
         if plan.frames_ready > 5 {
             let path = plan.path.clone();
             self.screenshot = None;
-            files::save_screenshot(ctx, path);
+            files::save_png(ctx, path, true);
         }
         ctx.request_repaint();
     }

@@ -37,7 +37,7 @@ struct RasterCache {
 pub struct LayoutView {
     current: RasterCache,
     baseline: RasterCache,
-    /// Time of the last raster rebuild. `[ms]`
+    /// Time of the last full-resolution raster rebuild. `[ms]`
     pub last_raster_ms: f64,
     /// Number of raster rebuilds so far.
     pub rebuilds: u64,
@@ -121,6 +121,9 @@ impl LayoutView {
             &mut self.current
         };
         let playhead_t = st.playback.playhead;
+        let interacting =
+            ui.input(|i| i.pointer.any_down() || i.smooth_scroll_delta != egui::Vec2::ZERO);
+        let slow = self.last_raster_ms > 12.0;
         ui.horizontal(|ui| {
             let plot = time_plot(if is_baseline {
                 "layout-baseline"
@@ -142,13 +145,16 @@ impl LayoutView {
             let resp = plot.show(ui, |p| {
                 let b = p.plot_bounds();
                 let frame = *p.transform().frame();
+                // Level of detail while the user drags or scrolls: when a full raster is slow (a huge run), draw
+                // at half resolution until the gesture ends, then once more at full resolution.
+                let scale = if interacting && slow { 0.5 } else { 1.0 };
                 let spec = RasterSpec {
                     t0: b.min()[0],
                     t1: b.max()[0],
                     a0: b.min()[1] * 1024.0,
                     a1: b.max()[1] * 1024.0,
-                    width: ((frame.width() * ppp).round() as usize).clamp(1, 8192),
-                    height: ((frame.height() * ppp).round() as usize).clamp(1, 8192),
+                    width: ((frame.width() * ppp * scale).round() as usize).clamp(1, 8192),
+                    height: ((frame.height() * ppp * scale).round() as usize).clamp(1, 8192),
                     lanes: true,
                 };
                 let key = (
@@ -165,18 +171,23 @@ impl LayoutView {
                 if cache.key != Some(key) || cache.tex.is_none() {
                     let t0 = std::time::Instant::now();
                     let img = rasterize(run, &spec, pal);
+                    let opts = if scale < 1.0 {
+                        TextureOptions::LINEAR
+                    } else {
+                        TextureOptions::NEAREST
+                    };
                     match &mut cache.tex {
-                        Some(t) => t.set(img, TextureOptions::NEAREST),
+                        Some(t) => t.set(img, opts),
                         None => {
                             cache.tex = Some(ctx.load_texture(
                                 if is_baseline { "layout-b" } else { "layout" },
                                 img,
-                                TextureOptions::NEAREST,
+                                opts,
                             ));
                         }
                     }
                     cache.key = Some(key);
-                    built_ms = Some(t0.elapsed().as_secs_f64() * 1e3);
+                    built_ms = Some((t0.elapsed().as_secs_f64() * 1e3, scale));
                 }
                 if let Some(t) = &cache.tex {
                     p.image(
@@ -226,8 +237,10 @@ impl LayoutView {
                 let clicked = p.response().clicked();
                 (hover, clicked)
             });
-            if let Some(ms) = built_ms {
-                self.last_raster_ms = ms;
+            if let Some((ms, scale)) = built_ms {
+                if scale >= 1.0 {
+                    self.last_raster_ms = ms;
+                }
                 self.rebuilds += 1;
             }
             let (hover, clicked) = resp.inner;
