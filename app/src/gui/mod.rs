@@ -37,14 +37,30 @@ pub use views::raster::{RasterSpec, rasterize};
 use gclab_core::{CollectorKind, Scenario};
 use worker::{Reply, Request, Worker};
 
-/// Opens the app window on a loaded scenario. Blocks until the window is closed.
+/// Opens the app window on a loaded scenario. Blocks until the window is closed. Renders with wgpu; when no
+/// wgpu adapter can be created (no Vulkan/GL driver wgpu accepts), tries again with the glow (OpenGL) renderer.
 pub fn run_app(scenario: Scenario) -> Result<(), String> {
+    let sc2 = scenario.clone();
+    match open(scenario, eframe::Renderer::Wgpu) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stderr(),
+                format_args!("gclab: the wgpu renderer failed ({e}); trying OpenGL (glow)\n"),
+            );
+            open(sc2, eframe::Renderer::Glow).map_err(|e2| format!("{e}; with glow: {e2}"))
+        }
+    }
+}
+
+fn open(scenario: Scenario, renderer: eframe::Renderer) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1500.0, 940.0])
             .with_min_inner_size([900.0, 600.0])
             .with_title("gclab — GC energy lab")
             .with_drag_and_drop(true),
+        renderer,
         ..Default::default()
     };
     eframe::run_native(

@@ -500,3 +500,31 @@ fn now_column(
         resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+
+    #[test]
+    fn hover_names_the_object_bank_and_power_state() {
+        let sc = Scenario::default_preset().expect("default preset");
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
+        let o = run.layout.objects[100];
+        let t = (o.alloc.0 + 1) as f64 * 1e-9;
+        let text = describe(&run, t, (o.addr + o.size / 2) as f64);
+        assert!(text.contains("object #100"), "the object: {text}");
+        assert!(text.contains("bank 0"), "its bank: {text}");
+        assert!(text.contains("active"), "the bank's state: {text}");
+        let gated = describe(&run, t, 5.5 * 16384.0);
+        assert!(
+            gated.contains("gated") && gated.contains("free"),
+            "free gated memory: {gated}"
+        );
+        let lane = describe(&run, t, run.geometry.heap_bytes as f64 * 1.02);
+        assert!(
+            lane.contains("collection") || lane.contains("GC lane"),
+            "the GC lane: {lane}"
+        );
+    }
+}
