@@ -16,7 +16,13 @@ pub fn headless(sc: Scenario) -> (egui::Context, GclabApp) {
 
 /// Runs one frame of `app` on a 1500×940 screen.
 pub fn frame(ctx: &egui::Context, app: &mut GclabApp) {
+    frame_with(ctx, app, Vec::new());
+}
+
+/// Runs one frame with input `events` (key presses, pointer moves).
+pub fn frame_with(ctx: &egui::Context, app: &mut GclabApp, events: Vec<egui::Event>) {
     let input = egui::RawInput {
+        events,
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
             egui::vec2(1500.0, 940.0),

@@ -86,6 +86,9 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             ui.label("computing…");
             ui.separator();
         }
+        ui.weak("space: play/pause · ←/→: previous/next GC · Home/End")
+            .on_hover_text("Keyboard shortcuts (when no text field has the focus)");
+        ui.separator();
         let s = &st.status;
         if s.is_error {
             ui.colored_label(pal.warn, format!("error: {}", s.message));

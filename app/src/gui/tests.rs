@@ -6,7 +6,7 @@ use gclab_core::{CollectorKind, Scenario};
 
 use super::ViewKind;
 use super::command::{Command, PlaybackCommand};
-use super::headless::{frame, headless, settle};
+use super::headless::{frame, frame_with, headless, settle};
 
 #[test]
 fn the_app_opens_on_the_default_scenario_and_fills_every_view() {
@@ -196,4 +196,32 @@ fn the_sweep_runs_in_the_background_and_can_be_cancelled() {
     app.queue(Command::CancelSweep);
     frame(&ctx, &mut app);
     assert!(!app.sweep.running(), "cancelled");
+}
+
+#[test]
+fn keys_play_and_step_between_collections() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let v = app.state.current.clone().expect("a run");
+    let key = |k: egui::Key| egui::Event::Key {
+        key: k,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    };
+    frame_with(&ctx, &mut app, vec![key(egui::Key::ArrowRight)]);
+    assert_eq!(
+        app.state.playback.playhead, v.gc_start_s[0],
+        "→ steps to the first collection"
+    );
+    frame_with(&ctx, &mut app, vec![key(egui::Key::Space)]);
+    assert!(app.state.playback.playing, "space plays");
+    frame_with(&ctx, &mut app, vec![key(egui::Key::Space)]);
+    assert!(!app.state.playback.playing, "space pauses");
+    frame_with(&ctx, &mut app, vec![key(egui::Key::End)]);
+    assert_eq!(
+        app.state.playback.playhead, v.duration_s,
+        "End jumps to the end"
+    );
 }

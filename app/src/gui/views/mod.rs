@@ -157,6 +157,11 @@ pub fn ui(
         for v in ViewKind::ALL {
             ui.selectable_value(&mut view, v, v.title());
         }
+        if st.computing {
+            ui.separator();
+            ui.spinner();
+            ui.label("computing… (showing the last run)");
+        }
         if let Some(b) = &st.baseline {
             ui.separator();
             ui.add(
