@@ -12,6 +12,8 @@ mod gc_logs;
 mod kvm_mechanisms;
 /// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.
 mod mmu_oracle;
+/// The SYSTOR'15 paper (android-krait) reproduced: Table 1, Table 3, Corollary 1's time trend.
+mod reproduce_android;
 /// The adaptive-GC paper (JVM'02) reproduced: Table 2, Table 3, Fig. 4, §4.5–4.6.
 mod reproduce_kvm;
 /// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.

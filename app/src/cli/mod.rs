@@ -58,7 +58,8 @@ usage:
   gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
   gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
-  gclab reproduce [--set K=V]... [--out FILE]   rerun the papers' experiments (with overrides), write the tables
+  gclab reproduce [--paper kvm|android] [--set K=V]... [--out FILE]
+                                          rerun a paper's experiments (with overrides), write the tables
   gclab trace record SCENARIO -o FILE [--set K=V]... [--text]   write the run's per-object trace
   gclab trace import INPUT [--format heaptrack|et2|objects-csv] -o FILE [--text]   turn a real allocation trace into a gclab trace
   gclab trace stats FILE [--json PATH|-] [--class NAME] [--top N]   lifetimes, top sites and classes, leak suspects
@@ -94,7 +95,8 @@ pub fn main(args: &[String]) -> i32 {
             let rest: Vec<String> = std::iter::once("reproduce".to_string())
                 .chain(args[1..].iter().cloned())
                 .collect();
-            Args::parse(&rest, &["--out", "--set"]).and_then(|a| reproduce::reproduce(&a))
+            Args::parse(&rest, &["--out", "--set", "--paper"])
+                .and_then(|a| reproduce::reproduce(&a))
         }
         Some("-h" | "--help" | "help") => {
             let _ = writeln!(std::io::stdout(), "{USAGE}");

@@ -54,8 +54,67 @@ pub const SENSITIVITY: [(&str, &str); 7] = [
 /// Further seeds the report runs, to show how much one realisation of the workloads decides (the presets use 1).
 pub const SEEDS: [u64; 4] = [2, 3, 4, 5];
 
-/// Writes the reproduction report.
+/// Writes the reproduction report of `--paper kvm` (default: the adaptive-GC paper) or `--paper android`.
 pub fn reproduce(a: &Args) -> Result<(), CliError> {
+    match a.last("--paper").as_deref() {
+        None | Some("kvm") => reproduce_kvm(a),
+        Some("android") => reproduce_android(a),
+        Some(other) => Err(CliError::input(format!(
+            "--paper: expected kvm or android, got `{other}`"
+        ))),
+    }
+}
+
+/// The SYSTOR'15 report: every benchmark × variant × targetUtil, run on as many threads as there are cores.
+fn reproduce_android(a: &Args) -> Result<(), CliError> {
+    use gclab_core::reproduce::android::{Results, plan, report, run_job};
+    let sets = a.all("--set");
+    let jobs = plan();
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<Result<gclab_core::Summary, String>>> = vec![None; jobs.len()];
+    let done: Vec<Vec<(usize, Result<gclab_core::Summary, String>)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(job) = jobs.get(i) else { break };
+                        out.push((i, run_job(job, &sets)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (i, r) in done.into_iter().flatten() {
+        slots[i] = Some(r);
+    }
+    let mut sums = Vec::with_capacity(jobs.len());
+    for s in slots {
+        sums.push(
+            s.ok_or_else(|| CliError::other("a reproduction worker panicked"))?
+                .map_err(CliError::input)?,
+        );
+    }
+    write_out(a, &report(&Results::new(&jobs, &sums)))
+}
+
+fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
+    match a.last("--out") {
+        Some(p) if p != "-" => {
+            std::fs::write(&p, text).map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
+        }
+        _ => write!(std::io::stdout().lock(), "{text}").map_err(|e| CliError::other(e.to_string())),
+    }
+}
+
+fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
     let base_sets = a.all("--set");
     let mut configs: Vec<(String, Vec<String>)> = vec![("default".into(), vec![])];
     for b in BANK_SIZES.iter().filter(|b| **b != "16KiB") {
@@ -92,12 +151,7 @@ pub fn reproduce(a: &Args) -> Result<(), CliError> {
         all.push((name.clone(), r.map_err(CliError::input)?));
     }
     let text = report(&all);
-    match a.last("--out") {
-        Some(p) if p != "-" => {
-            std::fs::write(&p, text).map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
-        }
-        _ => write!(std::io::stdout().lock(), "{text}").map_err(|e| CliError::other(e.to_string())),
-    }
+    write_out(a, &text)
 }
 
 fn report(all: &[(String, Vec<AppResult>)]) -> String {

@@ -1,5 +1,7 @@
-//! Paper reproductions: the published numbers ([`paper_kvm`]) and the runs that are compared with them
-//! ([`kvm`]). Used by `gclab reproduce` (which writes `docs/reproduction.md`) and by the reproduction tests.
+//! Paper reproductions: the published numbers ([`paper_kvm`], [`paper_android`]) and the runs that are compared
+//! with them ([`kvm`], [`android`]). Used by `gclab reproduce` (which writes `docs/reproduction.md`) and by the reproduction tests.
 
+pub mod android;
 pub mod kvm;
+pub mod paper_android;
 pub mod paper_kvm;

@@ -97,6 +97,9 @@ pub struct AndroidGcCosts {
     pub roots_stall_fraction: f64,
     /// Allocation, per object (dlmalloc + zeroing), done holding the heap lock. `[ns]`, default 120 [E].
     pub alloc_ns_per_object: f64,
+    /// A thread that fails to take the heap lock sleeps (futex wait, wake-up on release, rescheduling) this
+    /// long before it allocates. `[µs]`, default 20 [E] (futex wake + idle exit + switch on a Krait core).
+    pub contention_sleep_us: f64,
     /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
     /// 20 [E].
     pub safepoint_poll_us: f64,
@@ -121,6 +124,7 @@ impl Default for AndroidGcCosts {
             roots_stall_fraction: 0.4,
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
+            contention_sleep_us: 20.0,
         }
     }
 }
@@ -261,6 +265,7 @@ impl AndroidConfig {
             ("gc.trim_us_per_mib", g.trim_us_per_mib),
             ("gc.alloc_ns_per_object", g.alloc_ns_per_object),
             ("gc.safepoint_poll_us", g.safepoint_poll_us),
+            ("gc.contention_sleep_us", g.contention_sleep_us),
         ] {
             finite_in(f, v, 0.0, 1e9)?;
         }

@@ -152,9 +152,52 @@ impl Sim<'_> {
         }
         let n = left.min(self.cfg.engine.cohort_bytes.0);
         self.mutators[i].cohort = n;
-        let us = self.prof.mutator_us_per_kib * n as f64 / 1024.0;
-        let w = self.work_us(us, self.prof.mutator_stall_fraction);
+        // The cohort's compute with all but its last allocation interleaved (each a short heap-lock hold).
+        let objects = self.objects_in(n);
+        let us = self.prof.mutator_us_per_kib * n as f64 / 1024.0
+            + (objects - 1.0).max(0.0) * self.cfg.gc.alloc_ns_per_object / 1000.0;
+        let debt = std::mem::take(&mut self.mutators[i].switch_debt_us);
+        let mut w = self.work_us(us, self.prof.mutator_stall_fraction);
+        w.cycles += self.work_us(debt, 0.0).cycles;
         self.go(t, w, Step::Compute, CpuTag::Mutator);
+    }
+
+    /// The cohort's compute is done. Its interleaved allocations met the other running mutators' allocations
+    /// on the heap lock: each object found it held with probability `1 − (1 − h)^k` (k other mutators
+    /// computing, each holding the lock a share h of its time); each such contention sleeps
+    /// `contention_sleep_us` (Table 1's Heap Contentions; sleeping is idle time the governor sees) and costs two
+    /// context switches. Then the last allocation takes the lock in earnest.
+    pub(super) fn mutator_computed(&mut self, t: usize) {
+        let i = self.mut_index(t);
+        let n = self.mutators[i].cohort;
+        let objects = self.objects_in(n);
+        let k = self
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|(x, th)| {
+                *x != t && th.step == Step::Compute && matches!(th.state, TState::Running(_))
+            })
+            .count();
+        let alloc_ns = self.cfg.gc.alloc_ns_per_object;
+        let per_object_ns =
+            self.prof.mean_object_bytes() / 1024.0 * self.prof.mutator_us_per_kib * 1000.0;
+        let h = alloc_ns / (alloc_ns + per_object_ns).max(1e-9);
+        let p = 1.0 - (1.0 - h).powi(k as i32);
+        let expected = objects * p;
+        let c = (expected + self.rng.next_f64()).floor() as u64;
+        if c == 0 {
+            self.mutator_alloc(t);
+            return;
+        }
+        self.contentions += c;
+        self.context_switches += 2 * c;
+        let sleep_us = c as f64 * self.cfg.gc.contention_sleep_us;
+        let switch_us = 2.0 * c as f64 * self.cfg.sched.context_switch_us;
+        self.mutators[i].switch_debt_us += switch_us;
+        self.threads[t].on_gc_end = None;
+        self.mutators[i].after_sleep = Resume::Alloc;
+        self.sleep_until(t, self.now + super::sim::us_to_ns(sleep_us).max(1));
     }
 
     /// The cohort's compute is done: allocate it (takes the heap lock).
@@ -179,7 +222,8 @@ impl Sim<'_> {
             if !fits_soft {
                 self.signal_daemon(Trigger::Alloc);
             }
-            let ns = self.objects_in(n) * self.cfg.gc.alloc_ns_per_object;
+            // The cohort's last allocation (the others were interleaved with its compute).
+            let ns = self.objects_in(n).min(1.0) * self.cfg.gc.alloc_ns_per_object;
             let w = self.work_us(ns / 1000.0, self.prof.mutator_stall_fraction);
             self.go(t, w, Step::Alloc, CpuTag::Mutator);
             return;
@@ -258,6 +302,7 @@ impl Sim<'_> {
             let mean_ns = think * 1000.0;
             let d = (-(1.0f64 - self.rng.next_f64()).ln() * mean_ns) as u64;
             self.threads[t].on_gc_end = None;
+            self.mutators[i].after_sleep = Resume::Next;
             self.sleep_until(t, self.now + d.max(1));
         } else {
             self.mutator_next(t);
@@ -439,7 +484,10 @@ impl Sim<'_> {
                 );
                 self.go(t, w, Step::Background, CpuTag::Other);
             }
-            Role::Mutator(_) => self.wake_mutator(t, Resume::Next),
+            Role::Mutator(i) => {
+                let r = std::mem::replace(&mut self.mutators[i as usize].after_sleep, Resume::Next);
+                self.wake_mutator(t, r);
+            }
             Role::Daemon | Role::Jit => {}
         }
     }
@@ -472,7 +520,7 @@ impl Sim<'_> {
     /// A thread's work item is done: what comes next.
     pub(super) fn work_done(&mut self, t: usize) {
         match self.threads[t].step {
-            Step::Compute => self.mutator_alloc(t),
+            Step::Compute => self.mutator_computed(t),
             Step::Alloc => self.commit_alloc(t),
             Step::Poll => self.reached_safepoint(t),
             Step::Gc(super::sim::GcStep::Trim) if self.cycle.is_none() => {

@@ -154,13 +154,31 @@ pub(super) enum Ev {
 }
 
 /// Per-mutator program position.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(super) struct MutState {
     pub(super) iteration: u32,
     pub(super) left_in_iteration: u64,
     pub(super) cohort: u64,
     pub(super) after_gc_for_alloc: bool,
     pub(super) explicit_left: u32,
+    /// Context-switch time owed for heap-lock contentions, added to the next compute. `[µs]`
+    pub(super) switch_debt_us: f64,
+    /// What the mutator does when its sleep ends.
+    pub(super) after_sleep: Resume,
+}
+
+impl Default for MutState {
+    fn default() -> Self {
+        MutState {
+            iteration: 0,
+            left_in_iteration: 0,
+            cohort: 0,
+            after_gc_for_alloc: false,
+            explicit_left: 0,
+            switch_debt_us: 0.0,
+            after_sleep: Resume::Next,
+        }
+    }
 }
 
 /// One piece of a cohort: dies when the allocation clock reaches `death`.

@@ -1,0 +1,152 @@
+//! The SYSTOR'15 paper (android-krait) reproduced from mechanisms: Table 1's allocation, live heap and GC counts
+//! under default CMS, Table 3's scheduling statistics of fg and bg, and the trends of Corollary 1 that hold.
+//! `docs/reproduction-android.md` (written by `gclab reproduce --paper android`) shows every number, including
+//! the corollaries gclab does not reproduce yet.
+
+use std::sync::OnceLock;
+
+use gclab_core::reproduce::android::{Job, count_ok, run_job};
+use gclab_core::reproduce::paper_android::{JAVA, TABLE1};
+use gclab_core::run::Summary;
+
+fn run(preset: &'static str, kind: &'static str, u: f64) -> Summary {
+    run_job(
+        &Job {
+            preset,
+            kind,
+            target_util: u,
+        },
+        &[],
+    )
+    .expect("android run")
+}
+
+/// Table 1's benchmarks under default CMS, run once for all tests.
+fn cms() -> &'static Vec<Summary> {
+    static R: OnceLock<Vec<Summary>> = OnceLock::new();
+    R.get_or_init(|| TABLE1.iter().map(|r| run(r.preset, "cms", 0.75)).collect())
+}
+
+/// GC-ALLOC counts gclab knowingly misses (docs/models-android.md, "Known deviations"): the foreground
+/// collections of the large-live-set programs need a mechanism not modelled yet (dlmalloc fragmentation under
+/// the footprint limit, or large allocations that jump the 128 KiB concurrent-start window).
+const KNOWN_ALLOC_DEVIATIONS: [&str; 3] = ["android/quadrant", "android/pandora", "android/javac"];
+
+#[test]
+fn table1_allocation_objects_and_live_heap_within_10_percent() {
+    for (row, s) in TABLE1.iter().zip(cms()) {
+        let mib = |b: u64| b as f64 / 1048576.0;
+        let live = mib(s
+            .mean_live_bytes
+            .expect("android summaries carry the mean live heap"));
+        let alloc = mib(s.allocated_bytes);
+        let objects = s.allocations as f64 / 1e6;
+        for (what, ours, paper) in [
+            ("alloc MiB", alloc, row.alloc_mib),
+            ("live MiB", live, row.live_mib),
+            ("objects M", objects, row.objects_m),
+        ] {
+            assert!(
+                (ours / paper - 1.0).abs() <= 0.10,
+                "{} {what}: gclab {ours:.2}, Table 1 {paper:.2}",
+                row.preset
+            );
+        }
+    }
+}
+
+#[test]
+fn table1_gc_counts_within_a_factor_of_two() {
+    let mut misses = Vec::new();
+    for (row, s) in TABLE1.iter().zip(cms()) {
+        let n = |k: &str| s.collections_by_trigger.get(k).copied().unwrap_or(0);
+        for (key, paper) in [
+            ("concurrent", row.conc),
+            ("alloc", row.alloc),
+            ("explicit", row.explicit),
+            ("trim", row.trims),
+        ] {
+            if !count_ok(n(key), paper) {
+                misses.push((row.preset, key, n(key), paper));
+            }
+        }
+    }
+    let unexpected: Vec<_> = misses
+        .iter()
+        .filter(|(p, key, _, _)| !(*key == "alloc" && KNOWN_ALLOC_DEVIATIONS.contains(p)))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "GC counts outside Table 1's rule (factor 2, or ±3 where the paper has ≤ 5): {unexpected:?}"
+    );
+}
+
+#[test]
+fn heap_contentions_rank_as_in_table1() {
+    // Table 1: lusearch 2.63 M ≫ xalan 438 k ≫ jack 4133; the single-threaded programs barely contend.
+    let c = |p: &str| {
+        let i = TABLE1
+            .iter()
+            .position(|r| r.preset == p)
+            .expect("preset in Table 1");
+        cms()[i]
+            .heap_contentions
+            .expect("android summaries count contentions")
+    };
+    assert!(
+        c("android/lusearch") > 4 * c("android/xalan"),
+        "lusearch {} vs xalan {}",
+        c("android/lusearch"),
+        c("android/xalan")
+    );
+    assert!(
+        c("android/xalan") > 100 * c("android/jack").max(1),
+        "xalan {} vs jack {}",
+        c("android/xalan"),
+        c("android/jack")
+    );
+}
+
+#[test]
+fn fg_has_no_more_migrations_than_cms_and_bg_more_delayed_time() {
+    // Table 3: fg's migrations are below CMS's on every Java benchmark (g.mean 0.55); bg's delayed time is
+    // above (g.mean 1.04).
+    let mut bg_ratio = 1.0f64;
+    for p in JAVA {
+        let cms = run(p, "cms", 0.75);
+        let fg = run(p, "fg", 0.75);
+        let bg = run(p, "bg", 0.75);
+        let m = |s: &Summary| s.migrations.expect("migrations");
+        assert!(
+            m(&fg) <= m(&cms),
+            "{p}: fg {} > cms {} migrations",
+            m(&fg),
+            m(&cms)
+        );
+        let d = |s: &Summary| s.delayed_time_s.expect("delayed time");
+        bg_ratio *= d(&bg) / d(&cms);
+    }
+    let gmean = bg_ratio.powf(1.0 / JAVA.len() as f64);
+    assert!(
+        gmean > 1.0,
+        "bg delayed time g.mean {gmean:.3} (paper 1.04)"
+    );
+}
+
+#[test]
+fn programs_run_longer_in_tighter_heaps() {
+    // Corollary 1 (Fig. 6), the part gclab reproduces: targetUtil 0.9 takes longer than 0.1.
+    for p in ["android/lusearch", "android/xalan", "android/javac"] {
+        let (loose, tight) = (run(p, "cms", 0.1), run(p, "cms", 0.9));
+        assert!(
+            tight.execution_time_s > loose.execution_time_s,
+            "{p}: {:.3} s at 0.9 vs {:.3} s at 0.1",
+            tight.execution_time_s,
+            loose.execution_time_s
+        );
+        assert!(
+            tight.collections > loose.collections,
+            "{p}: a tighter heap collects more often"
+        );
+    }
+}
