@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use egui_plot::PlotPoint;
+use gclab_core::cpu::CpuTag;
 use gclab_core::cpu::timeline::CpuTimeline;
 use gclab_core::heap::BankState;
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries, WindowUtil};
@@ -158,6 +159,8 @@ pub struct RunView {
     pub energy: EnergyBreakdown,
     /// Per-core CPU timeline, on platforms with a CPU model (android-krait).
     pub cpu: Option<CpuTimeline>,
+    /// GC work per core: `(core, start, end)`. `[ns]`
+    pub gc_on_cores: Vec<(u32, u64, u64)>,
     /// Time spent building this view on the worker (simulation excluded). `[s]`
     pub derive_s: f64,
     /// Time the simulation took. `[s]`
@@ -302,7 +305,13 @@ impl RunView {
             mmu_curve,
             util_series,
             energy: EnergyBreakdown::of(&run, scenario.file().kvm.energy.gated_leakage_fraction),
-            cpu: None,
+            cpu: run.cpu.as_ref().map(|c| c.timeline.clone()),
+            gc_on_cores: run
+                .cpu_activity
+                .iter()
+                .filter(|a| a.tag == CpuTag::Gc)
+                .map(|a| (a.core, a.start.0, a.end.0))
+                .collect(),
             derive_s: 0.0,
             simulate_s,
             generation,

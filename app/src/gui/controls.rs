@@ -9,8 +9,26 @@ use super::state::AppState;
 use super::sweep::SweepState;
 use super::theme::Theme;
 
-const HEAP_KIB: [u64; 7] = [32, 64, 128, 256, 512, 1024, 2048];
-const BANK_KIB: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+/// Heap sizes offered on kvm-soc and on android-krait. `[KiB]`
+const HEAP_KIB_KVM: [u64; 7] = [32, 64, 128, 256, 512, 1024, 2048];
+const HEAP_KIB_ANDROID: [u64; 8] = [
+    16 << 10,
+    32 << 10,
+    64 << 10,
+    96 << 10,
+    128 << 10,
+    192 << 10,
+    256 << 10,
+    512 << 10,
+];
+/// Bank sizes offered. `[KiB]`
+const BANK_KIB: [u64; 15] = [
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+];
+
+fn kib(k: u64) -> String {
+    super::format::bytes(k * 1024)
+}
 
 /// The top bar: title, file row, baseline, theme and presentation zoom.
 pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
@@ -165,10 +183,15 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
 
             ui.label("heap size");
             egui::ComboBox::from_id_salt("heap")
-                .selected_text(format!("{} KiB", c.heap_kib))
+                .selected_text(kib(c.heap_kib))
                 .show_ui(ui, |ui| {
-                    for h in HEAP_KIB {
-                        if ui.selectable_label(c.heap_kib == h, format!("{h} KiB")).clicked() {
+                    let sizes: &[u64] = if platform == PlatformKind::AndroidKrait {
+                        &HEAP_KIB_ANDROID
+                    } else {
+                        &HEAP_KIB_KVM
+                    };
+                    for &h in sizes {
+                        if ui.selectable_label(c.heap_kib == h, kib(h)).clicked() {
                             c.heap_kib = h;
                             if c.bank_kib > h {
                                 c.bank_kib = h;
@@ -184,10 +207,10 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                  and costs a wake-up stall when used again",
             );
             egui::ComboBox::from_id_salt("bank")
-                .selected_text(format!("{} KiB", c.bank_kib))
+                .selected_text(kib(c.bank_kib))
                 .show_ui(ui, |ui| {
                     for b in BANK_KIB.into_iter().filter(|b| *b <= c.heap_kib && c.heap_kib.is_multiple_of(*b)) {
-                        if ui.selectable_label(c.bank_kib == b, format!("{b} KiB")).clicked() {
+                        if ui.selectable_label(c.bank_kib == b, kib(b)).clicked() {
                             c.bank_kib = b;
                             changed = true;
                         }
@@ -201,7 +224,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             );
             let r = ui.add_enabled(
                 platform == PlatformKind::AndroidKrait,
-                egui::Slider::new(&mut c.target_util, 0.1..=0.95).fixed_decimals(2),
+                egui::Slider::new(&mut c.target_util, 0.1..=0.9).fixed_decimals(2),
             );
             changed |= r.changed();
             ui.end_row();

@@ -131,6 +131,9 @@ impl GclabApp {
             applied_zoom: 0.0,
             applied_theme: None,
         };
+        if let Some(p) = env("GCLAB_PRESET") {
+            app.commands.insert(0, Command::LoadPreset(p));
+        }
         if app.state.settings.view == ViewKind::Sweep && app.screenshot.is_some() {
             app.commands.push(Command::StartSweep);
         }

@@ -86,7 +86,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             ui.label("computing…");
             ui.separator();
         }
-        ui.weak("space: play/pause · ←/→: previous/next GC · Home/End")
+        ui.weak("keys: Space play/pause · Left/Right previous/next GC · Home/End")
             .on_hover_text("Keyboard shortcuts (when no text field has the focus)");
         ui.separator();
         let s = &st.status;

@@ -124,7 +124,7 @@ impl Controls {
             k: f.collector.k,
             heap_kib: f.heap.size.bytes() / 1024,
             bank_kib: (f.heap.bank_size.bytes() / 1024).max(1),
-            target_util: 0.75,
+            target_util: f.heap.target_util,
             seed: f.seed,
         }
     }

@@ -52,6 +52,8 @@ pub struct Palette {
     pub energy: [Color32; 7],
     /// Text on the heap map's "now" column.
     pub text: Color32,
+    /// GC work on a core (the strip under each CPU lane).
+    pub gc_work: Color32,
     /// Lowest CPU frequency in the per-core lanes.
     pub freq_low: Color32,
     /// Highest CPU frequency.
@@ -146,6 +148,7 @@ const LIGHT: Palette = Palette {
         rgb(0x8a, 0x6a, 0x40),
     ],
     text: rgb(0x20, 0x20, 0x20),
+    gc_work: rgb(0x10, 0x10, 0x10),
     freq_low: rgb(0xc6, 0xe4, 0x8b),
     freq_high: rgb(0xb0, 0x1a, 0x1a),
     better: rgb(0x1a, 0x80, 0x3a),
@@ -178,6 +181,7 @@ const DARK: Palette = Palette {
         rgb(0xb0, 0x90, 0x60),
     ],
     text: rgb(0xe8, 0xe8, 0xe8),
+    gc_work: rgb(0xf4, 0xf4, 0xf4),
     freq_low: rgb(0x3a, 0x6a, 0x3a),
     freq_high: rgb(0xff, 0x50, 0x40),
     better: rgb(0x50, 0xd0, 0x70),

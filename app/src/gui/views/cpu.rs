@@ -8,7 +8,7 @@ use egui::{ColorImage, TextureOptions};
 use egui_plot::{AxisHints, Bar, BarChart, Line, Plot, PlotImage, PlotPoint, VLine};
 use gclab_core::cpu::timeline::CpuTimeline;
 
-use super::{category_marks, heading, playhead, seek_on_click, time_plot};
+use super::{category_marks, heading, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
@@ -18,8 +18,17 @@ const ROWS_PER_CORE: usize = 8;
 /// Texture columns: lanes are sampled at this many instants over the run.
 const COLUMNS: usize = 2048;
 
-/// The lanes as an image: one row band per core (core 0 on top), `COLUMNS` samples over `[0, duration]`.
-pub fn lanes_image(cpu: &CpuTimeline, duration_ns: u64, pal: &Palette) -> ColorImage {
+/// Rows of a lane (from its top) that show the frequency; the next two show GC work on that core.
+const FREQ_ROWS: usize = 5;
+
+/// The lanes as an image: one row band per core (core 0 on top), `COLUMNS` samples over `[0, duration]`; the
+/// lower rows of a lane are painted where GC work (`gc`: core, start, end in ns) ran on that core.
+pub fn lanes_image(
+    cpu: &CpuTimeline,
+    gc: &[(u32, u64, u64)],
+    duration_ns: u64,
+    pal: &Palette,
+) -> ColorImage {
     let cores = cpu.transitions.len().max(1);
     let (lo, hi) = cpu
         .spans
@@ -55,6 +64,19 @@ pub fn lanes_image(cpu: &CpuTimeline, duration_ns: u64, pal: &Palette) -> ColorI
             }
         }
     }
+    let col_of = |t: u64| ((t as f64 / duration_ns.max(1) as f64) * COLUMNS as f64) as usize;
+    for &(core, a, b) in gc {
+        let core = core as usize;
+        if core >= cores {
+            continue;
+        }
+        let (c0, c1) = (col_of(a).min(COLUMNS - 1), col_of(b).min(COLUMNS - 1));
+        for c in c0..=c1.max(c0) {
+            for r in FREQ_ROWS..ROWS_PER_CORE - 1 {
+                img.pixels[(core * ROWS_PER_CORE + r) * COLUMNS + c] = pal.gc_work;
+            }
+        }
+    }
     img
 }
 
@@ -67,11 +89,13 @@ pub fn lanes(
     height: f32,
 ) {
     let Some(v) = &st.current else { return };
+    let start_y = ui.cursor().min.y;
     heading(
         ui,
         "CPU cores: frequency and online",
         "One lane per core: colour from low (light) to high frequency (red), grey while the core is offline \
-         (hotplug). Red ticks: collections. The governor raises the frequency when GC work arrives.",
+         (hotplug); the thin strip under each lane is dark where that core ran GC work. The governor raises \
+         the frequency when work arrives; hotplug brings cores online.",
     );
     let Some(cpu) = &v.cpu else {
         ui.label(
@@ -80,6 +104,32 @@ pub fn lanes(
         );
         return;
     };
+    legend_row(
+        ui,
+        &[
+            (
+                pal.freq(0.0),
+                "lowest frequency",
+                "the governor's lowest operating point",
+            ),
+            (
+                pal.freq(1.0),
+                "highest frequency",
+                "the highest operating point",
+            ),
+            (pal.free_gated, "offline", "hotplug took the core offline"),
+            (
+                pal.gc_work,
+                "GC work (strip under a lane)",
+                "the collector ran on this core",
+            ),
+            (
+                Palette::faded(pal.gc, 160),
+                "collection",
+                "a collection started",
+            ),
+        ],
+    );
     let cores = cpu.transitions.len().max(1);
     let dur_ns = v.run.duration.0;
     // One texture per run and theme, kept in egui's temporary memory.
@@ -91,7 +141,7 @@ pub fn lanes(
         _ => {
             let t = ui.ctx().load_texture(
                 "cpu-lanes",
-                lanes_image(cpu, dur_ns, pal),
+                lanes_image(cpu, &v.gc_on_cores, dur_ns, pal),
                 TextureOptions::NEAREST,
             );
             ui.ctx()
@@ -100,7 +150,7 @@ pub fn lanes(
         }
     };
     let resp = time_plot("cpu-lanes")
-        .height((height - 30.0).max(60.0))
+        .height(super::plot_height(ui, start_y, height))
         .include_y(-0.5)
         .include_y(cores as f64 - 0.5)
         .allow_zoom([true, false])
@@ -212,7 +262,7 @@ mod tests {
         r.set(1, 500, Some(300_000));
         let tl = r.finish(1000, 1000, &[1.0]);
         let pal = Palette::of(Theme::Light);
-        let img = lanes_image(&tl, 1000, &pal);
+        let img = lanes_image(&tl, &[(1, 900, 950)], 1000, &pal);
         let at = |core: usize, c: usize| img.pixels[(core * ROWS_PER_CORE) * COLUMNS + c];
         assert_eq!(
             at(0, 10),
@@ -225,5 +275,7 @@ mod tests {
             "and ends at the highest"
         );
         assert_eq!(at(1, 10), pal.free_gated, "core 1 starts offline");
+        let gc_px = img.pixels[(ROWS_PER_CORE + FREQ_ROWS) * COLUMNS + COLUMNS * 92 / 100];
+        assert_eq!(gc_px, pal.gc_work, "GC work shows on the core that ran it");
     }
 }

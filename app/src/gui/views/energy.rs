@@ -15,7 +15,9 @@ use crate::gui::theme::Palette;
 pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: &mut Vec<Command>) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    let with_cpu = st.settings.energy_with_cpu;
+    // Platforms whose memories are not modelled (android-krait) show the CPU regardless.
+    let memory: f64 = v.energy.parts[1..].iter().sum();
+    let with_cpu = st.settings.energy_with_cpu || memory <= 0.0;
     heading(
         ui,
         "Energy breakdown",
@@ -40,6 +42,16 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
         }
     });
     legend_row(ui, &items[usize::from(!with_cpu)..]);
+    // mJ for the kvm-soc's millijoules, J for a phone's tens of joules.
+    let biggest = v
+        .energy
+        .total
+        .max(st.baseline.as_ref().map_or(0.0, |b| b.energy.total));
+    let (unit, unit_name) = if biggest > 2.0 {
+        (1.0, "energy [J]")
+    } else {
+        (1e3, "energy [mJ]")
+    };
     let runs: Vec<(f64, &RunView, &str)> = match &st.baseline {
         Some(b) => vec![(1.0, v.as_ref(), "current"), (0.0, b.as_ref(), "baseline")],
         None => vec![(0.0, v.as_ref(), "current")],
@@ -52,7 +64,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
         let bars: Vec<Bar> = runs
             .iter()
             .map(|(y, rv, name)| {
-                Bar::new(*y, rv.energy.parts[i] * 1e3)
+                Bar::new(*y, rv.energy.parts[i] * unit)
                     .name(format!(
                         "{name}: {} {}",
                         part.label(),
@@ -77,7 +89,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             let total: f64 = rv.energy.parts[first..].iter().sum();
             (
                 *y,
-                total * 1e3,
+                total * unit,
                 format!("{name}: {}", format::joules(total)),
             )
         })
@@ -85,7 +97,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
     let max_x = labels.iter().map(|l| l.1).fold(0.0, f64::max);
     Plot::new("energy-bars")
         .height(plot_height(ui, start_y, height))
-        .x_axis_label("energy [mJ]")
+        .x_axis_label(unit_name)
         .show_y(false)
         .show_axes([true, false])
         .include_x(0.0)

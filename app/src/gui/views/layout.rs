@@ -73,6 +73,12 @@ impl LayoutView {
              top: collections. Scroll to zoom, drag to pan, double-click to reset, click to move the playhead.",
         );
         legend(ui, pal);
+        if cur.run.layout.objects.is_empty() {
+            ui.weak(
+                "This run recorded no per-object layout (record.layout = false, or a platform that does not \
+                 place objects): the map shows bank power states and collections only.",
+            );
+        }
         let h = (height - 60.0).max(80.0);
         match (&st.baseline, st.settings.compare_maps) {
             (Some(base), true) => {
@@ -203,7 +209,8 @@ impl LayoutView {
                         .allow_hover(false),
                     );
                 }
-                for i in 1..run.geometry.banks {
+                let step = (run.geometry.banks / 16).max(1) as usize;
+                for i in (step as u32..run.geometry.banks).step_by(step) {
                     p.hline(
                         HLine::new("bank boundary", f64::from(i) * bank_kib)
                             .color(pal.guide)

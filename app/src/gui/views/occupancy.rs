@@ -85,7 +85,9 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
                         .width(1.5),
                 );
             }
-            for i in 1..=run.geometry.banks {
+            // Level of detail: with many banks (android-krait: 96 × 1 MiB) the boundaries would fill the plot.
+            let step = (run.geometry.banks / 8).max(1) as usize;
+            for i in (step as u32..=run.geometry.banks).step_by(step) {
                 p.hline(
                     HLine::new("bank boundary", f64::from(i) * bank_kib)
                         .color(pal.guide)
