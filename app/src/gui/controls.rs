@@ -264,7 +264,14 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             if ui.button("Cancel sweep").clicked() {
                 cmds.push(Command::CancelSweep);
             }
-        } else if ui.button("Run sweep over k").clicked() {
+        } else if ui
+            .button(if platform == PlatformKind::AndroidKrait {
+                "Run sweep over targetUtil"
+            } else {
+                "Run sweep over k"
+            })
+            .clicked()
+        {
             cmds.push(Command::StartSweep);
         }
     });

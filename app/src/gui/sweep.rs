@@ -1,5 +1,6 @@
-//! The sweep (adaptive-GC paper's Fig. 4): heap energy of the k-allocation collector for log-spaced k, with the
-//! base and adaptive collectors as reference lines. Runs on its own named thread ("sweep-worker"), one scenario
+//! The sweep. On kvm-soc (adaptive-GC paper's Fig. 4): heap energy of the k-allocation collector for log-spaced
+//! k, with the base and adaptive collectors as reference lines. On android-krait (SYSTOR'15 Figs. 6 and 8): energy
+//! and execution time of the five CMS variants for targetUtil 0.1–0.9. Runs on its own named thread ("sweep-worker"), one scenario
 //! after another, reporting progress; cancelling sets a flag the core polls. Each point is
 //! the scenario with `--set`-style overrides ([`Scenario::with_overrides`]), as `gclab sweep --vary` builds them.
 
@@ -8,17 +9,28 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, bounded};
-use gclab_core::{Cancel, CollectorKind, NoProgress, Scenario, simulate};
+use gclab_core::{Cancel, CollectorKind, NoProgress, PlatformKind, Scenario, simulate};
 use toml::Value;
 
 /// The k values of the sweep. (k = 1 is left out: on kvm/kwml it takes minutes in the core, not milliseconds.)
 pub const K_VALUES: [u64; 12] = [2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
 
+/// The variants and targetUtil values of the android-krait sweep.
+pub const ANDROID_VARIANTS: [CollectorKind; 5] = [
+    CollectorKind::Cms,
+    CollectorKind::Gencms,
+    CollectorKind::Cmsfly,
+    CollectorKind::Bg,
+    CollectorKind::Fg,
+];
+
 /// One swept run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SweepPoint {
-    /// k (0 for the reference collectors).
+    /// k (0 for the reference collectors and on android-krait).
     pub k: u64,
+    /// Target heap utilisation (android-krait; 0 on kvm-soc).
+    pub target_util: f64,
     /// Heap energy. `[J]`
     pub heap_j: f64,
     /// Total energy. `[J]`
@@ -38,6 +50,10 @@ pub struct SweepResult {
     pub base: Option<SweepPoint>,
     /// The adaptive collector.
     pub adaptive: Option<SweepPoint>,
+    /// True for the android-krait sweep (targetUtil × variant).
+    pub android: bool,
+    /// android-krait: points per variant, by targetUtil.
+    pub variants: Vec<(CollectorKind, Vec<SweepPoint>)>,
     /// Errors, one line each.
     pub errors: Vec<String>,
 }
@@ -70,6 +86,7 @@ impl SweepState {
         self.total = jobs.len() as u32;
         self.result = Some(SweepResult {
             name: base.file().name.clone(),
+            android: base.platform() == PlatformKind::AndroidKrait,
             ..SweepResult::default()
         });
         let (f2, d2) = (Arc::clone(&flag), Arc::clone(&done));
@@ -87,6 +104,11 @@ impl SweepState {
                                 kind,
                                 SweepPoint {
                                     k,
+                                    target_util: if sc.platform() == PlatformKind::AndroidKrait {
+                                        sc.file().heap.target_util
+                                    } else {
+                                        0.0
+                                    },
                                     heap_j: run.summary.energy_j.heap,
                                     total_j: run.summary.energy_j.total,
                                     time_s: run.summary.execution_time_s,
@@ -126,6 +148,15 @@ impl SweepState {
         let Some(r) = &mut self.result else { return };
         for m in rx.try_iter() {
             match m {
+                Msg::Point(kind, p) if r.android => {
+                    match r.variants.iter_mut().find(|(k, _)| *k == kind) {
+                        Some((_, v)) => v.push(p),
+                        None => r.variants.push((kind, vec![p])),
+                    }
+                    for (_, v) in &mut r.variants {
+                        v.sort_by(|a, b| a.target_util.total_cmp(&b.target_util));
+                    }
+                }
                 Msg::Point(CollectorKind::Base, p) => r.base = Some(p),
                 Msg::Point(CollectorKind::Adaptive, p) => r.adaptive = Some(p),
                 Msg::Point(_, p) => {
@@ -165,6 +196,23 @@ impl Drop for SweepState {
 type Job = Result<(CollectorKind, u64, Scenario), String>;
 
 fn jobs(base: &Scenario) -> Vec<Job> {
+    if base.platform() == PlatformKind::AndroidKrait {
+        let mut v = Vec::new();
+        for kind in ANDROID_VARIANTS {
+            for i in 1..=9 {
+                let u = f64::from(i) / 10.0;
+                v.push(
+                    base.with_overrides(&[
+                        ("collector.kind".into(), Value::String(kind.name().into())),
+                        ("heap.target_util".into(), Value::Float(u)),
+                    ])
+                    .map(|s| (kind, 0, s))
+                    .map_err(|e| e.to_string()),
+                );
+            }
+        }
+        return v;
+    }
     let with = |kind: CollectorKind, k: u64| -> Job {
         let mut set = vec![(
             "collector.kind".to_string(),

@@ -3,13 +3,17 @@
 
 use egui_plot::{AxisHints, HLine, Legend, Line, LineStyle, Plot, Points};
 
-use super::{decade_marks, heading};
+use super::{decade_marks, heading, legend_row};
 use crate::gui::format;
-use crate::gui::sweep::SweepState;
+use crate::gui::sweep::{SweepResult, SweepState};
 use crate::gui::theme::Palette;
 
 /// Draws the sweep.
 pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
+    if let Some(r) = sweep.result.as_ref().filter(|r| r.android) {
+        android(ui, r, pal, sweep);
+        return;
+    }
     heading(
         ui,
         "Sweep: heap energy versus k",
@@ -24,7 +28,10 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
         );
     }
     let Some(r) = &sweep.result else {
-        ui.label("Press \"Run sweep over k\" on the left: it runs the current scenario for 12 values of k.");
+        ui.label(
+            "Press \"Run sweep\" on the left: on kvm-soc it runs the current scenario for 12 values of k; on \
+             android-krait, the five CMS variants for targetUtil 0.1 to 0.9.",
+        );
         return;
     };
     let pts: Vec<[f64; 2]> = r
@@ -95,4 +102,70 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
             ui.colored_label(pal.warn, e);
         }
     });
+}
+
+/// The android-krait sweep: energy and execution time against targetUtil, one line per CMS variant (SYSTOR'15
+/// Figs. 6 and 8).
+fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState) {
+    let colour = |i: usize| pal.energy[i % pal.energy.len()];
+    heading(
+        ui,
+        "Sweep: energy and time versus targetUtil",
+        "targetUtil sizes the heap after each collection: low values leave much free room (few collections), \
+         high values keep the heap tight (frequent collections). Each line is one CMS variant.",
+    );
+    if sweep.running() {
+        ui.add(
+            egui::ProgressBar::new(sweep.progress())
+                .show_percentage()
+                .text("sweeping…"),
+        );
+    }
+    let names: Vec<(egui::Color32, &str, &str)> = r
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (colour(i), k.name(), "a CMS variant (SYSTOR'15 §3)"))
+        .collect();
+    legend_row(ui, &names);
+    let h = (ui.available_height() - 60.0).max(120.0);
+    let w = (ui.available_width() / 2.0 - 8.0).max(200.0);
+    ui.horizontal(|ui| {
+        for (title, unit, pick) in [
+            ("energy [J]", "energy", 0usize),
+            ("execution time [s]", "time", 1usize),
+        ] {
+            ui.vertical(|ui| {
+                ui.label(egui::RichText::new(format!("{unit} vs targetUtil")).strong());
+                Plot::new(format!("sweep-android-{unit}"))
+                    .height(h)
+                    .width(w)
+                    .custom_x_axes(vec![
+                        AxisHints::new_x()
+                            .label("targetUtil")
+                            .label_spacing(24.0..=32.0),
+                    ])
+                    .y_axis_label(title)
+                    .show(ui, |p| {
+                        for (i, (kind, pts)) in r.variants.iter().enumerate() {
+                            let line: Vec<[f64; 2]> = pts
+                                .iter()
+                                .map(|q| {
+                                    [q.target_util, if pick == 0 { q.total_j } else { q.time_s }]
+                                })
+                                .collect();
+                            p.line(
+                                Line::new(kind.name(), line.clone())
+                                    .color(colour(i))
+                                    .width(2.5),
+                            );
+                            p.points(Points::new(kind.name(), line).radius(3.5).color(colour(i)));
+                        }
+                    });
+            });
+        }
+    });
+    for e in &r.errors {
+        ui.colored_label(pal.warn, e);
+    }
 }
