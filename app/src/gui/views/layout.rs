@@ -80,7 +80,8 @@ impl LayoutView {
             );
         }
         let h = (height - 60.0).max(80.0);
-        match (&st.baseline, st.settings.compare_maps) {
+        let no_layout = cur.run.layout.objects.is_empty();
+        match (&st.baseline, st.settings.compare_maps && !no_layout) {
             (Some(base), true) => {
                 let each = (h - 24.0) / 2.0;
                 ui.add(

@@ -216,11 +216,20 @@ fn overview(
     let has_cpu = st.current.as_ref().is_some_and(|v| v.cpu.is_some());
     region(ui, left, |ui| {
         let h = left.height();
-        let map_h = if has_cpu { h * 0.5 } else { h * 0.6 };
+        // A run without a per-object layout (android-krait) gets a short map and tall CPU lanes.
+        let no_layout = st
+            .current
+            .as_ref()
+            .is_some_and(|v| v.run.layout.objects.is_empty());
+        let map_h = match (has_cpu, no_layout) {
+            (true, true) => h * 0.3,
+            (true, false) => h * 0.45,
+            _ => h * 0.6,
+        };
         layout_view.ui(ui, st, pal, cmds, map_h);
         let rest = ui.available_height();
         if has_cpu {
-            occupancy::ui(ui, st, pal, cmds, rest * 0.5);
+            occupancy::ui(ui, st, pal, cmds, rest * 0.42);
             cpu::lanes(ui, st, pal, cmds, ui.available_height());
         } else {
             occupancy::ui(ui, st, pal, cmds, rest);
