@@ -2,7 +2,8 @@
 # Regenerates screenshots/ (shown in the README): opens the real app window under Xvfb once per view and saves
 # what it shows. The app reads GCLAB_SCREENSHOT (save the first complete frame as PNG and close) and
 # GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
-# GCLAB_COMPARE=COLLECTOR (pin the first run as baseline, then run COLLECTOR) and GCLAB_PRESET=NAME — see
+# GCLAB_COMPARE=COLLECTOR (pin the first run as baseline, then run COLLECTOR), GCLAB_PRESET=NAME and
+# GCLAB_VARIANTS=1 (overlay the five android variants' MinMU curves) — see
 # app/src/gui/mod.rs.
 # GCLAB_BIN=path uses an already built binary instead of building the release one.
 set -euo pipefail
@@ -29,3 +30,4 @@ shot sweep GCLAB_VIEW=sweep
 shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.5 GCLAB_COMPARE=k-allocation
 shot android-overview GCLAB_PRESET=android/quadrant GCLAB_PLAYHEAD=8 GCLAB_COMPARE=fg
 shot android-sweep GCLAB_PRESET=android/quadrant GCLAB_VIEW=sweep
+shot android-minmu GCLAB_PRESET=android/quadrant GCLAB_VIEW=mmu GCLAB_VARIANTS=1

@@ -38,6 +38,8 @@ pub enum Command {
     SetView(crate::gui::state::ViewKind),
     /// Include the CPU in the energy bars.
     EnergyWithCpu(bool),
+    /// Overlay the MinMU curves of all five android-krait variants (`false`: remove them).
+    MmuVariants(bool),
     /// Start the sweep of the current scenario.
     StartSweep,
     /// Cancel the sweep.

@@ -84,6 +84,7 @@ pub struct GclabApp {
     worker: Worker,
     layout: views::layout::LayoutView,
     sweep: sweep::SweepState,
+    variants: sweep::VariantCurves,
     commands: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
     last_frame: Option<Instant>,
@@ -121,6 +122,7 @@ impl GclabApp {
             worker: Worker::spawn(move || c2.request_repaint()),
             layout: views::layout::LayoutView::default(),
             sweep: sweep::SweepState::default(),
+            variants: sweep::VariantCurves::default(),
             commands: vec![Command::Rerun],
             screenshot: env("GCLAB_SCREENSHOT").map(|path| ScreenshotPlan {
                 path,
@@ -133,6 +135,9 @@ impl GclabApp {
         };
         if let Some(p) = env("GCLAB_PRESET") {
             app.commands.insert(0, Command::LoadPreset(p));
+        }
+        if env("GCLAB_VARIANTS").is_some() {
+            app.commands.push(Command::MmuVariants(true));
         }
         if app.state.settings.view == ViewKind::Sweep && app.screenshot.is_some() {
             app.commands.push(Command::StartSweep);
@@ -153,6 +158,7 @@ impl GclabApp {
         self.apply_style(&ctx);
         self.drain_worker();
         self.sweep.poll();
+        self.variants.poll();
         self.input(&ctx);
         let pal = Palette::of(self.state.settings.theme);
         egui::Panel::top("top").show(ui, |ui| {
@@ -176,6 +182,7 @@ impl GclabApp {
                 &pal,
                 &mut self.layout,
                 &self.sweep,
+                &self.variants,
                 &mut self.commands,
             );
         });
@@ -355,6 +362,20 @@ impl GclabApp {
                     Err(e) => self.state.error(e.to_string()),
                 },
                 Command::CancelSweep => self.sweep.cancel(),
+                Command::MmuVariants(on) => {
+                    if on {
+                        match self.state.controls.apply(&self.state.base) {
+                            Ok(sc) => {
+                                let c2 = ctx.clone();
+                                self.variants.start(&sc, move || c2.request_repaint());
+                            }
+                            Err(e) => self.state.error(e.to_string()),
+                        }
+                    } else {
+                        self.variants.stop();
+                        self.variants.curves.clear();
+                    }
+                }
                 Command::SetView(v) => self.state.settings.view = v,
                 Command::EnergyWithCpu(on) => self.state.settings.energy_with_cpu = on,
             }
@@ -447,7 +468,8 @@ impl GclabApp {
         let Some(plan) = &mut self.screenshot else {
             return;
         };
-        let sweep_wait = self.state.settings.view == ViewKind::Sweep && self.sweep.running();
+        let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
+            || self.variants.running();
         if self.state.current.is_some() && !self.state.computing && !sweep_wait {
             plan.frames_ready += 1;
         }

@@ -236,3 +236,73 @@ fn jobs(base: &Scenario) -> Vec<Job> {
     );
     v
 }
+
+/// MinMU curves of the five android-krait variants on the current scenario (SYSTOR'15 Fig. 9), computed on a
+/// named background thread ("mmu-variants") on request.
+#[derive(Default)]
+pub struct VariantCurves {
+    /// Curves so far: variant and `(log10 window [ms], MinMU)` points.
+    pub curves: Vec<(CollectorKind, Vec<egui_plot::PlotPoint>)>,
+    /// Label of the scenario they were computed for.
+    pub label: String,
+    rx: Option<Receiver<(CollectorKind, Vec<egui_plot::PlotPoint>)>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl VariantCurves {
+    /// Starts computing the curves of every variant of `base` (replacing any earlier set).
+    pub fn start(&mut self, base: &Scenario, repaint: impl Fn() + Send + 'static) {
+        self.stop();
+        self.curves.clear();
+        self.label = super::analysis::label_of(base);
+        let (tx, rx) = bounded(8);
+        let scenarios: Vec<(CollectorKind, Scenario)> = ANDROID_VARIANTS
+            .iter()
+            .filter_map(|k| {
+                base.with_overrides(&[("collector.kind".into(), Value::String(k.name().into()))])
+                    .ok()
+                    .map(|s| (*k, s))
+            })
+            .collect();
+        self.handle = std::thread::Builder::new()
+            .name("mmu-variants".into())
+            .spawn(move || {
+                for (k, sc) in scenarios {
+                    let Ok(run) = simulate(&sc, &Cancel::never(), &mut NoProgress) else {
+                        continue;
+                    };
+                    let v = super::analysis::RunView::build(run, sc, 0, 0.0);
+                    if tx.send((k, v.mmu_curve)).is_err() {
+                        return;
+                    }
+                    repaint();
+                }
+            })
+            .ok();
+        self.rx = Some(rx);
+    }
+
+    /// Collects finished curves.
+    pub fn poll(&mut self) {
+        if let Some(rx) = &self.rx {
+            self.curves.extend(rx.try_iter());
+            if self.handle.as_ref().is_some_and(JoinHandle::is_finished) && rx.is_empty() {
+                self.rx = None;
+                self.handle = None;
+            }
+        }
+    }
+
+    /// True while computing.
+    pub fn running(&self) -> bool {
+        self.rx.is_some()
+    }
+
+    /// Forgets the curves (and stops computing).
+    pub fn stop(&mut self) {
+        self.rx = None;
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}

@@ -225,3 +225,33 @@ fn keys_play_and_step_between_collections() {
         "End jumps to the end"
     );
 }
+
+#[test]
+fn android_runs_fill_the_cpu_lanes_and_overlay_five_minmu_curves() {
+    let (ctx, mut app) = headless(Scenario::preset("android/quadrant").expect("android preset"));
+    settle(&ctx, &mut app);
+    let v = app.state.current.clone().expect("a run");
+    assert!(v.cpu.is_some(), "the CPU timeline is there");
+    assert!(!v.gc_on_cores.is_empty(), "and GC work per core");
+    app.state.controls.target_util = 0.5;
+    app.queue(Command::Rerun);
+    settle(&ctx, &mut app);
+    let v2 = app.state.current.clone().expect("a run");
+    assert_eq!(
+        v2.scenario.file().heap.target_util,
+        0.5,
+        "targetUtil reached the core"
+    );
+    app.queue(Command::MmuVariants(true));
+    let t0 = std::time::Instant::now();
+    while (app.variants.running() || app.variants.curves.len() < 5) && t0.elapsed().as_secs() < 60 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(app.variants.curves.len(), 5, "five variants");
+    for view in [ViewKind::Overview, ViewKind::Mmu, ViewKind::Cpu] {
+        app.queue(Command::SetView(view));
+        frame(&ctx, &mut app);
+        frame(&ctx, &mut app);
+    }
+}

@@ -9,13 +9,22 @@ use super::{decade_marks, heading, legend_row, log_ms_tick, plot_height};
 use crate::gui::command::{Command, PlaybackCommand};
 use crate::gui::format;
 use crate::gui::state::AppState;
+use crate::gui::sweep::VariantCurves;
 use crate::gui::theme::Palette;
+use gclab_core::PlatformKind;
 
 /// The plot plus the worst-window list.
-pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, list: bool) {
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    variants: &VariantCurves,
+    cmds: &mut Vec<Command>,
+    list: bool,
+) {
     let h = ui.available_height();
     // The plot lists the worst windows itself when it has room.
-    plot(ui, st, pal, cmds, if list { h * 0.8 } else { h });
+    plot(ui, st, pal, variants, cmds, if list { h * 0.8 } else { h });
 }
 
 fn tick(x: f64) -> String {
@@ -23,15 +32,37 @@ fn tick(x: f64) -> String {
 }
 
 /// The MinMU plot in `height` points (with the worst-window list when there is room).
-pub fn plot(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+pub fn plot(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    variants: &VariantCurves,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    heading(
-        ui,
-        "Minimum mutator utilisation (MinMU)",
-        "For each window length, the worst share of that window the program got to run (the rest went to \
-         GC pauses). Higher and further left is more responsive. Click to list the worst windows of a length.",
-    );
+    ui.horizontal(|ui| {
+        heading(
+            ui,
+            "Minimum mutator utilisation (MinMU)",
+            "For each window length, the worst share of that window the program got to run (the rest went to \
+             GC pauses). Higher and further left is more responsive. Click to list the worst windows of a length.",
+        );
+        if st.base.platform() == PlatformKind::AndroidKrait {
+            let mut on = !variants.curves.is_empty() || variants.running();
+            if ui
+                .checkbox(&mut on, "all five variants")
+                .on_hover_text("Overlay the MinMU curves of cms, gencms, cmsfly, bg and fg on this scenario (SYSTOR'15 Fig. 9)")
+                .changed()
+            {
+                cmds.push(Command::MmuVariants(on));
+            }
+            if variants.running() {
+                ui.spinner();
+            }
+        }
+    });
     let s = &v.run.summary;
     let mut items = vec![
         (pal.current, "current run", "MinMU of the run on screen"),
@@ -58,6 +89,18 @@ pub fn plot(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comm
     ];
     if st.baseline.is_some() {
         items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
+    }
+    let names: Vec<String> = variants
+        .curves
+        .iter()
+        .map(|(k, _)| format!("{} (dotted)", k.name()))
+        .collect();
+    for (i, n) in names.iter().enumerate() {
+        items.push((
+            pal.energy[i % pal.energy.len()],
+            n.as_str(),
+            "this variant on the same scenario",
+        ));
     }
     legend_row(ui, &items);
     let sel = st.mmu_window_ms.max(1e-6).log10();
@@ -91,6 +134,17 @@ pub fn plot(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comm
                         .color(pal.baseline)
                         .style(LineStyle::dashed_loose())
                         .width(2.0),
+                );
+            }
+            for (i, (k, curve)) in variants.curves.iter().enumerate() {
+                p.line(
+                    Line::new(
+                        format!("{} ({})", k.name(), variants.label),
+                        curve.as_slice(),
+                    )
+                    .color(pal.energy[i % pal.energy.len()])
+                    .style(LineStyle::dotted_dense())
+                    .width(2.0),
                 );
             }
             p.line(

@@ -15,7 +15,7 @@ use egui_plot::{Plot, VLine};
 
 use super::command::{Command, PlaybackCommand};
 use super::state::{AppState, ViewKind};
-use super::sweep::SweepState;
+use super::sweep::{SweepState, VariantCurves};
 use super::theme::Palette;
 
 /// The id of the shared time axis.
@@ -150,6 +150,7 @@ pub fn ui(
     pal: &Palette,
     layout_view: &mut layout::LayoutView,
     sweep: &SweepState,
+    variants: &VariantCurves,
     cmds: &mut Vec<Command>,
 ) {
     let mut view = st.settings.view;
@@ -184,12 +185,12 @@ pub fn ui(
         return;
     }
     match view {
-        ViewKind::Overview => overview(ui, st, pal, layout_view, cmds),
+        ViewKind::Overview => overview(ui, st, pal, layout_view, variants, cmds),
         ViewKind::Layout => {
             let h = ui.available_height();
             layout_view.ui(ui, st, pal, cmds, h);
         }
-        ViewKind::Mmu => mmu::ui(ui, st, pal, cmds, true),
+        ViewKind::Mmu => mmu::ui(ui, st, pal, variants, cmds, true),
         ViewKind::Energy => {
             let h = ui.available_height();
             energy::bars(ui, st, pal, h * 0.45, cmds);
@@ -206,6 +207,7 @@ fn overview(
     st: &AppState,
     pal: &Palette,
     layout_view: &mut layout::LayoutView,
+    variants: &VariantCurves,
     cmds: &mut Vec<Command>,
 ) {
     let full = ui.available_rect_before_wrap();
@@ -237,7 +239,7 @@ fn overview(
     });
     region(ui, right, |ui| {
         let h = right.height();
-        mmu::plot(ui, st, pal, cmds, h * 0.4);
+        mmu::plot(ui, st, pal, variants, cmds, h * 0.4);
         energy::bars(ui, st, pal, h * 0.25, cmds);
         egui::ScrollArea::vertical()
             .id_salt("overview-table")
