@@ -1,6 +1,7 @@
 //! The left panel (scenario knobs) and the top bar (files, baseline, theme, zoom). Every knob change queues
 //! [`Command::Rerun`]; the knobs become `--set` overrides in [`super::state::Controls::apply`].
 
+use gclab_core::cpu::{GovernorKind, HotplugKind};
 use gclab_core::scenario::presets::PRESETS;
 use gclab_core::{CollectorKind, PlatformKind};
 
@@ -227,6 +228,37 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                 egui::Slider::new(&mut c.target_util, 0.1..=0.9).fixed_decimals(2),
             );
             changed |= r.changed();
+            ui.end_row();
+
+            let android = platform == PlatformKind::AndroidKrait;
+            ui.label("governor").on_hover_text(
+                "How the CPU frequency follows the load: ondemand (Android's default) raises it when cores are \
+                 busy; performance and powersave pin it at the top or bottom (android-krait only)",
+            );
+            ui.add_enabled_ui(android, |ui| {
+                egui::ComboBox::from_id_salt("governor")
+                    .selected_text(c.governor.name())
+                    .show_ui(ui, |ui| {
+                        for g in [GovernorKind::Ondemand, GovernorKind::Performance, GovernorKind::Powersave] {
+                            changed |= ui.selectable_value(&mut c.governor, g, g.name()).changed();
+                        }
+                    });
+            });
+            ui.end_row();
+
+            ui.label("hotplug").on_hover_text(
+                "mpdecision takes idle cores offline and brings them back under load; none keeps all four \
+                 online (android-krait only)",
+            );
+            ui.add_enabled_ui(android, |ui| {
+                egui::ComboBox::from_id_salt("hotplug")
+                    .selected_text(c.hotplug.name())
+                    .show_ui(ui, |ui| {
+                        for h in [HotplugKind::Mpdecision, HotplugKind::None] {
+                            changed |= ui.selectable_value(&mut c.hotplug, h, h.name()).changed();
+                        }
+                    });
+            });
             ui.end_row();
 
             ui.label("seed").on_hover_text("Same scenario and seed → bit-identical run");

@@ -7,9 +7,10 @@
 //! Frame order: drain worker replies → input (keys, dropped files) → panels (which queue commands) → apply
 //! commands → advance playback.
 //!
-//! `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes the window (with `GCLAB_VIEW=layout|mmu|
-//! energy|sweep|…`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5` to choose what it shows) — used under Xvfb by
-//! `scripts/screenshots.sh` and the window test.
+//! `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes the window — used under Xvfb by
+//! `scripts/screenshots.sh` and the window test. What it shows: `GCLAB_VIEW=overview|layout|mmu|energy|cpu|sweep`,
+//! `GCLAB_PRESET=NAME`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5`, `GCLAB_PLAYHEAD=SECONDS`, `GCLAB_COMPARE=COLLECTOR`
+//! (the first run is pinned as baseline, then COLLECTOR runs) and `GCLAB_VARIANTS=1` (android MinMU overlay).
 
 mod analysis;
 mod command;

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use gclab_core::cpu::{GovernorKind, HotplugKind};
 use gclab_core::metrics::mmu::WindowUtil;
 use gclab_core::{CollectorKind, PlatformKind, Scenario, ScenarioError};
 use toml::Value;
@@ -112,6 +113,10 @@ pub struct Controls {
     pub target_util: f64,
     /// Seed.
     pub seed: u64,
+    /// CPU frequency governor (android-krait).
+    pub governor: GovernorKind,
+    /// Core hotplug policy (android-krait).
+    pub hotplug: HotplugKind,
 }
 
 impl Controls {
@@ -126,6 +131,8 @@ impl Controls {
             bank_kib: (f.heap.bank_size.bytes() / 1024).max(1),
             target_util: f.heap.target_util,
             seed: f.seed,
+            governor: f.android.cpu.governor,
+            hotplug: f.android.cpu.hotplug,
         }
     }
 
@@ -149,6 +156,14 @@ impl Controls {
         ];
         if platform == PlatformKind::AndroidKrait {
             v.push(("heap.target_util".into(), Value::Float(self.target_util)));
+            v.push((
+                "android.cpu.governor".into(),
+                Value::String(self.governor.name().into()),
+            ));
+            v.push((
+                "android.cpu.hotplug".into(),
+                Value::String(self.hotplug.name().into()),
+            ));
         }
         v
     }
