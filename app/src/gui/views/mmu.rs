@@ -42,7 +42,7 @@ pub fn plot(
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         heading(
             ui,
             "Minimum mutator utilisation (MinMU)",

@@ -80,6 +80,8 @@ pub fn log_ms_tick(x: f64) -> String {
         2 => "100 ms".into(),
         3 => "1 s".into(),
         4 => "10 s".into(),
+        5 => "100 s".into(),
+        6 => "1000 s".into(),
         e => format!("1e{e} ms"),
     }
 }
