@@ -13,6 +13,24 @@ use crate::{Cancel, NoProgress, Scenario, simulate};
 /// targetUtil values of Figs. 5–8.
 pub const TARGET_UTILS: [f64; 5] = [0.1, 0.3, 0.5, 0.75, 0.9];
 
+/// The estimates and open choices whose effect on the corollaries the report shows: (label, override).
+pub const SENSITIVITY: [(&str, &str); 8] = [
+    ("contention sleep 5 µs", "android.gc.contention_sleep_us=5"),
+    (
+        "contention sleep 10 µs",
+        "android.gc.contention_sleep_us=10",
+    ),
+    (
+        "contention sleep 40 µs",
+        "android.gc.contention_sleep_us=40",
+    ),
+    ("context switch 2 µs", "android.sched.context_switch_us=2"),
+    ("context switch 15 µs", "android.sched.context_switch_us=15"),
+    ("tracing 100 ns/object", "android.gc.mark_ns_per_object=100"),
+    ("tracing 400 ns/object", "android.gc.mark_ns_per_object=400"),
+    ("Eq. (1) as printed", "android.heap.sizing=\"printed\""),
+];
+
 /// One run of the plan.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
@@ -22,6 +40,8 @@ pub struct Job {
     pub kind: &'static str,
     /// heap.target_util.
     pub target_util: f64,
+    /// Index into [`SENSITIVITY`] (`None`: the defaults).
+    pub sensitivity: Option<usize>,
 }
 
 /// Every run the report needs: each benchmark under each variant at each targetUtil of the figures.
@@ -34,6 +54,19 @@ pub fn plan() -> Vec<Job> {
                     preset: row.preset,
                     kind,
                     target_util: u,
+                    sensitivity: None,
+                });
+            }
+        }
+    }
+    for i in 0..SENSITIVITY.len() {
+        for p in JAVA {
+            for (kind, u) in [("cms", 0.1), ("cms", 0.9), ("cms", 0.75), ("bg", 0.75)] {
+                jobs.push(Job {
+                    preset: p,
+                    kind,
+                    target_util: u,
+                    sensitivity: Some(i),
                 });
             }
         }
@@ -44,6 +77,9 @@ pub fn plan() -> Vec<Job> {
 /// Runs one job with extra `--set` overrides.
 pub fn run_job(job: &Job, sets: &[String]) -> Result<Summary, String> {
     let mut all = sets.to_vec();
+    if let Some(i) = job.sensitivity {
+        all.push(SENSITIVITY[i].1.to_string());
+    }
     all.push(format!("collector.kind={}", job.kind));
     all.push(format!("heap.target_util={}", job.target_util));
     let sc = Scenario::load(&format!("preset:{}", job.preset), &all).map_err(|e| e.to_string())?;
@@ -65,11 +101,27 @@ impl<'a> Results<'a> {
         Results { jobs, sums }
     }
 
-    /// The summary of one run (`None` if it was not in the plan).
+    /// The summary of one run with the defaults (`None` if it was not in the plan).
     pub fn get(&self, preset: &str, kind: &str, u: f64) -> Option<&'a Summary> {
+        self.get_with(None, preset, kind, u)
+    }
+
+    /// The summary of one run under sensitivity `sens` (`None`: the defaults).
+    pub fn get_with(
+        &self,
+        sens: Option<usize>,
+        preset: &str,
+        kind: &str,
+        u: f64,
+    ) -> Option<&'a Summary> {
         self.jobs
             .iter()
-            .position(|j| j.preset == preset && j.kind == kind && (j.target_util - u).abs() < 1e-9)
+            .position(|j| {
+                j.sensitivity == sens
+                    && j.preset == preset
+                    && j.kind == kind
+                    && (j.target_util - u).abs() < 1e-9
+            })
             .map(|i| &self.sums[i])
     }
 }
@@ -413,5 +465,45 @@ pub fn report(r: &Results<'_>) -> String {
         s,
         "\nPaper: on-chip energy moves by roughly 20–30 % and throughput by 10–40 %."
     );
+    sensitivity_section(&mut s, r);
     s
+}
+
+/// How the corollaries move with the estimates: per setting, time and energy at targetUtil 0.9 over 0.1 (CMS),
+/// and bg's energy over CMS's, for the four Java benchmarks.
+fn sensitivity_section(s: &mut String, r: &Results<'_>) {
+    let _ = writeln!(
+        s,
+        "\n## Sensitivity: the corollaries under other estimates\n\nEach cell: T(0.9)/T(0.1), E(0.9)/E(0.1) under \
+         CMS; then bg/CMS energy at 0.75. Corollary 1 wants T > 1 everywhere and E < 1 only for lusearch; \
+         Corollary 3 wants bg/CMS > 1.\n\n| setting | {} |\n|---|{}",
+        JAVA.map(short).join(" | "),
+        "---|".repeat(JAVA.len())
+    );
+    let labels: Vec<(Option<usize>, &str)> = std::iter::once((None, "defaults"))
+        .chain(
+            SENSITIVITY
+                .iter()
+                .enumerate()
+                .map(|(i, (l, _))| (Some(i), *l)),
+        )
+        .collect();
+    for (sens, label) in labels {
+        let cells: Vec<String> = JAVA
+            .iter()
+            .map(|p| {
+                let g = |k, u| r.get_with(sens, p, k, u);
+                match (g("cms", 0.1), g("cms", 0.9), g("cms", 0.75), g("bg", 0.75)) {
+                    (Some(a), Some(b), Some(c), Some(d)) => format!(
+                        "{:.3}, {:.3}; {:.3}",
+                        b.execution_time_s / a.execution_time_s,
+                        b.energy_j.total / a.energy_j.total,
+                        d.energy_j.total / c.energy_j.total
+                    ),
+                    _ => "—".into(),
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
+    }
 }

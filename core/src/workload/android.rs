@@ -21,6 +21,10 @@ pub struct AndroidProfile {
     pub live_mib: f64,
     /// Objects allocated (Table 1). `[millions]`, range 0.0001–10000.
     pub objects_m: f64,
+    /// Live objects (Table 1), which sets the mean size of a live object — tracing costs per object. `[millions]`,
+    /// default: live bytes at the allocation's mean object size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_objects_m: Option<f64>,
     /// Percent of objects dead within 128, 256 and 512 KiB of allocation (Table 1 Lifetime), ascending, 0–100.
     pub lifetime_pct: [f64; 3],
     /// Application (mutator) threads that allocate. Range 1–64.
@@ -91,6 +95,9 @@ impl AndroidProfile {
         check("allocated_mib", self.allocated_mib, 0.01, 100_000.0)?;
         check("live_mib", self.live_mib, 0.01, 4096.0)?;
         check("objects_m", self.objects_m, 0.0001, 10_000.0)?;
+        if let Some(n) = self.live_objects_m {
+            check("live_objects_m", n, 0.000_001, self.objects_m)?;
+        }
         let mut prev = 0.0;
         for (i, p) in self.lifetime_pct.iter().enumerate() {
             check(&format!("lifetime_pct.{i}"), *p, prev, 100.0)?;
@@ -123,6 +130,14 @@ impl AndroidProfile {
     /// Mean object size. `[bytes]`
     pub fn mean_object_bytes(&self) -> f64 {
         self.allocated_mib * MIB / (self.objects_m * 1e6)
+    }
+
+    /// Mean size of a live object. `[bytes]`
+    pub fn mean_live_object_bytes(&self) -> f64 {
+        match self.live_objects_m {
+            Some(n) => self.live_mib * MIB / (n * 1e6),
+            None => self.mean_object_bytes(),
+        }
     }
 
     /// The lifetime distribution this profile implies.

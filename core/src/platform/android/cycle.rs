@@ -250,9 +250,11 @@ impl Sim<'_> {
     }
 
     fn sweep_batch_us(&self) -> f64 {
-        let c = self.cycle.as_ref();
-        let freed = c.map_or(0, |c| c.reclaim_bytes) as f64 / MIB;
-        freed * self.cfg.gc.sweep_us_per_mib_freed / f64::from(self.cfg.gc.sweep_batches)
+        let g = &self.cfg.gc;
+        let freed = self.cycle.as_ref().map_or(0, |c| c.reclaim_bytes) as f64;
+        let objects = freed / self.prof.mean_object_bytes();
+        (freed / MIB * g.sweep_us_per_mib_freed + objects * g.sweep_ns_per_object_freed / 1000.0)
+            / f64::from(g.sweep_batches)
     }
 
     fn mark_us(&self) -> f64 {
@@ -261,7 +263,16 @@ impl Sim<'_> {
         let Some(c) = self.cycle.as_ref() else {
             return 0.0;
         };
-        let mut us = c.mark_bytes as f64 / MIB * g.mark_us_per_mib;
+        // Survivors of a minor collection are young objects (the allocation's mean size); a major traces the
+        // live set (Table 1's live objects).
+        let object_bytes = if c.minor {
+            self.prof.mean_object_bytes()
+        } else {
+            self.prof.mean_live_object_bytes()
+        };
+        let objects = c.mark_bytes as f64 / object_bytes;
+        let mut us =
+            c.mark_bytes as f64 / MIB * g.mark_us_per_mib + objects * g.mark_ns_per_object / 1000.0;
         if c.minor {
             let old = c.heap_before.saturating_sub(c.mark_bytes) as f64 / MIB;
             us += old * g.card_scan_us_per_mib;
@@ -451,7 +462,7 @@ impl Sim<'_> {
             live_bytes_after: self.allocated,
             freed_bytes: freed,
             moved_bytes: 0,
-            live_objects: (c.mark_bytes as f64 / self.prof.mean_object_bytes()) as u64,
+            live_objects: (c.mark_bytes as f64 / self.prof.mean_live_object_bytes()) as u64,
             work_cycles: c.gc_cycles,
             stall_cycles: 0,
             powered_banks_after: 0,
