@@ -1,6 +1,7 @@
 //! App speed (issue #4, "Speed"): the heap-layout raster at view size, a whole headless frame with every view of
-//! the Overview visible, and the slider → new views round trip (worker simulation + derived data + one frame),
-//! on the default scenario and on a run with a million objects.
+//! the Overview visible (CPU lanes included on android-krait), and the slider → new views round trip (worker
+//! simulation + derived data + one frame), on the default scenario, a run with a million objects and an android
+//! preset.
 //!
 //! `cargo bench -p gclab --bench gui` (add `-- --quick` for a short run).
 
@@ -61,6 +62,10 @@ fn frames(c: &mut Criterion) {
     for (name, sc) in [
         ("default", Scenario::default_preset().expect("default")),
         ("1M_objects", million()),
+        (
+            "android_quadrant",
+            Scenario::preset("android/quadrant").expect("android preset"),
+        ),
     ] {
         let (ctx, mut app) = headless(sc);
         settle(&ctx, &mut app);
