@@ -23,6 +23,48 @@ fn presets_lists_every_kvm_application() {
 }
 
 #[test]
+fn android_run_json_has_the_platform_fields() {
+    let o = gclab(&[
+        "run",
+        "preset:android/jack",
+        "--set",
+        "collector.kind=gencms",
+        "--set",
+        "heap.target_util=0.5",
+        "--json",
+        "-",
+    ]);
+    assert!(o.status.success(), "run failed: {}", stderr_line(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let s = &v["summary"];
+    assert_eq!(s["platform"], "android-krait", "platform");
+    assert_eq!(s["collector"], "gencms", "collector");
+    assert!(s["migrations"].as_u64().is_some(), "migrations");
+    assert!(s["delayed_time_s"].as_f64().is_some(), "delayed_time_s");
+    assert!(
+        s["frequency_transitions"].as_u64().is_some_and(|n| n > 0),
+        "transitions"
+    );
+    let t = s["time_at_frequency_s"]
+        .as_object()
+        .expect("time_at_frequency_s map");
+    assert!(
+        t.contains_key("offline") && t.keys().any(|k| k == "2150.4"),
+        "keys in MHz and offline: {t:?}"
+    );
+    let by = s["collections_by_trigger"].as_object().expect("map");
+    assert!(
+        by.contains_key("minor") && by.contains_key("major"),
+        "GenCMS counts minor and major: {by:?}"
+    );
+    assert!(
+        s["energy_j"]["cpu"].as_f64().is_some_and(|e| e > 0.0),
+        "CPU energy"
+    );
+    assert!(s["mmu"].as_array().is_some_and(|m| !m.is_empty()), "MinMU");
+}
+
+#[test]
 fn run_json_has_the_contract_fields() {
     let o = gclab(&[
         "run",
@@ -203,6 +245,33 @@ fn bad_cases() -> Vec<(Vec<String>, Vec<String>)> {
         (
             s(&["run", "preset:kvm/kwml", "--set", "collector.kind=cms"]),
             s(&["collector.kind", "android-krait"]),
+        ),
+        (
+            s(&[
+                "run",
+                "preset:android/jack",
+                "--set",
+                "heap.target_util=0.95",
+            ]),
+            s(&["heap.target_util", "0.1", "0.9"]),
+        ),
+        (
+            s(&[
+                "run",
+                "preset:android/jack",
+                "--set",
+                "collector.kind=adaptive",
+            ]),
+            s(&["collector.kind", "kvm-soc"]),
+        ),
+        (
+            s(&[
+                "run",
+                "preset:android/jack",
+                "--set",
+                "android.sched.latency_ms=0",
+            ]),
+            s(&["android.sched.latency_ms"]),
         ),
         (
             s(&["run", "preset:kvm/kwml", "--jsn", "-"]),
