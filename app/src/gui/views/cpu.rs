@@ -9,6 +9,7 @@ use egui_plot::{AxisHints, Bar, BarChart, Line, Plot, PlotImage, PlotPoint, VLin
 use gclab_core::cpu::timeline::CpuTimeline;
 
 use super::{category_marks, heading, legend_row, playhead, seek_on_click, time_plot};
+use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
@@ -97,13 +98,13 @@ pub fn lanes(
          (hotplug); the thin strip under each lane is dark where that core ran GC work. The governor raises \
          the frequency when work arrives; hotplug brings cores online.",
     );
-    let Some(cpu) = &v.cpu else {
+    if v.cpu.is_none() {
         ui.label(
             "No CPU model on this platform: kvm-soc has one core at a fixed clock. The android-krait platform \
              (four Krait cores, ondemand governor, hotplug) fills this view.",
         );
         return;
-    };
+    }
     legend_row(
         ui,
         &[
@@ -130,17 +131,48 @@ pub fn lanes(
             ),
         ],
     );
+    let avail = super::plot_height(ui, start_y, height);
+    match st.baseline.as_ref().filter(|b| b.cpu.is_some()) {
+        Some(b) => {
+            let each = (avail - 40.0) / 2.0;
+            ui.label(egui::RichText::new(format!("current: {}", v.label)).small());
+            lanes_plot(ui, st, pal, cmds, v, false, each);
+            ui.label(
+                egui::RichText::new(format!("baseline: {}", b.label))
+                    .small()
+                    .color(pal.baseline),
+            );
+            lanes_plot(ui, st, pal, cmds, b, true, each);
+        }
+        None => lanes_plot(ui, st, pal, cmds, v, false, avail),
+    }
+}
+
+/// One run's lanes in `height` points (texture cached per run and theme in egui's temporary memory).
+fn lanes_plot(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    v: &RunView,
+    is_baseline: bool,
+    height: f32,
+) {
+    let Some(cpu) = &v.cpu else { return };
     let cores = cpu.transitions.len().max(1);
     let dur_ns = v.run.duration.0;
-    // One texture per run and theme, kept in egui's temporary memory.
-    let id = egui::Id::unique("cpu-lanes-texture");
+    let id = egui::Id::unique(("cpu-lanes-texture", is_baseline));
     let key = (v.generation, pal.live.to_array());
     let cached: Option<(u64, [u8; 4], egui::TextureHandle)> = ui.ctx().data(|d| d.get_temp(id));
     let tex = match cached {
         Some((g, c, t)) if (g, c) == key => t,
         _ => {
             let t = ui.ctx().load_texture(
-                "cpu-lanes",
+                if is_baseline {
+                    "cpu-lanes-b"
+                } else {
+                    "cpu-lanes"
+                },
                 lanes_image(cpu, &v.gc_on_cores, dur_ns, pal),
                 TextureOptions::NEAREST,
             );
@@ -149,74 +181,95 @@ pub fn lanes(
             t
         }
     };
-    let resp = time_plot("cpu-lanes")
-        .height(super::plot_height(ui, start_y, height))
-        .include_y(-0.5)
-        .include_y(cores as f64 - 0.5)
-        .allow_zoom([true, false])
-        .y_grid_spacer(category_marks(cores))
-        .custom_y_axes(vec![
-            AxisHints::new_y()
-                .label("core")
-                .formatter(move |m, _| {
-                    let i = m.value.round();
-                    if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cores {
-                        format!("cpu{}", cores - 1 - i as usize)
-                    } else {
-                        String::new()
-                    }
-                })
-                .label_spacing(4.0..=8.0),
-        ])
-        .show(ui, |p| {
-            p.image(
-                PlotImage::new(
-                    "lanes",
-                    tex.id(),
-                    PlotPoint::new(v.duration_s / 2.0, cores as f64 / 2.0 - 0.5),
-                    [v.duration_s as f32, cores as f32],
-                )
-                .allow_hover(false),
+    let resp = time_plot(if is_baseline {
+        "cpu-lanes-baseline"
+    } else {
+        "cpu-lanes"
+    })
+    .height(height.max(50.0))
+    .include_y(-0.5)
+    .include_y(cores as f64 - 0.5)
+    .allow_zoom([true, false])
+    .y_grid_spacer(category_marks(cores))
+    .custom_y_axes(vec![
+        AxisHints::new_y()
+            .label("core")
+            .formatter(move |m, _| {
+                let i = m.value.round();
+                if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cores {
+                    format!("cpu{}", cores - 1 - i as usize)
+                } else {
+                    String::new()
+                }
+            })
+            .label_spacing(4.0..=8.0),
+    ])
+    .show(ui, |p| {
+        p.image(
+            PlotImage::new(
+                "lanes",
+                tex.id(),
+                PlotPoint::new(v.duration_s / 2.0, cores as f64 / 2.0 - 0.5),
+                [v.duration_s as f32, cores as f32],
+            )
+            .allow_hover(false),
+        );
+        let step = (v.gc_start_s.len() / 400).max(1);
+        for t in v.gc_start_s.iter().step_by(step) {
+            p.vline(
+                VLine::new("collection", *t)
+                    .color(Palette::faded(pal.gc, 90))
+                    .allow_hover(false),
             );
-            let step = (v.gc_start_s.len() / 400).max(1);
-            for t in v.gc_start_s.iter().step_by(step) {
-                p.vline(
-                    VLine::new("collection", *t)
-                        .color(Palette::faded(pal.gc, 90))
-                        .allow_hover(false),
-                );
-            }
-            p.vline(playhead(st, pal));
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
-        });
+        }
+        p.vline(playhead(st, pal));
+        p.response()
+            .clicked()
+            .then(|| p.pointer_coordinate().map(|c| c.x))
+            .flatten()
+    });
     seek_on_click(resp.inner, cmds);
 }
 
 /// The CPU tab: lanes, power over time, time at each frequency.
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
     let h = ui.available_height();
-    lanes(ui, st, pal, cmds, h * 0.4);
+    let base = st.baseline.as_ref().filter(|b| b.cpu.is_some());
+    lanes(
+        ui,
+        st,
+        pal,
+        cmds,
+        if base.is_some() { h * 0.5 } else { h * 0.4 },
+    );
     let Some(v) = &st.current else { return };
     let Some(cpu) = &v.cpu else { return };
+    let power = |c: &CpuTimeline| -> Vec<[f64; 2]> {
+        c.power
+            .iter()
+            .flat_map(|p| {
+                [
+                    [p.start_ns as f64 * 1e-9, p.power_mw],
+                    [p.end_ns as f64 * 1e-9, p.power_mw],
+                ]
+            })
+            .collect()
+    };
     ui.label(egui::RichText::new("CPU power over time").strong());
-    let pts: Vec<[f64; 2]> = cpu
-        .power
-        .iter()
-        .flat_map(|p| {
-            [
-                [p.start_ns as f64 * 1e-9, p.power_mw],
-                [p.end_ns as f64 * 1e-9, p.power_mw],
-            ]
-        })
-        .collect();
+    let pts = power(cpu);
+    let base_pts = base.and_then(|b| b.cpu.as_ref()).map(power);
     let resp = time_plot("cpu-power")
-        .height(h * 0.25)
+        .height(h * 0.22)
         .y_axis_label("mW")
         .include_y(0.0)
         .show(ui, |p| {
+            if let Some(bp) = base_pts {
+                p.line(
+                    Line::new("baseline", bp)
+                        .color(pal.baseline)
+                        .style(egui_plot::LineStyle::dashed_loose()),
+                );
+            }
             p.line(Line::new("CPU power", pts).color(pal.current));
             p.vline(playhead(st, pal));
             p.response()
@@ -226,26 +279,61 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         });
     seek_on_click(resp.inner, cmds);
     ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());
-    let frac = cpu.time_at_frequency_fraction();
-    let names: Vec<String> = frac.keys().cloned().collect();
-    let bars: Vec<Bar> = frac
-        .iter()
-        .enumerate()
-        .map(|(i, (k, f))| Bar::new(i as f64, f * 100.0).name(format!("{k} MHz")))
-        .collect();
+    // Frequencies in ascending MHz, then offline; the baseline's bars beside the current ones.
+    let mut keys: Vec<String> = cpu.time_at_frequency_fraction().into_keys().collect();
+    if let Some(bc) = base.and_then(|b| b.cpu.as_ref()) {
+        for k in bc.time_at_frequency_fraction().into_keys() {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    keys.sort_by(|a, b| {
+        let n = |s: &str| s.parse::<f64>().unwrap_or(f64::INFINITY);
+        n(a).total_cmp(&n(b))
+    });
+    let bars_of = |c: &CpuTimeline, offset: f64, colour| -> Vec<Bar> {
+        let frac = c.time_at_frequency_fraction();
+        keys.iter()
+            .enumerate()
+            .map(|(i, k)| {
+                Bar::new(
+                    i as f64 + offset,
+                    frac.get(k).copied().unwrap_or(0.0) * 100.0,
+                )
+                .name(format!("{k} MHz"))
+                .width(0.38)
+                .fill(colour)
+            })
+            .collect()
+    };
+    let cur_bars = bars_of(cpu, if base.is_some() { -0.2 } else { 0.0 }, pal.current);
+    let base_bars = base
+        .and_then(|b| b.cpu.as_ref())
+        .map(|c| bars_of(c, 0.2, pal.baseline));
+    let names = keys.clone();
     Plot::new("time-at-freq")
         .height((ui.available_height() - 10.0).max(60.0))
         .y_axis_label("% of core time")
-        .x_axis_formatter(move |m, _| {
-            let i = m.value.round();
-            if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                names[i as usize].clone()
-            } else {
-                String::new()
-            }
-        })
+        .x_grid_spacer(super::category_marks(names.len()))
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("MHz")
+                .formatter(move |m, _| {
+                    let i = m.value.round();
+                    if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                        names[i as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .label_spacing(10.0..=14.0),
+        ])
         .show(ui, |p| {
-            p.bar_chart(BarChart::new("time at frequency", bars).color(pal.current))
+            p.bar_chart(BarChart::new("current", cur_bars).color(pal.current));
+            if let Some(bb) = base_bars {
+                p.bar_chart(BarChart::new("baseline", bb).color(pal.baseline));
+            }
         });
 }
 
