@@ -165,8 +165,9 @@ impl GclabApp {
         egui::Panel::top("top").show(ui, |ui| {
             controls::top_bar(ui, &mut self.state, &mut self.commands);
         });
+        let frame_ms = median_tail(&self.frame_ms, 60);
         egui::Panel::bottom("scrubber").show(ui, |ui| {
-            scrubber::ui(ui, &self.state, &pal, &mut self.commands);
+            scrubber::ui(ui, &self.state, &pal, frame_ms, &mut self.commands);
         });
         egui::Panel::left("controls")
             .default_size(300.0)
@@ -481,6 +482,16 @@ impl GclabApp {
         }
         ctx.request_repaint();
     }
+}
+
+/// The median of the last `n` values (0 when empty).
+fn median_tail(v: &[f64], n: usize) -> f64 {
+    let mut t: Vec<f64> = v[v.len().saturating_sub(n)..].to_vec();
+    if t.is_empty() {
+        return 0.0;
+    }
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
 }
 
 /// A playback speed that plays a run of `duration_s` in about 20 s (a power of ten).

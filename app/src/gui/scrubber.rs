@@ -18,7 +18,7 @@ const SPEEDS: [(f64, &str); 7] = [
 ];
 
 /// Draws the scrubber and the status bar.
-pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
+pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: &mut Vec<Command>) {
     let pb = st.playback;
     let dur = st.current.as_ref().map_or(0.0, |v| v.duration_s);
     ui.add_space(2.0);
@@ -86,6 +86,10 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             ui.label("computing…");
             ui.separator();
         }
+        ui.weak(format!("frame {frame_ms:.1} ms")).on_hover_text(
+            "Median time to build a frame (the UI's work, not the GPU's), last 60 frames",
+        );
+        ui.separator();
         ui.weak("keys: Space play/pause · Left/Right previous/next GC · Home/End")
             .on_hover_text("Keyboard shortcuts (when no text field has the focus)");
         ui.separator();
