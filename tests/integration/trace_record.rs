@@ -109,6 +109,31 @@ fn trace_events(path: &str) -> Vec<serde_json::Value> {
     evs
 }
 
+#[test]
+fn perfetto_export_of_an_android_run_has_core_tracks_and_frequency_counters() {
+    let d = scratch("perfetto-android");
+    let out = d.join("jack.json").display().to_string();
+    let o = gclab(&["export-perfetto", "preset:android/jack", "-o", &out]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let evs = trace_events(&out);
+    for c in 0..4 {
+        assert!(
+            count(&evs, "C", &format!("cpu{c} frequency")) >= 1,
+            "a frequency counter for core {c}"
+        );
+    }
+    assert!(
+        count(&evs, "M", "thread_name") >= 5,
+        "GC, mutator and core tracks named"
+    );
+    assert!(
+        count(&evs, "X", "mutator-0") > 10,
+        "what ran on the cores, by thread"
+    );
+    assert!(count(&evs, "X", "GC (") > 10, "GC slices");
+    assert!(count(&evs, "C", "cpu power") > 10, "power counter");
+}
+
 fn count(evs: &[serde_json::Value], ph: &str, name_has: &str) -> usize {
     evs.iter()
         .filter(|e| e["ph"] == ph && e["name"].as_str().is_some_and(|n| n.contains(name_has)))

@@ -27,6 +27,8 @@ pub const MAX_COUNTER_POINTS: usize = 20_000;
 const PID: u64 = 1;
 const GC_TID: u64 = 1;
 const MUTATOR_TID: u64 = 100;
+/// Thread ids of the per-core tracks (android-krait).
+const CORE_TID: u64 = 10_000;
 
 /// Streams trace events into the output file.
 struct Out {
@@ -208,15 +210,57 @@ fn export_run(out: &str, sc: &Scenario, run: &Run) -> Result<u64, CliError> {
             &json!({"live_bytes": s.live_bytes, "dead_bytes": s.dead_bytes}),
         )?;
     }
-    // kvm-soc: one core at one clock for the whole run.
-    let mhz = sc.file().kvm.clock_hz as f64 / 1e6;
-    for t in [0, run.duration.0] {
-        o.counter("cpu0 frequency", us(t), &json!({"MHz": mhz}))?;
+    if let Some(cpu) = &run.cpu {
+        export_cores(&mut o, run, cpu)?;
+    } else {
+        // kvm-soc: one core at one clock for the whole run.
+        let mhz = sc.file().kvm.clock_hz as f64 / 1e6;
+        for t in [0, run.duration.0] {
+            o.counter("cpu0 frequency", us(t), &json!({"MHz": mhz}))?;
+        }
     }
     o.finish(
         &format!("gclab {}", sc.origin()),
         &json!({"source": sc.origin(), "collector": run.summary.collector, "platform": run.summary.platform}),
     )
+}
+
+/// android-krait: a track per core with what ran there (slices named by thread, `args.work` = mutator / gc /
+/// other), a frequency counter per core (0 MHz while offline) and the CPU power counter.
+fn export_cores(o: &mut Out, run: &Run, cpu: &gclab_core::cpu::CpuReport) -> Result<(), CliError> {
+    for c in 0..cpu.cores.len() as u64 {
+        o.thread(CORE_TID + c, &format!("core {c}"))?;
+    }
+    for a in &run.cpu_activity {
+        let name = run
+            .threads
+            .get(a.thread as usize)
+            .map_or("thread", |t| t.name.as_str());
+        let work = match a.tag {
+            gclab_core::cpu::CpuTag::Mutator => "mutator",
+            gclab_core::cpu::CpuTag::Gc => "gc",
+            gclab_core::cpu::CpuTag::Other => "other",
+        };
+        o.slice(
+            CORE_TID + u64::from(a.core),
+            name,
+            us(a.start.0),
+            us(a.end.0 - a.start.0),
+            &json!({"work": work}),
+        )?;
+    }
+    for sp in &cpu.timeline.spans {
+        let mhz = sp.freq_khz.map_or(0.0, |k| f64::from(k) / 1000.0);
+        o.counter(
+            &format!("cpu{} frequency", sp.core),
+            us(sp.start_ns),
+            &json!({ "MHz": mhz }),
+        )?;
+    }
+    for p in &cpu.timeline.power {
+        o.counter("cpu power", us(p.start_ns), &json!({"mW": p.power_mw}))?;
+    }
+    Ok(())
 }
 
 fn export_trace(out: &str, input: &str, mut r: TraceReader) -> Result<u64, CliError> {
