@@ -235,3 +235,25 @@ fn cancel_stops_a_run() {
         "a cancelled run returns Cancelled"
     );
 }
+
+#[test]
+fn collecting_after_every_allocation_terminates() {
+    // k = 1 under Kwml, whose waiting thread allocates ~1.5 objects after each collection: a collection inside
+    // that thread's own burst must not start another burst, or the run allocates without end.
+    let r = run("default", &["collector.kind=k-allocation", "collector.k=1"]);
+    let s = &r.summary;
+    assert!(!s.out_of_memory, "k = 1 fits");
+    assert!(
+        s.collections + 1 >= s.allocations && s.collections <= s.allocations,
+        "one collection per allocation: {} collections, {} allocations",
+        s.collections,
+        s.allocations
+    );
+    let base = run("default", &["collector.kind=k-allocation", "collector.k=2"]);
+    assert!(
+        s.allocations < 2 * base.summary.allocations,
+        "the after-collection allocations stay bounded: {} at k=1 vs {} at k=2",
+        s.allocations,
+        base.summary.allocations
+    );
+}

@@ -108,9 +108,13 @@ pub fn simulate_kvm(
             oom = true;
             break;
         }
-        // Each collection that just ran lets the program's waiting thread allocate (workload.on_collection).
-        for _ in before..sim.gc_events.len() {
-            workload.after_collection();
+        // Each collection that just ran lets the program's waiting thread allocate (workload.on_collection) —
+        // unless that thread is the one allocating: a collection inside its own burst is no switch to it (else,
+        // with collections as frequent as its allocations, k ≤ the burst size, it would allocate without end).
+        if d.source != AllocSource::Collection {
+            for _ in before..sim.gc_events.len() {
+                workload.after_collection();
+            }
         }
     }
     progress.report(1.0);
