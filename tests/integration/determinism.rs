@@ -111,34 +111,29 @@ fn sweep_cli_output_is_deterministic_and_matches_single_runs() {
 #[test]
 fn fingerprints_match_the_stored_ones() {
     let path = gclab_tests::repo_root().join("tests/fixtures/fingerprints.txt");
-    let mut lines = Vec::new();
+    let mut runs: Vec<(&str, &str)> = Vec::new();
     for p in gclab_core::scenario::presets::KVM_APPS {
-        for kind in ["base", "k-allocation", "adaptive"] {
-            let r = simulate(
-                &sc(p, &[&format!("collector.kind={kind}")]),
-                &Cancel::never(),
-                &mut NoProgress,
-            )
-            .expect("runs");
-            lines.push(format!("{p} {kind} {:016x}", r.fingerprint()));
-        }
+        runs.extend(["base", "k-allocation", "adaptive"].map(|k| (p, k)));
     }
     for p in gclab_core::scenario::presets::ANDROID_BENCHMARKS {
-        let kinds: &[&str] = if p == "android/jack" {
-            &["cms", "gencms", "cmsfly", "bg", "fg"]
+        if p == "android/jack" {
+            runs.extend(["cms", "gencms", "cmsfly", "bg", "fg"].map(|k| (p, k)));
         } else {
-            &["cms"]
-        };
-        for kind in kinds {
+            runs.push((p, "cms"));
+        }
+    }
+    let lines: Vec<String> = runs
+        .iter()
+        .map(|(p, kind)| {
             let r = simulate(
                 &sc(p, &[&format!("collector.kind={kind}")]),
                 &Cancel::never(),
                 &mut NoProgress,
             )
             .expect("runs");
-            lines.push(format!("{p} {kind} {:016x}", r.fingerprint()));
-        }
-    }
+            format!("{p} {kind} {:016x}", r.fingerprint())
+        })
+        .collect();
     let now = lines.join("\n") + "\n";
     if std::env::var_os("GCLAB_BLESS").is_some() {
         std::fs::write(&path, &now).expect("write fingerprints");

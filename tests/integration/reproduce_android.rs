@@ -120,15 +120,28 @@ fn fg_has_fewer_migrations_than_cms_and_bg_more_delayed_time() {
         let bg = run(p, "bg", 0.75);
         let m = |s: &Summary| s.migrations.expect("migrations") as f64;
         if p != "android/lusearch" {
-            assert!(m(&fg) <= m(&cms), "{p}: fg {} > cms {} migrations", m(&fg), m(&cms));
+            assert!(
+                m(&fg) <= m(&cms),
+                "{p}: fg {} > cms {} migrations",
+                m(&fg),
+                m(&cms)
+            );
         }
         fg_ratio *= m(&fg) / m(&cms);
         let d = |s: &Summary| s.delayed_time_s.expect("delayed time");
         bg_ratio *= d(&bg) / d(&cms);
     }
     let n = 1.0 / JAVA.len() as f64;
-    assert!(fg_ratio.powf(n) < 1.0, "fg migrations g.mean {:.3} (paper 0.55)", fg_ratio.powf(n));
-    assert!(bg_ratio.powf(n) > 1.0, "bg delayed time g.mean {:.3} (paper 1.04)", bg_ratio.powf(n));
+    assert!(
+        fg_ratio.powf(n) < 1.0,
+        "fg migrations g.mean {:.3} (paper 0.55)",
+        fg_ratio.powf(n)
+    );
+    assert!(
+        bg_ratio.powf(n) > 1.0,
+        "bg delayed time g.mean {:.3} (paper 1.04)",
+        bg_ratio.powf(n)
+    );
 }
 
 #[test]

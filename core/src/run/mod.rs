@@ -95,6 +95,36 @@ pub enum PauseKind {
     ConcurrentWait,
 }
 
+/// The summary's pause metrics: the MMU on the default log-spaced windows over `[0, end_ns]` — the minimum over
+/// mutators `0..mutators` (SYSTOR'15 §2.4.2) — and the longest single pause. `[ns]`
+pub fn pause_metrics(pauses: &[Pause], mutators: u32, end_ns: u64) -> (Vec<MmuPoint>, u64) {
+    use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
+    let series: Vec<UtilSeries> = (0..mutators.max(1))
+        .map(|i| {
+            let p: Vec<(u64, u64)> = pauses
+                .iter()
+                .filter(|p| p.mutator == i)
+                .map(|p| (p.start.0, p.end.0))
+                .collect();
+            UtilSeries::from_pauses(&p, 0, end_ns)
+        })
+        .collect();
+    let curve = MmuCurve::new(&series);
+    let mmu = default_windows_ns(end_ns)
+        .into_iter()
+        .map(|w| MmuPoint {
+            window_ms: w as f64 * 1e-6,
+            utilization: curve.mmu(w).utilization,
+        })
+        .collect();
+    let max = pauses
+        .iter()
+        .map(|p| p.end.0 - p.start.0)
+        .max()
+        .unwrap_or(0);
+    (mmu, max)
+}
+
 /// A mutator pause `[start, end)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pause {

@@ -22,9 +22,8 @@ use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use crate::collector::Trigger;
 use crate::cpu::opp::mhz_to_khz;
 use crate::cpu::{Cpu, CpuTag, Work};
-use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
 use crate::rng::SimRng;
-use crate::run::{EnergySummary, HeapGeometry, MmuPoint, PauseKind, Run, Summary, ThreadInfo};
+use crate::run::{EnergySummary, HeapGeometry, PauseKind, Run, Summary, ThreadInfo};
 use crate::scenario::Scenario;
 use crate::units::SimTime;
 use crate::{Cancel, Progress, SimError};
@@ -226,30 +225,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         uncore: Some(cpu.uncore_j),
         ..EnergySummary::default()
     };
-    let mut series = Vec::new();
-    for i in 0..sim.mutator_count as u32 {
-        let p: Vec<(u64, u64)> = sim
-            .pauses
-            .iter()
-            .filter(|p| p.mutator == i)
-            .map(|p| (p.start.0, p.end.0))
-            .collect();
-        series.push(UtilSeries::from_pauses(&p, 0, end));
-    }
-    let curve = MmuCurve::new(&series);
-    let mmu = default_windows_ns(end)
-        .into_iter()
-        .map(|w| MmuPoint {
-            window_ms: w as f64 * 1e-6,
-            utilization: curve.mmu(w).utilization,
-        })
-        .collect();
-    let max_pause_ns = sim
-        .pauses
-        .iter()
-        .map(|p| p.end.0 - p.start.0)
-        .max()
-        .unwrap_or(0);
+    let (mmu, max_pause_ns) = crate::run::pause_metrics(&sim.pauses, sim.mutator_count as u32, end);
     let mut by_kind = BTreeMap::new();
     for p in &sim.pauses {
         let k = match p.kind {

@@ -11,8 +11,7 @@
 use super::KvmSim;
 use crate::collector::Trigger;
 use crate::heap::BankState;
-use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
-use crate::run::{BankInterval, EnergySummary, HeapGeometry, MmuPoint, Run, Summary};
+use crate::run::{BankInterval, EnergySummary, HeapGeometry, Run, Summary};
 use crate::units::SimTime;
 
 impl KvmSim<'_> {
@@ -83,22 +82,8 @@ impl KvmSim<'_> {
                 end: SimTime(s.end_cycles * ns),
             })
             .collect();
-        let pause_ns: Vec<(u64, u64)> = self.pauses.iter().map(|p| (p.start.0, p.end.0)).collect();
-        let series = [UtilSeries::from_pauses(&pause_ns, 0, duration.0)];
-        let curve = MmuCurve::new(&series);
-        let mmu = default_windows_ns(duration.0)
-            .into_iter()
-            .map(|w| MmuPoint {
-                window_ms: w as f64 * 1e-6,
-                utilization: curve.mmu(w).utilization,
-            })
-            .collect();
-        let max_pause_ns = self
-            .pauses
-            .iter()
-            .map(|p| p.end.0 - p.start.0)
-            .max()
-            .unwrap_or(0);
+        // KVM runs its green threads on one VM thread: every pause stops the one mutator.
+        let (mmu, max_pause_ns) = crate::run::pause_metrics(&self.pauses, 1, duration.0);
         let summary = Summary {
             platform: "kvm-soc".into(),
             collector: f.collector.kind.name().into(),
