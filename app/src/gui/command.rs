@@ -22,6 +22,10 @@ pub enum Command {
     },
     /// Save the current scenario (controls applied) as TOML.
     SaveFile(PathBuf),
+    /// Choose a scenario file in the native open dialog.
+    OpenDialog,
+    /// Choose where to save the scenario in the native save dialog.
+    SaveDialog,
     /// Write the current run as CSV files into a directory.
     ExportCsv(PathBuf),
     /// Save the window as a PNG (the next frame).

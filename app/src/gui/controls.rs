@@ -39,6 +39,22 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
             "Drag a knob on the left: the scenario re-runs at once and every view follows.",
         );
         ui.separator();
+        if ui
+            .button("Open…")
+            .on_hover_text("Choose a scenario file in the system's file dialog")
+            .clicked()
+        {
+            cmds.push(Command::OpenDialog);
+        }
+        if ui
+            .button("Save as…")
+            .on_hover_text(
+                "Save the current scenario (knobs applied) where the system's file dialog says",
+            )
+            .clicked()
+        {
+            cmds.push(Command::SaveDialog);
+        }
         ui.label("file:");
         ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(220.0))
             .on_hover_text("A scenario TOML path (you can also drop a file on the window).");

@@ -127,3 +127,102 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// What a native dialog answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DialogAnswer {
+    /// The scenario file to open (`None`: cancelled, or no dialog could be shown).
+    Open(Option<std::path::PathBuf>),
+    /// Where to save the scenario.
+    Save(Option<std::path::PathBuf>),
+}
+
+/// Native open/save dialogs (rfd; on Linux the XDG desktop portal, so GTK's or KDE's chooser) run on a thread of
+/// their own — the UI thread never waits for the user — and answer through a channel the app polls each frame.
+/// Without a portal (a bare X server) the dialog answers `None` and the path field and drag-and-drop remain.
+#[derive(Debug)]
+pub struct Dialogs {
+    tx: crossbeam_channel::Sender<DialogAnswer>,
+    rx: crossbeam_channel::Receiver<DialogAnswer>,
+    open: bool,
+}
+
+impl Default for Dialogs {
+    fn default() -> Self {
+        let (tx, rx) = crossbeam_channel::bounded(4);
+        Dialogs {
+            tx,
+            rx,
+            open: false,
+        }
+    }
+}
+
+impl Dialogs {
+    /// True while a dialog is on screen (a second one is not opened).
+    pub fn is_open(&self) -> bool {
+        self.open
+    }
+
+    /// Shows the open dialog for scenario files, starting in `dir`.
+    pub fn open_scenario(
+        &mut self,
+        dir: Option<std::path::PathBuf>,
+        repaint: impl Fn() + Send + 'static,
+    ) {
+        self.spawn(repaint, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Open a gclab scenario")
+                .add_filter("scenario (TOML)", &["toml"]);
+            if let Some(dir) = dir {
+                d = d.set_directory(dir);
+            }
+            DialogAnswer::Open(d.pick_file())
+        });
+    }
+
+    /// Shows the save dialog for the current scenario.
+    pub fn save_scenario(
+        &mut self,
+        dir: Option<std::path::PathBuf>,
+        repaint: impl Fn() + Send + 'static,
+    ) {
+        self.spawn(repaint, move || {
+            let mut d = rfd::FileDialog::new()
+                .set_title("Save the scenario as TOML")
+                .add_filter("scenario (TOML)", &["toml"])
+                .set_file_name("scenario.toml");
+            if let Some(dir) = dir {
+                d = d.set_directory(dir);
+            }
+            DialogAnswer::Save(d.save_file())
+        });
+    }
+
+    fn spawn(
+        &mut self,
+        repaint: impl Fn() + Send + 'static,
+        show: impl FnOnce() -> DialogAnswer + Send + 'static,
+    ) {
+        if self.open {
+            return;
+        }
+        let tx = self.tx.clone();
+        let spawned = std::thread::Builder::new()
+            .name("file-dialog".into())
+            .spawn(move || {
+                let _ = tx.send(show());
+                repaint();
+            });
+        self.open = spawned.is_ok();
+    }
+
+    /// The dialog's answer, once it has one.
+    pub fn poll(&mut self) -> Option<DialogAnswer> {
+        let a = self.rx.try_recv().ok();
+        if a.is_some() {
+            self.open = false;
+        }
+        a
+    }
+}

@@ -93,6 +93,7 @@ pub struct GclabApp {
     pub frame_ms: Vec<f64>,
     applied_zoom: f32,
     applied_theme: Option<Theme>,
+    dialogs: files::Dialogs,
 }
 
 impl GclabApp {
@@ -133,6 +134,7 @@ impl GclabApp {
             frame_ms: Vec::new(),
             applied_zoom: 0.0,
             applied_theme: None,
+            dialogs: files::Dialogs::default(),
         };
         if let Some(p) = env("GCLAB_PRESET") {
             app.commands.insert(0, Command::LoadPreset(p));
@@ -255,6 +257,14 @@ impl GclabApp {
     }
 
     fn input(&mut self, ctx: &egui::Context) {
+        match self.dialogs.poll() {
+            Some(files::DialogAnswer::Open(Some(p))) => self.commands.push(Command::LoadFile(p)),
+            Some(files::DialogAnswer::Save(Some(p))) => self.commands.push(Command::SaveFile(p)),
+            Some(_) => self.state.info(
+                "no file chosen (or no system file dialog: type a path in the file field, or drop a file)",
+            ),
+            None => {}
+        }
         let dropped: Vec<egui::DroppedFileHandle> = ctx.input(|i| i.raw.dropped_files.clone());
         for f in dropped {
             match f.bytes() {
@@ -324,6 +334,21 @@ impl GclabApp {
                             rerun = true;
                         }
                         Err(e) => self.state.error(format!("not loaded: {e}")),
+                    }
+                }
+                Command::OpenDialog | Command::SaveDialog => {
+                    let dir = std::path::Path::new(self.state.path_text.trim())
+                        .parent()
+                        .filter(|d| d.is_dir())
+                        .map(std::path::Path::to_path_buf);
+                    let c2 = ctx.clone();
+                    let repaint = move || c2.request_repaint();
+                    if self.dialogs.is_open() {
+                        self.state.info("a file dialog is already open");
+                    } else if matches!(c, Command::OpenDialog) {
+                        self.dialogs.open_scenario(dir, repaint);
+                    } else {
+                        self.dialogs.save_scenario(dir, repaint);
                     }
                 }
                 Command::SaveFile(path) => match self.state.controls.apply(&self.state.base) {

@@ -255,3 +255,56 @@ fn android_runs_fill_the_cpu_lanes_and_overlay_five_minmu_curves() {
         frame(&ctx, &mut app);
     }
 }
+
+#[test]
+fn the_native_open_dialog_never_blocks_the_ui_and_its_absence_is_reported() {
+    // The dialog runs on its own thread; frames go on meanwhile. Under CI there is no desktop portal, so the
+    // dialog answers "nothing chosen" and the status bar says how else to open a file; the scenario stays.
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let before = app
+        .state
+        .current
+        .clone()
+        .expect("a run")
+        .scenario
+        .origin()
+        .to_string();
+    app.queue(Command::OpenDialog);
+    let t0 = std::time::Instant::now();
+    frame(&ctx, &mut app);
+    assert!(
+        t0.elapsed().as_secs_f64() < 1.0,
+        "queuing the dialog returned at once"
+    );
+    let mut answered = false;
+    for _ in 0..600 {
+        frame(&ctx, &mut app);
+        if app.state.status.message.contains("no file chosen") {
+            answered = true;
+            break;
+        }
+        if app.state.status.message.contains("not loaded") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if answered {
+        assert!(
+            !app.state.status.is_error,
+            "no dialog is information, not an error"
+        );
+    }
+    let after = app
+        .state
+        .current
+        .clone()
+        .expect("a run")
+        .scenario
+        .origin()
+        .to_string();
+    assert_eq!(
+        before, after,
+        "the scenario is unchanged without a chosen file"
+    );
+}
