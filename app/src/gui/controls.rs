@@ -34,9 +34,9 @@ fn kib(k: u64) -> String {
 /// The top bar: title, file row, baseline, theme and presentation zoom.
 pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
-        ui.heading("gclab");
-        ui.label("GC energy lab").on_hover_text(
-            "Drag a knob on the left: the scenario re-runs at once and every view follows.",
+        ui.heading("gclab").on_hover_text(
+            "gclab, the GC energy lab. Drag a knob on the left: the scenario re-runs at once and every view \
+             follows.",
         );
         ui.separator();
         if ui
@@ -56,7 +56,7 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
             cmds.push(Command::SaveDialog);
         }
         ui.label("file:");
-        ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(220.0))
+        ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(170.0))
             .on_hover_text("A scenario TOML path (you can also drop a file on the window).");
         let path = std::path::PathBuf::from(st.path_text.trim());
         if ui
