@@ -31,3 +31,9 @@ shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAY
 shot android-overview GCLAB_PRESET=android/quadrant GCLAB_PLAYHEAD=8 GCLAB_COMPARE=fg
 shot android-sweep GCLAB_PRESET=android/quadrant GCLAB_VIEW=sweep
 shot android-minmu GCLAB_PRESET=android/quadrant GCLAB_VIEW=mmu GCLAB_VARIANTS=1
+# The same views rendered headless by egui_kittest (wgpu on lavapipe; no Xvfb): screenshots/kittest/<view>.png.
+# GCLAB_KITTEST=0 skips them.
+if [ "${GCLAB_KITTEST:-1}" != 0 ]; then
+  cargo test -q -p gclab --lib kittest_view_snapshots -- --ignored >/dev/null
+  echo "wrote screenshots/kittest/*.png"
+fi

@@ -55,8 +55,9 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
         {
             cmds.push(Command::SaveDialog);
         }
-        ui.label("file:");
+        let file_label = ui.label("file:");
         ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(170.0))
+            .labelled_by(file_label.id)
             .on_hover_text("A scenario TOML path (you can also drop a file on the window).");
         let path = std::path::PathBuf::from(st.path_text.trim());
         if ui
@@ -115,7 +116,7 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
         {
             s.theme = if dark { Theme::Light } else { Theme::Dark };
         }
-        ui.label("zoom");
+        let zoom_label = ui.label("zoom");
         egui::ComboBox::from_id_salt("zoom")
             .selected_text(format!("{:.0} %", s.zoom * 100.0))
             .show_ui(ui, |ui| {
@@ -130,6 +131,7 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
                 }
             })
             .response
+            .labelled_by(zoom_label.id)
             .on_hover_text("Presentation zoom: make everything readable from the back of a room");
     });
 }
@@ -144,7 +146,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
         .num_columns(2)
         .spacing([8.0, 8.0])
         .show(ui, |ui| {
-            ui.label("preset").on_hover_text("An embedded scenario: workload, heap and platform");
+            let l = ui.label("preset").on_hover_text("An embedded scenario: workload, heap and platform");
             let shown = if c.preset.is_empty() {
                 "(file)".to_string()
             } else {
@@ -159,7 +161,9 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                             cmds.push(Command::LoadPreset((*name).to_string()));
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             ui.end_row();
 
             ui.label("platform");
@@ -169,7 +173,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             });
             ui.end_row();
 
-            ui.label("collector").on_hover_text(
+            let l = ui.label("collector").on_hover_text(
                 "base: collect only when an allocation fails · k-allocation: also every k allocations · \
                  adaptive: collect when it lets banks be gated (JVM'02) · CMS variants: Android (SYSTOR'15)",
             );
@@ -185,20 +189,23 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                             changed = true;
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             ui.end_row();
 
-            ui.label("k").on_hover_text("k-allocation: a collection after every k allocations");
+            let l = ui.label("k").on_hover_text("k-allocation: a collection after every k allocations");
             let r = ui.add_enabled(
                 c.collector == CollectorKind::KAllocation,
                 egui::Slider::new(&mut c.k, 1..=20_000)
                     .logarithmic(true)
                     .suffix(" allocs"),
-            );
+            )
+            .labelled_by(l.id);
             changed |= r.changed();
             ui.end_row();
 
-            ui.label("heap size");
+            let l = ui.label("heap size");
             egui::ComboBox::from_id_salt("heap")
                 .selected_text(kib(c.heap_kib))
                 .show_ui(ui, |ui| {
@@ -216,10 +223,12 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                             changed = true;
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             ui.end_row();
 
-            ui.label("bank size").on_hover_text(
+            let l = ui.label("bank size").on_hover_text(
                 "Bank gating: a bank holding no live object can be cut from its supply (5 % leakage) \
                  and costs a wake-up stall when used again",
             );
@@ -232,22 +241,25 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                             changed = true;
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             ui.end_row();
 
-            ui.label("targetUtil").on_hover_text(
+            let l = ui.label("targetUtil").on_hover_text(
                 "Android's heap target utilisation: after a GC the heap is sized so that live data fills \
                  this fraction (android-krait only)",
             );
             let r = ui.add_enabled(
                 platform == PlatformKind::AndroidKrait,
                 egui::Slider::new(&mut c.target_util, 0.1..=0.9).fixed_decimals(2),
-            );
+            )
+            .labelled_by(l.id);
             changed |= r.changed();
             ui.end_row();
 
             let android = platform == PlatformKind::AndroidKrait;
-            ui.label("governor").on_hover_text(
+            let l = ui.label("governor").on_hover_text(
                 "How the CPU frequency follows the load: ondemand (Android's default) raises it when cores are \
                  busy; performance and powersave pin it at the top or bottom (android-krait only)",
             );
@@ -258,11 +270,13 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                         for g in [GovernorKind::Ondemand, GovernorKind::Performance, GovernorKind::Powersave] {
                             changed |= ui.selectable_value(&mut c.governor, g, g.name()).changed();
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
             });
             ui.end_row();
 
-            ui.label("hotplug").on_hover_text(
+            let l = ui.label("hotplug").on_hover_text(
                 "mpdecision takes idle cores offline and brings them back under load; none keeps all four \
                  online (android-krait only)",
             );
@@ -273,12 +287,17 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                         for h in [HotplugKind::Mpdecision, HotplugKind::None] {
                             changed |= ui.selectable_value(&mut c.hotplug, h, h.name()).changed();
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
             });
             ui.end_row();
 
-            ui.label("seed").on_hover_text("Same scenario and seed → bit-identical run");
-            changed |= ui.add(egui::DragValue::new(&mut c.seed).range(0..=u64::MAX)).changed();
+            let l = ui.label("seed").on_hover_text("Same scenario and seed → bit-identical run");
+            changed |= ui
+                .add(egui::DragValue::new(&mut c.seed).range(0..=u64::MAX))
+                .labelled_by(l.id)
+                .changed();
             ui.end_row();
         });
     if changed {

@@ -18,6 +18,8 @@ mod controls;
 mod files;
 mod format;
 pub mod headless;
+#[cfg(test)]
+mod kittest_tests;
 mod scrubber;
 mod state;
 mod sweep;

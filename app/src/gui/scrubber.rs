@@ -46,7 +46,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: 
             cmds.push(Command::Playback(PlaybackCommand::StepGc(true)));
         }
         let mut speed = pb.speed;
-        egui::ComboBox::from_id_salt("speed")
+        let speed_box = egui::ComboBox::from_id_salt("speed")
             .selected_text(
                 SPEEDS
                     .iter()
@@ -60,17 +60,23 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: 
             })
             .response
             .on_hover_text("Playback speed: simulated seconds per second of wall time");
+        speed_box.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::accesskit::Role::ComboBox, true, "playback speed")
+        });
         if speed != pb.speed {
             cmds.push(Command::Playback(PlaybackCommand::SetSpeed(speed)));
         }
         let mut t = pb.playhead;
         let w = (ui.available_width() - 170.0).max(100.0);
         ui.spacing_mut().slider_width = w;
-        let r = ui.add(
-            egui::Slider::new(&mut t, 0.0..=dur.max(1e-9))
-                .show_value(false)
-                .trailing_fill(true),
-        );
+        let r = ui
+            .add(
+                egui::Slider::new(&mut t, 0.0..=dur.max(1e-9))
+                    .show_value(false)
+                    .trailing_fill(true),
+            )
+            .on_hover_text("The playhead: drag to move through the run");
+        r.widget_info(|| egui::WidgetInfo::slider(true, t, "playhead"));
         if r.changed() {
             cmds.push(Command::Playback(PlaybackCommand::SeekTo(t)));
         }

@@ -1,0 +1,339 @@
+//! egui_kittest tests (issue #4 point 8): the real app driven through its real widgets — found by their
+//! accessible names (AccessKit), clicked, given values — not through the command queue. Each test builds the app
+//! on a scenario, waits for the worker's result the way a user would (frames keep running meanwhile), and reads
+//! what is on screen: the summary table, the status bar, the scrubber's time.
+//!
+//! The harness also checks, whenever the UI settles, that every input widget has an accessible name
+//! (`Harness::check_accessibility`), so an unlabelled knob fails here.
+//!
+//! Per-view PNGs rendered by kittest (wgpu on lavapipe, no display): `cargo test -p gclab --lib
+//! kittest_view_snapshots -- --ignored` writes `screenshots/kittest/<view>.png`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use gclab_core::Scenario;
+
+use super::GclabApp;
+use super::state::ViewKind;
+
+type H = Harness<'static, Option<GclabApp>>;
+
+/// A harness showing the app on `sc` at the window's default size.
+fn harness(sc: Scenario) -> H {
+    harness_sized(sc, [1500.0, 940.0], false)
+}
+
+fn harness_sized(sc: Scenario, size: [f32; 2], wgpu: bool) -> H {
+    let b = Harness::builder().with_size(size).with_max_steps(8);
+    let b = if wgpu { b.wgpu() } else { b };
+    b.build_ui_state(
+        move |ui, app: &mut Option<GclabApp>| {
+            app.get_or_insert_with(|| GclabApp::new(ui.ctx(), sc.clone()))
+                .frame(ui);
+        },
+        None,
+    )
+}
+
+fn app(h: &H) -> &GclabApp {
+    h.state()
+        .as_ref()
+        .expect("the app is built on the first frame")
+}
+
+/// Steps frames until the newest request's run is on screen (at most 60 s), then lets the UI settle (which also
+/// checks that every input widget has an accessible name).
+fn wait_for_run(h: &mut H) {
+    let t0 = Instant::now();
+    loop {
+        h.step();
+        let st = &app(h).state;
+        let done = !st.computing
+            && st
+                .current
+                .as_ref()
+                .is_some_and(|v| v.generation == st.generation);
+        if done {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_secs(60), "no run within 60 s");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    settle(h);
+    h.check_accessibility();
+}
+
+/// Runs frames until nothing more changes (or a few frames pass).
+fn settle(h: &mut H) {
+    let _ = h.run_ok();
+    h.run_steps(2);
+}
+
+/// The text of every label on screen, in document order.
+fn labels(h: &H) -> Vec<String> {
+    h.root()
+        .query_all_by(|n| n.role() == Role::Label)
+        .filter_map(|n| n.accesskit_node().value())
+        .collect()
+}
+
+/// The current run's value in the summary table's row `row`, as shown.
+fn summary(h: &H, row: &str) -> String {
+    let l = labels(h);
+    let start = l
+        .iter()
+        .position(|s| s == "summary")
+        .expect("the summary table is on screen");
+    let i = l[start..]
+        .iter()
+        .position(|s| s == row)
+        .unwrap_or_else(|| panic!("row {row} in the summary table"));
+    l[start + i + 1].clone()
+}
+
+/// Opens the combo box labelled `combo` and clicks its entry `entry`.
+fn choose(h: &mut H, combo: &str, entry: &str) {
+    h.get_by_role_and_label(Role::ComboBox, combo).click();
+    settle(h);
+    // AccessKit's click: the entry may lie below the popup's scrolled part.
+    h.get_by_role_and_label(Role::Button, entry)
+        .click_accesskit();
+    h.run_steps(2);
+}
+
+#[test]
+fn kittest_collector_and_k_through_the_widgets_rerun_and_change_the_summary() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    assert_eq!(
+        summary(&h, "collector"),
+        "adaptive",
+        "the default collector"
+    );
+    let collections_adaptive = summary(&h, "collections");
+
+    choose(&mut h, "collector", "k-allocation");
+    wait_for_run(&mut h);
+    assert_eq!(
+        summary(&h, "collector"),
+        "k-allocation",
+        "the summary shows the new collector"
+    );
+    let collections_k = summary(&h, "collections");
+    assert_ne!(
+        collections_adaptive, collections_k,
+        "and a different number of collections"
+    );
+
+    let k = h.get_by_role_and_label(Role::Slider, "k");
+    k.set_value_accesskit(50.0);
+    h.run_steps(2);
+    wait_for_run(&mut h);
+    let v = app(&h).state.current.clone().expect("a run");
+    assert_eq!(v.scenario.file().collector.k, 50, "the slider's k ran");
+    assert_ne!(
+        summary(&h, "collections"),
+        collections_k,
+        "k = 50 collects more often than the preset's k"
+    );
+    assert!(
+        !app(&h).state.status.is_error,
+        "{}",
+        app(&h).state.status.message
+    );
+}
+
+#[test]
+fn kittest_android_preset_and_target_util_slider() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    choose(&mut h, "preset", "android/jack");
+    wait_for_run(&mut h);
+    assert_eq!(
+        app(&h).state.base.platform(),
+        gclab_core::PlatformKind::AndroidKrait,
+        "the android preset is loaded"
+    );
+    assert_eq!(summary(&h, "collector"), "cms", "its collector");
+    let time_before = summary(&h, "execution time");
+    let energy_before = summary(&h, "energy, total");
+    h.get_by_role_and_label(Role::Slider, "targetUtil")
+        .set_value_accesskit(0.2);
+    h.run_steps(2);
+    wait_for_run(&mut h);
+    let v = app(&h).state.current.clone().expect("a run");
+    assert!(
+        (v.scenario.file().heap.target_util - 0.2).abs() < 1e-9,
+        "targetUtil reached the run"
+    );
+    assert!(
+        summary(&h, "execution time") != time_before
+            || summary(&h, "energy, total") != energy_before,
+        "a tighter heap changes the summary"
+    );
+}
+
+#[test]
+fn kittest_scrub_with_the_buttons_the_slider_and_the_keys() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let v = app(&h).state.current.clone().expect("a run");
+    let playhead = |h: &H| app(h).state.playback.playhead;
+
+    h.get_by_role_and_label(Role::Button, "next GC >").click();
+    settle(&mut h);
+    assert_eq!(
+        playhead(&h),
+        v.gc_start_s[0],
+        "next GC: the first collection"
+    );
+    let shown = super::format::secs(v.gc_start_s[0]);
+    assert!(
+        h.query_by_label_contains(&format!("{shown} / ")).is_some(),
+        "the scrubber shows the playhead's time {shown}"
+    );
+    h.key_press(egui::Key::ArrowRight);
+    settle(&mut h);
+    assert_eq!(playhead(&h), v.gc_start_s[1], "→: the second collection");
+    h.get_by_role_and_label(Role::Button, "< prev GC").click();
+    settle(&mut h);
+    assert_eq!(playhead(&h), v.gc_start_s[0], "prev GC: back to the first");
+
+    let half = v.duration_s / 2.0;
+    h.get_by_role_and_label(Role::Slider, "playhead")
+        .set_value_accesskit(half);
+    settle(&mut h);
+    assert!(
+        (playhead(&h) - half).abs() < v.duration_s * 1e-6,
+        "the scrubber slider moved the playhead to {half}: {}",
+        playhead(&h)
+    );
+    h.key_press(egui::Key::End);
+    settle(&mut h);
+    assert_eq!(playhead(&h), v.duration_s, "End: the end of the run");
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run_steps(2);
+    assert!(
+        app(&h).state.playback.playing,
+        "Play plays (from the start)"
+    );
+    assert!(
+        h.query_by_role_and_label(Role::Button, "Pause").is_some(),
+        "and the button turns into Pause"
+    );
+    h.key_press(egui::Key::Space);
+    h.run_steps(2);
+    assert!(!app(&h).state.playback.playing, "space pauses");
+}
+
+#[test]
+fn kittest_pin_as_baseline_then_compare() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    assert!(
+        h.query_by_label("Δ").is_none(),
+        "no comparison before pinning"
+    );
+    h.get_by_role_and_label(Role::Button, "Pin as baseline")
+        .click();
+    settle(&mut h);
+    assert!(
+        h.query_all_by_label_contains("baseline: adaptive").count() > 0,
+        "the tab row names the baseline"
+    );
+    choose(&mut h, "collector", "base");
+    wait_for_run(&mut h);
+    assert_eq!(summary(&h, "collector"), "base", "the current run is base");
+    assert!(h.query_by_label("Δ").is_some(), "the table compares");
+    let l = labels(&h);
+    let table = l.iter().position(|s| s == "summary").expect("the table");
+    let row = table
+        + l[table..]
+            .iter()
+            .position(|s| s == "collector")
+            .expect("collector row");
+    assert_eq!(
+        l[row + 1..row + 3],
+        ["base".to_string(), "adaptive".to_string()],
+        "current beside baseline"
+    );
+    assert!(
+        h.query_by_label("baseline: live + dead").is_some(),
+        "the occupancy plot draws the baseline too"
+    );
+    h.get_by_role_and_label(Role::Button, "Clear baseline")
+        .click();
+    settle(&mut h);
+    assert!(h.query_by_label("Δ").is_none(), "cleared");
+}
+
+#[test]
+fn kittest_a_malformed_scenario_typed_in_the_path_field_shows_an_error_and_keeps_the_run() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let before = app(&h).state.current.clone().expect("a run");
+    let collections = summary(&h, "collections");
+    let path = std::env::temp_dir().join(format!("gclab-kittest-bad-{}.toml", std::process::id()));
+    std::fs::write(&path, "format_version = 1\n[heap]\nsize = \"lots\"\n").expect("temp file");
+
+    let field = h.get_by_role_and_label(Role::TextInput, "file:");
+    field.focus();
+    h.run_steps(1);
+    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    h.get_by_role_and_label(Role::TextInput, "file:")
+        .type_text(&path.display().to_string());
+    h.run_steps(2);
+    assert_eq!(
+        app(&h).state.path_text,
+        path.display().to_string(),
+        "the path was typed"
+    );
+    h.get_by_role_and_label(Role::Button, "Open").click();
+    settle(&mut h);
+    let status = h
+        .query_by_label_contains("error: not loaded")
+        .expect("the status bar shows the error");
+    let text = status.accesskit_node().value().unwrap_or_default();
+    assert!(text.contains("size"), "naming the bad field: {text}");
+    let now = app(&h).state.current.clone().expect("a run");
+    assert!(Arc::ptr_eq(&before, &now), "the run on screen is unchanged");
+    assert!(!app(&h).state.computing, "nothing re-runs");
+    assert_eq!(summary(&h, "collections"), collections, "the same summary");
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Renders every view with kittest (wgpu, lavapipe) into `screenshots/kittest/`.
+#[test]
+#[ignore = "writes PNGs for the README; run on request"]
+fn kittest_view_snapshots() {
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../screenshots/kittest");
+    std::fs::create_dir_all(&out).expect("output directory");
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        [1500.0, 940.0],
+        true,
+    );
+    wait_for_run(&mut h);
+    for view in ViewKind::ALL {
+        h.state_mut().as_mut().expect("app").state.settings.view = view;
+        if view == ViewKind::Sweep {
+            h.get_by_role_and_label(Role::Button, "Run sweep over k")
+                .click();
+            h.run_steps(2);
+            let t0 = Instant::now();
+            while app(&h).sweep.running() && t0.elapsed() < Duration::from_secs(120) {
+                h.step();
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        settle(&mut h);
+        let img = h.render().expect("kittest renders with wgpu");
+        let name = view.title().to_ascii_lowercase().replace(' ', "-");
+        img.save(out.join(format!("{name}.png")))
+            .expect("PNG written");
+    }
+}
