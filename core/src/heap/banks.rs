@@ -36,6 +36,9 @@ pub struct BankSpan {
 #[derive(Debug, Clone)]
 pub struct Banks {
     bank_size: u64,
+    /// `log2(bank_size)` when it is a power of two (every preset): `bank_of` shifts instead of dividing — it runs
+    /// several times per allocation.
+    bank_shift: Option<u32>,
     state: Vec<BankState>,
     since: Vec<u64>,
     leak_active_j_per_cycle: f64,
@@ -60,6 +63,9 @@ impl Banks {
     ) -> Self {
         Banks {
             bank_size,
+            bank_shift: bank_size
+                .is_power_of_two()
+                .then(|| bank_size.trailing_zeros()),
             state: vec![initial; count],
             since: vec![0; count],
             leak_active_j_per_cycle,
@@ -110,7 +116,11 @@ impl Banks {
 
     /// The bank holding byte `addr`.
     pub fn bank_of(&self, addr: u64) -> usize {
-        ((addr / self.bank_size) as usize).min(self.state.len().saturating_sub(1))
+        let b = match self.bank_shift {
+            Some(shift) => addr >> shift,
+            None => addr / self.bank_size,
+        };
+        (b as usize).min(self.state.len().saturating_sub(1))
     }
 
     /// The current state of bank `b`.
@@ -124,6 +134,11 @@ impl Banks {
             .iter()
             .filter(|s| **s != BankState::Gated)
             .count()
+    }
+
+    /// Banks currently gated.
+    pub fn gated_count(&self) -> usize {
+        self.gated
     }
 
     /// True when any bank overlapping `[addr, addr+len)` is gated (an access there would wake it).

@@ -7,7 +7,9 @@
 pub struct FreeList {
     starts: Vec<u64>,
     lens: Vec<u64>,
-    /// Max-segment tree over `lens`, leaves at `[leaves, 2·leaves)`.
+    /// Max-segment tree over `lens` except the last chunk's (the tail, above every hole: first-fit takes it only
+    /// when no hole fits, and allocating from it — the common bump-pointer case — then updates no tree path),
+    /// leaves at `[leaves, 2·leaves)`.
     tree: Vec<u64>,
     leaves: usize,
     non_empty: usize,
@@ -40,7 +42,8 @@ impl FreeList {
         self.leaves = self.starts.len().next_power_of_two().max(1);
         self.tree.clear();
         self.tree.resize(2 * self.leaves, 0);
-        self.tree[self.leaves..self.leaves + self.lens.len()].copy_from_slice(&self.lens);
+        let holes = self.lens.len().saturating_sub(1);
+        self.tree[self.leaves..self.leaves + holes].copy_from_slice(&self.lens[..holes]);
         for i in (1..self.leaves).rev() {
             self.tree[i] = self.tree[2 * i].max(self.tree[2 * i + 1]);
         }
@@ -48,6 +51,12 @@ impl FreeList {
 
     /// The largest free chunk. `[bytes]`
     pub fn largest(&self) -> u64 {
+        self.largest_hole()
+            .max(self.lens.last().copied().unwrap_or(0))
+    }
+
+    /// The largest chunk below the tail. `[bytes]`
+    fn largest_hole(&self) -> u64 {
         self.tree.get(1).copied().unwrap_or(0)
     }
 
@@ -63,10 +72,21 @@ impl FreeList {
 
     /// Index of the lowest-addressed chunk with at least `size` bytes.
     fn first_fit_index(&self, size: u64) -> Option<usize> {
-        if self.largest() < size || self.lens.is_empty() {
+        if self.lens.is_empty() {
             return None;
         }
-        let mut node = 1;
+        if self.largest_hole() < size {
+            return self
+                .lens
+                .last()
+                .is_some_and(|l| *l >= size)
+                .then(|| self.lens.len() - 1);
+        }
+        Some(self.descend(1, size))
+    }
+
+    /// The leftmost leaf under `node` (whose subtree holds `size` bytes somewhere) that holds `size` bytes.
+    fn descend(&self, mut node: usize, size: u64) -> usize {
         while node < self.leaves {
             node = if self.tree[2 * node] >= size {
                 2 * node
@@ -74,7 +94,7 @@ impl FreeList {
                 2 * node + 1
             };
         }
-        Some(node - self.leaves)
+        node - self.leaves
     }
 
     /// Where first-fit would place `size` bytes, without taking them.
@@ -90,6 +110,9 @@ impl FreeList {
         self.lens[i] -= size;
         if self.lens[i] == 0 {
             self.non_empty -= 1;
+        }
+        if i + 1 == self.lens.len() {
+            return Some(addr);
         }
         let mut node = self.leaves + i;
         self.tree[node] = self.lens[i];
@@ -170,5 +193,35 @@ mod tests {
         let mut f = FreeList::from_chunks([]);
         assert_eq!(f.allocate(1), None);
         assert_eq!(f.largest(), 0);
+    }
+
+    /// The tree search (holes) plus the tail give exactly a linear first-fit walk's answers, across sizes and sweeps.
+    #[test]
+    fn first_fit_equals_a_linear_walk() {
+        let mut rng = crate::rng::SimRng::new(3);
+        let chunks: Vec<(u64, u64)> = (0..300)
+            .map(|i| (i * 1000, 8 * rng.range_inclusive(1, 100)))
+            .collect();
+        let mut f = FreeList::from_chunks(chunks.iter().copied());
+        let mut naive = chunks.clone();
+        let mut scratch = Vec::new();
+        for round in 0..2000 {
+            let size = 8 * rng.range_inclusive(1, if round % 7 == 0 { 200 } else { 20 });
+            let want = naive.iter_mut().find(|c| c.1 >= size).map(|c| {
+                c.0 += size;
+                c.1 -= size;
+                c.0 - size
+            });
+            assert_eq!(f.allocate(size), want, "allocation {round} of {size} bytes");
+            if round % 500 == 499 {
+                // A sweep returns some taken space; the tree is rebuilt.
+                let freed: Vec<(u64, u64)> = (0..300)
+                    .step_by(3)
+                    .map(|i| (i * 1000 + 800 + 8 * (round / 500), 8))
+                    .collect();
+                f.free_sorted(&freed, &mut scratch);
+                naive = f.chunks().collect();
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! deterministic, one draw at a time, interleaving the program's own work with its timer's ticks by wall time.
 
 use super::profile::{LifetimeClass, LifetimeKind, Phase, SizeClass, WorkloadProfile};
-use crate::rng::SimRng;
+use crate::rng::{SimRng, round_to_u64};
 
 /// When an allocated object becomes unreachable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +91,7 @@ fn draw_stratified(
     let lifetime = match l.kind {
         LifetimeKind::Exp => {
             let mean = l.mean_allocations.unwrap_or(1.0);
-            Lifetime::Allocations(((-mean * (1.0 - v).ln()).round() as u64).max(1))
+            Lifetime::Allocations(round_to_u64(-mean * (1.0 - v).ln()).max(1))
         }
         LifetimeKind::Uniform => {
             let (lo, hi) = (
@@ -187,7 +187,7 @@ fn draw_object(
 fn draw_compute(rng: &mut SimRng, mean: f64) -> u64 {
     // Uniform in [mean/2, 3·mean/2]: the mean is kept, the spacing varies.
     let f = 0.5 + rng.next_f64();
-    (mean * f).round().max(1.0) as u64
+    round_to_u64(mean * f).max(1)
 }
 
 impl WorkloadGen {

@@ -58,7 +58,7 @@ impl KvmSim<'_> {
             }
         }
         self.resident_objects = live_objects;
-        s.freed.sort_unstable();
+        s.freed.sort_unstable_by_key(|f| f.0);
         self.free.free_sorted(&s.freed, &mut s.chunks);
 
         // Compaction, only when the failed allocation still does not fit (§3.1, occasion (i)).

@@ -252,12 +252,18 @@ impl<'s> KvmSim<'s> {
         self.due = due;
     }
 
-    /// Powered banks of the dynamic heap (those not wholly inside the permanent space).
+    /// Powered banks of the dynamic heap (those not wholly inside the permanent space). O(1): a bank holding
+    /// permanent data is woken at start-up and never gated, so every gated bank is a dynamic one.
     fn powered_dynamic_banks(&self) -> usize {
         let dyn_banks = (self.perm_start.div_ceil(self.bank_size) as usize).min(self.banks.count());
-        (0..dyn_banks)
-            .filter(|b| self.banks.state(*b) != BankState::Gated)
-            .count()
+        debug_assert_eq!(
+            dyn_banks.saturating_sub(self.banks.gated_count()),
+            (0..dyn_banks)
+                .filter(|b| self.banks.state(*b) != BankState::Gated)
+                .count(),
+            "gated banks lie in the dynamic heap"
+        );
+        dyn_banks.saturating_sub(self.banks.gated_count())
     }
 
     /// One allocation; false when the heap cannot hold it even after a compacting collection.
