@@ -6,6 +6,8 @@ mod app_window;
 mod cli;
 /// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
 mod determinism;
+/// Fuzz findings and hand-made hostile inputs through every parser: errors naming the input, never panics.
+mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
 /// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.

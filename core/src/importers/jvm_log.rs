@@ -139,7 +139,13 @@ fn iso_time_ns(d: &str) -> Option<i128> {
             sign * (zh.parse::<i64>().ok()? * 60 + zm.parse::<i64>().unwrap_or(0))
         }
     };
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&da) || h > 23 || mi > 59 {
+    // Four-digit years only: anything else is garbled, and would overflow the day count.
+    if !(0..=9999).contains(&y)
+        || !(1..=12).contains(&mo)
+        || !(1..=31).contains(&da)
+        || !(0..=23).contains(&h)
+        || !(0..=59).contains(&mi)
+    {
         return None;
     }
     let days = days_from_civil(y, mo, da);
@@ -469,7 +475,8 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
         let mut t = 0u64;
         for (ns, mut p) in untimed {
             p.start_ns = t;
-            t += ns;
+            // Saturating: hostile durations pile up at the end of time rather than wrap.
+            t = t.saturating_add(ns);
             p.end_ns = t;
             out.pauses.push(p);
         }

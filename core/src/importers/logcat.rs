@@ -266,7 +266,7 @@ fn freed(dialect: Dialect, text: &str) -> Option<u64> {
                 None => size_token_bytes(s.split_whitespace().next().unwrap_or_default()),
             };
             let los = text.split(',').nth(1).map_or(Some(0), |s| inner(s.trim()));
-            Some(inner(first)? + los.unwrap_or(0))
+            inner(first)?.checked_add(los.unwrap_or(0))
         }
     }
 }
@@ -290,7 +290,7 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
         let time = time_prefix(raw).0;
         clock = match time {
             Some(LogTime::Clock(ms)) => Some(ms),
-            Some(LogTime::Delta(d)) => Some(clock.unwrap_or(0) + d),
+            Some(LogTime::Delta(d)) => Some(clock.unwrap_or(0).saturating_add(d)),
             None => clock,
         };
         any_time |= time.is_some();
@@ -326,7 +326,7 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
     let mut placed: Vec<(i128, Pause)> = Vec::new();
     let mut last_line_ns: i128 = 0;
     for (line, g, t) in gcs {
-        let sum: u64 = g.pauses_ns.iter().sum();
+        let sum = g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
         let total = g.total_ns.unwrap_or(0).max(sum);
         let end: i128 = match t {
             Some(ms) if any_time => i128::from(ms) * 1_000_000,
@@ -375,7 +375,10 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
                 cause: cause.clone(),
                 heap_after_bytes: g.heap_used_bytes,
                 heap_total_bytes: g.heap_total_bytes,
-                heap_before_bytes: g.heap_used_bytes.zip(g.freed_bytes).map(|(u, f)| u + f),
+                heap_before_bytes: g
+                    .heap_used_bytes
+                    .zip(g.freed_bytes)
+                    .and_then(|(u, f)| u.checked_add(f)),
                 line,
                 ..Pause::default()
             };
@@ -391,7 +394,7 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
     for (a, mut p) in placed {
         let start = u64::try_from(a - origin).unwrap_or(0);
         p.start_ns = start;
-        p.end_ns += start;
+        p.end_ns = p.end_ns.saturating_add(start);
         out.pauses.push(p);
     }
     let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);

@@ -398,7 +398,7 @@ pub(crate) fn size_token_bytes(token: &str) -> Option<u64> {
         _ => return None,
     };
     let milli = decimal_scaled(num, 3)?;
-    Some(((u128::from(milli) << shift) / 1000) as u64)
+    u64::try_from((u128::from(milli) << shift) / 1000).ok()
 }
 
 impl fmt::Display for Format {

@@ -72,9 +72,9 @@ impl Scenario {
         if let Some(name) = spec.strip_prefix("preset:") {
             return Scenario::preset_with(name, overrides);
         }
-        let text = std::fs::read_to_string(spec).map_err(|e| ScenarioError::Io {
+        let text = read_text_capped(Path::new(spec)).map_err(|message| ScenarioError::Io {
             path: spec.to_string(),
-            message: e.to_string(),
+            message,
         })?;
         let base = Path::new(spec).parent().map(Path::to_path_buf);
         Scenario::from_toml_str(&text, spec, base.as_deref(), overrides)
@@ -305,6 +305,32 @@ fn platform_defaults(table: &mut Table) {
     }
 }
 
+/// Longest scenario or workload-profile file read. `[bytes]`
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`] (so that `/dev/zero` or a huge file given by mistake is
+/// an error, not an unbounded allocation).
+fn read_text_capped(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "larger than {} MiB: expected a scenario or workload TOML file",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "invalid UTF-8 at byte {}: expected a TOML text file",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Resolves `[workload]`: an embedded profile or a file named by `profile`, merged with the other keys.
 fn resolve_workload(
     section: &Table,
@@ -325,7 +351,7 @@ fn resolve_workload(
             (t.to_string(), format!("workload:{name}"))
         } else {
             let path = base_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = read_text_capped(&path).map_err(|e| {
                 field_error(
                     origin_of("workload.profile"),
                     "workload.profile",

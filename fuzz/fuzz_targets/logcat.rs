@@ -1,0 +1,4 @@
+//! Fuzz target `logcat`: arbitrary bytes through [`gclab_fuzz::logcat`]. See docs/fuzzing.md.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gclab_fuzz::logcat(data));
