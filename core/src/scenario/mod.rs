@@ -22,7 +22,10 @@ pub use file::{
 pub use size::ByteSize;
 
 use crate::error::{Origin, ScenarioError};
-use crate::workload::WorkloadProfile;
+use std::sync::Arc;
+
+use crate::trace::{self, workload::ComputeModel};
+use crate::workload::{AllocDraw, TraceWorkload, WorkloadProfile};
 use toml_util::{deep_merge, line_of_key, line_of_offset, parse_override_value, set_path};
 
 /// A validated scenario: the resolved file (workload profile merged in) plus where it came from.
@@ -30,6 +33,8 @@ use toml_util::{deep_merge, line_of_key, line_of_offset, parse_override_value, s
 pub struct Scenario {
     file: ScenarioFile,
     workload: WorkloadProfile,
+    /// The allocation requests of `[workload.trace]`, if the workload is a recording.
+    recorded: Option<Arc<[AllocDraw]>>,
     /// The raw table as read (before overrides), kept so that overrides can be applied again.
     raw: Table,
     source_text: String,
@@ -127,6 +132,7 @@ impl Scenario {
             origin.to_string(),
             base_dir.map(Path::to_path_buf),
             parsed,
+            None,
         )
     }
 
@@ -135,12 +141,17 @@ impl Scenario {
     pub fn with_overrides(&self, extra: &[(String, Value)]) -> Result<Scenario, ScenarioError> {
         let mut all = self.overrides.clone();
         all.extend(extra.iter().cloned());
+        let reuse = match (&self.workload.trace, &self.recorded) {
+            (Some(t), Some(r)) => Some((t.clone(), self.file.kvm.clock_hz, r.clone())),
+            _ => None,
+        };
         Scenario::build(
             self.raw.clone(),
             self.source_text.clone(),
             self.origin.clone(),
             self.base_dir.clone(),
             all,
+            reuse,
         )
     }
 
@@ -161,6 +172,7 @@ impl Scenario {
         origin: String,
         base_dir: Option<PathBuf>,
         overrides: Vec<(String, Value)>,
+        reuse: Option<RecordedDraws>,
     ) -> Result<Scenario, ScenarioError> {
         let mut table = raw.clone();
         let mut set_keys: Vec<(String, String)> = Vec::new();
@@ -227,9 +239,21 @@ impl Scenario {
         let mut file = file;
         validate(&mut file, &workload)
             .map_err(|(field, msg)| field_error(origin_of(&field), &field, msg))?;
+        // A slider move re-validates the scenario: the trace is read again only if its settings changed.
+        let recorded = match (&workload.trace, reuse) {
+            (Some(t), Some((rt, hz, r))) if *t == rt && hz == file.kvm.clock_hz => Some(r),
+            (Some(t), _) => Some(load_recorded(
+                t,
+                file.kvm.clock_hz,
+                base_dir.as_deref(),
+                &origin_of,
+            )?),
+            (None, _) => None,
+        };
         Ok(Scenario {
             file,
             workload,
+            recorded,
             raw,
             source_text,
             origin,
@@ -246,6 +270,18 @@ impl Scenario {
     /// The resolved workload profile.
     pub fn workload(&self) -> &WorkloadProfile {
         &self.workload
+    }
+
+    /// The recorded allocation requests when the workload is a trace (`[workload.trace]`).
+    pub fn recorded(&self) -> Option<&[AllocDraw]> {
+        self.recorded.as_deref()
+    }
+
+    /// The program's own allocations: the recording's, or the profile's phases'. `[allocations]`
+    pub fn work_allocations(&self) -> u64 {
+        self.recorded
+            .as_ref()
+            .map_or_else(|| self.workload.work_allocations(), |r| r.len() as u64)
     }
 
     /// Where the scenario came from (`preset:kvm/kwml` or a path).
@@ -386,20 +422,61 @@ fn resolve_workload(
             message: m,
         })?;
     }
-    let prof: WorkloadProfile = Value::Table(merged)
-        .try_into()
-        .map_err(|e: toml::de::Error| {
-            field_error(
-                origin_of("workload"),
-                "workload",
-                e.message().trim().replace('\n', " "),
-            )
-        })?;
+    let mut prof: WorkloadProfile =
+        Value::Table(merged)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                field_error(
+                    origin_of("workload"),
+                    "workload",
+                    e.message().trim().replace('\n', " "),
+                )
+            })?;
+    if prof.trace.is_some() {
+        // The recording is the program: a base profile's generated allocations give way to it.
+        prof.phases.clear();
+        prof.timer = None;
+        prof.on_collection = None;
+    }
     prof.validate().map_err(|(f, m)| {
         let field = format!("workload.{f}");
         field_error(origin_of(&field), &field, m)
     })?;
     Ok(prof)
+}
+
+/// A trace workload's settings, the clock its compute was converted at, and its draws.
+type RecordedDraws = (TraceWorkload, u64, Arc<[AllocDraw]>);
+
+/// The allocation requests of `[workload.trace]`, read once per scenario load (shared by clones and sweeps).
+fn load_recorded(
+    t: &TraceWorkload,
+    clock_hz: u64,
+    base_dir: Option<&Path>,
+    origin_of: &dyn Fn(&str) -> Origin,
+) -> Result<Arc<[AllocDraw]>, ScenarioError> {
+    let compute = if t.cycles_per_allocation > 0 {
+        ComputeModel::PerAllocation(t.cycles_per_allocation)
+    } else {
+        ComputeModel::Clock(clock_hz)
+    };
+    let err = |m: String| field_error(origin_of("workload.trace.path"), "workload.trace.path", m);
+    let draws = match presets::trace_bytes(&t.path) {
+        Some(bytes) => trace::workload::draws_from(
+            &format!("trace:{}", t.path),
+            Box::new(std::io::Cursor::new(bytes)),
+            compute,
+        ),
+        None => {
+            let path = base_dir.map_or_else(|| PathBuf::from(&t.path), |d| d.join(&t.path));
+            trace::workload::draws(&path, compute)
+        }
+    }
+    .map_err(|e| err(format!("expected a readable gclab trace: {e}")))?;
+    if draws.is_empty() {
+        return Err(err(format!("`{}` records no allocation", t.path)));
+    }
+    Ok(draws.into())
 }
 
 fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
@@ -463,6 +540,12 @@ fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, St
         return Err((
             "heap.alignment".into(),
             format!("expected a power of two in 1–64, got {}", h.alignment),
+        ));
+    }
+    if w.trace.is_some() && f.platform != PlatformKind::KvmSoc {
+        return Err((
+            "workload.trace".into(),
+            "a recorded trace replays on platform kvm-soc; android-krait runs [workload.android] profiles".into(),
         ));
     }
     let c = &mut f.collector;
@@ -631,10 +714,10 @@ fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, St
             f.android.validate()?;
         }
         PlatformKind::KvmSoc => {
-            if w.phases.is_empty() {
+            if w.phases.is_empty() && w.trace.is_none() {
                 return Err((
                     "workload.phases".into(),
-                    "expected a profile with [[phases]] for kvm-soc (e.g. profile = \"kvm/kwml\")"
+                    "expected a profile with [[phases]] (e.g. profile = \"kvm/kwml\") or a [workload.trace] for kvm-soc"
                         .into(),
                 ));
             }

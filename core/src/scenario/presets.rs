@@ -67,6 +67,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         "android/xalan",
         include_str!("../../../assets/scenarios/android/xalan.toml"),
     ),
+    (
+        "trace/jq",
+        include_str!("../../../assets/scenarios/trace/jq.toml"),
+    ),
 ];
 
 /// `(name, TOML text)` of every embedded workload profile.
@@ -162,6 +166,19 @@ pub const ANDROID_BENCHMARKS: [&str; 6] = [
 /// The TOML text of preset `name`.
 pub fn preset_text(name: &str) -> Option<&'static str> {
     PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Embedded sample traces (`[workload.trace] path = "sample/NAME"`), zstd-compressed gclab traces.
+const TRACES: &[(&str, &[u8])] = &[(
+    "sample/jq",
+    // jq 1.6 under heaptrack (../shared/data/object-traces/heaptrack/jq): 68,973 mallocs, 9.1 MB, imported with
+    // `gclab trace import --format heaptrack`.
+    include_bytes!("../../../assets/traces/jq.gctrace.zst"),
+)];
+
+/// The bytes of embedded sample trace `name`.
+pub fn trace_bytes(name: &str) -> Option<&'static [u8]> {
+    TRACES.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 
 /// The TOML text of workload profile `name`.

@@ -6,8 +6,8 @@
 //!
 //! What is lost: addresses and moves (the simulated allocator and collector place objects themselves), accesses,
 //! the recorded collections, and time spent in the recorded program's own GC (it is counted as mutator compute).
-//! Not yet wired into scenarios: that needs a `[workload] trace = "path"` field and a `WorkloadGen` that yields
-//! these draws in order.
+//! Scenarios use it through `[workload.trace]` (`crate::workload::TraceWorkload`); the kvm-soc engine then takes
+//! these draws in order instead of a generator's.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -26,7 +26,19 @@ pub enum ComputeModel {
 
 /// The allocation requests of the trace at `path`, in allocation order.
 pub fn draws(path: &Path, compute: ComputeModel) -> Result<Vec<AllocDraw>, TraceError> {
-    let r = TraceReader::open(path)?;
+    draws_of(TraceReader::open(path)?, compute)
+}
+
+/// The allocation requests of a trace read from `src` (`name` labels errors).
+pub fn draws_from(
+    name: &str,
+    src: Box<dyn std::io::Read>,
+    compute: ComputeModel,
+) -> Result<Vec<AllocDraw>, TraceError> {
+    draws_of(TraceReader::from_read(name, src)?, compute)
+}
+
+fn draws_of(r: TraceReader, compute: ComputeModel) -> Result<Vec<AllocDraw>, TraceError> {
     let ns_per_unit = r.header().time_unit.ns_per_unit();
     let mut out: Vec<AllocDraw> = Vec::new();
     let mut live: HashMap<u64, usize> = HashMap::new();

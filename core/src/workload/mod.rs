@@ -5,10 +5,13 @@ pub mod android;
 pub mod deaths;
 pub mod generator;
 pub mod profile;
+pub mod stream;
 
 pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
 pub use profile::{
-    LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, WorkloadProfile,
+    LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, TraceWorkload,
+    WorkloadProfile,
 };
+pub use stream::DrawStream;

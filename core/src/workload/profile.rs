@@ -155,6 +155,26 @@ pub struct WorkloadProfile {
     /// The program as the android-krait engine runs it (SYSTOR'15 Table 1 characteristics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub android: Option<AndroidProfile>,
+    /// A recorded program instead of phases: its objects re-simulated (kvm-soc).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceWorkload>,
+}
+
+/// `[workload.trace]`: a recorded gclab trace replayed as a workload — each recorded allocation becomes one
+/// request with the recorded size and site, dying after as many further allocations as it did in the recording
+/// (docs/trace-format.md, "Replay as a workload"). Addresses, moves and the recorded collections are not replayed:
+/// the simulated allocator and collector decide those. A trace replaces the profile's phases, timer and
+/// collection-thread allocations (a base profile still gives `permanent_bytes` and `rom_bytes_used`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TraceWorkload {
+    /// The trace: a file (text or binary, any format version, zstd optional) relative to the scenario file, or an
+    /// embedded sample (`sample/kwml`).
+    pub path: String,
+    /// Mutator compute before each allocation. `[cycles]` 0 (default): the recorded time between allocations at the
+    /// platform's clock (`kvm.clock_hz`); a trace on a logical clock then gives one cycle per tick.
+    #[serde(default)]
+    pub cycles_per_allocation: u64,
 }
 
 fn default_rom_used() -> ByteSize {
@@ -169,6 +189,21 @@ impl WorkloadProfile {
 
     /// Checks every field; `Err((field, expectation))` names the first bad one by dotted path.
     pub fn validate(&self) -> Result<(), (String, String)> {
+        if let Some(t) = &self.trace {
+            if t.path.trim().is_empty() {
+                return Err((
+                    "trace.path".into(),
+                    "expected the path of a gclab trace file".into(),
+                ));
+            }
+            if t.cycles_per_allocation > 1_000_000_000 {
+                return Err((
+                    "trace.cycles_per_allocation".into(),
+                    "expected 0 (the recorded clock) to 1e9 cycles".into(),
+                ));
+            }
+            return Ok(());
+        }
         if let Some(a) = &self.android {
             a.validate()?;
             if self.phases.is_empty() {

@@ -17,7 +17,7 @@ use crate::progress::{Cancel, Progress};
 use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
-use crate::workload::{AllocDraw, AllocSource, DeathQueue, Lifetime, WorkloadGen};
+use crate::workload::{AllocDraw, AllocSource, DeathQueue, DrawStream, Lifetime};
 
 /// An object in the dynamic heap. Its id is its index, also its layout id.
 #[derive(Debug, Clone, Copy)]
@@ -82,8 +82,8 @@ pub fn simulate_kvm(
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
     let mut sim = KvmSim::new(sc);
-    let mut workload = WorkloadGen::new(sc.workload(), sc.seed());
-    let total_work = sc.workload().work_allocations().max(1) as f64;
+    let mut workload = DrawStream::of(sc);
+    let total_work = sc.work_allocations().max(1) as f64;
     let mut work_done = 0u64;
     let mut oom = false;
     sim.needs_placement = sim.policy.needs_placement();
@@ -126,7 +126,7 @@ impl<'s> KvmSim<'s> {
         let f = sc.file();
         // Room for the expected allocations (the program's own plus ~25 % for a timer) avoids regrowing the
         // per-object vectors, which otherwise copies them ~log n times.
-        let expect = (sc.workload().work_allocations() as usize).saturating_mul(5) / 4;
+        let expect = (sc.work_allocations() as usize).saturating_mul(5) / 4;
         let heap = f.heap.size.0;
         let bank_size = f.heap.bank_size.0;
         let align = f.heap.alignment;

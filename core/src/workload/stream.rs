@@ -1,0 +1,49 @@
+//! `DrawStream`: where an engine's allocation requests come from — a profile's seeded generator, or a recorded
+//! trace's requests in order (`[workload.trace]`).
+
+use super::{AllocDraw, WorkloadGen};
+use crate::scenario::Scenario;
+
+/// The allocation requests of one run.
+#[derive(Debug)]
+pub enum DrawStream<'a> {
+    /// Generated from the workload profile.
+    Generated(Box<WorkloadGen>),
+    /// Replayed from a recording; `next` indexes the following request.
+    Recorded {
+        /// The recording's requests.
+        draws: &'a [AllocDraw],
+        /// Index of the next one.
+        next: usize,
+    },
+}
+
+impl<'a> DrawStream<'a> {
+    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed.
+    pub fn of(sc: &'a Scenario) -> Self {
+        match sc.recorded() {
+            Some(draws) => DrawStream::Recorded { draws, next: 0 },
+            None => DrawStream::Generated(Box::new(WorkloadGen::new(sc.workload(), sc.seed()))),
+        }
+    }
+
+    /// The next request at wall time `now_cycles`, or `None` when the program is done.
+    pub fn next(&mut self, now_cycles: u64) -> Option<AllocDraw> {
+        match self {
+            DrawStream::Generated(g) => g.next(now_cycles),
+            DrawStream::Recorded { draws, next } => {
+                let d = draws.get(*next).copied();
+                *next += 1;
+                d
+            }
+        }
+    }
+
+    /// A collection just ended (a generated program's collection-thread allocations fall due; a recording
+    /// already holds whatever its program did).
+    pub fn after_collection(&mut self) {
+        if let DrawStream::Generated(g) = self {
+            g.after_collection();
+        }
+    }
+}
