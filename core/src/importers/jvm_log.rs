@@ -346,49 +346,70 @@ fn mmu_points(text: &str) -> Option<Vec<(u64, f64)>> {
 
 /// Parses a HotSpot unified GC log (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut out = PauseSeries {
-        mutators: vec!["jvm".into()],
-        ..PauseSeries::default()
-    };
-    let mut warnings = Warnings::default();
-    let mut origin: Option<i128> = None;
-    let mut last_time = 0u64;
-    let mut timed = Vec::new();
-    let mut untimed = Vec::new();
-    let mut safepoints = Vec::new();
-    let mut causes: BTreeMap<u64, String> = BTreeMap::new();
-    let mut decorated_lines = 0usize;
+    let mut p = Parser::default();
     for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+        p.line(i + 1, raw);
+    }
+    p.finish(file)
+}
+
+/// Parses a HotSpot unified GC log line by line from `src` (the file called `file`): memory holds one line and
+/// the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
+pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
+    let mut p = Parser::default();
+    let report = super::read_lines(file, src, |no, line| p.line(no, line))?;
+    report.require_text(file, "HotSpot GC log")?;
+    report.note(&mut p.warnings);
+    p.finish(file)
+}
+
+/// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
+#[derive(Debug, Default)]
+struct Parser {
+    reported_mmu: Vec<ReportedMmu>,
+    warnings: Warnings,
+    origin: Option<i128>,
+    last_time: u64,
+    timed: Vec<(u64, u64, Pause)>,
+    untimed: Vec<(u64, Pause)>,
+    /// Safepoints, kept only while no GC pause has been seen (they are used only when there is none).
+    safepoints: Vec<(Option<u64>, u64, String, usize)>,
+    causes: BTreeMap<u64, String>,
+    decorated_lines: usize,
+}
+
+impl Parser {
+    /// Line `line` (1-based) of the log.
+    fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
-            continue;
+            return;
         }
         let l = match split(raw) {
             Ok(l) => l,
             Err(why) => {
-                warnings.skip(line, why);
-                continue;
+                self.warnings.skip(line, why);
+                return;
             }
         };
         let gc_tagged = l
             .tags
             .is_some_and(|t| t.split(',').any(|t| t == "gc" || t == "safepoint"));
         if l.decorators > 0 {
-            decorated_lines += 1;
+            self.decorated_lines += 1;
             if l.tags.is_some() && !gc_tagged {
-                warnings.skip(line, OTHER_TAGS);
-                continue;
+                self.warnings.skip(line, OTHER_TAGS);
+                return;
             }
         }
         let time_ns = l.stamp.map(|s| match s {
             Stamp::Uptime(ns) => ns,
             Stamp::Wall(ns) => {
-                let o = *origin.get_or_insert(ns);
+                let o = *self.origin.get_or_insert(ns);
                 u64::try_from((ns - o).max(0)).unwrap_or(0)
             }
         });
         if let Some(t) = time_ns {
-            last_time = last_time.max(t);
+            self.last_time = self.last_time.max(t);
         }
         let parsed = message(l.message, line);
         // Without tags, a level or time decorator still marks unified logging (`-Xlog:gc*:file:uptime`).
@@ -397,100 +418,128 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
             || l.message.starts_with("GC(")
             || l.message.starts_with("Using ");
         match parsed {
-            Err(why) => warnings.skip(line, why),
-            Ok((_, Message::Info)) if !understood => warnings.skip(line, NOT_GC),
+            Err(why) => self.warnings.skip(line, why),
+            Ok((_, Message::Info)) if !understood => self.warnings.skip(line, NOT_GC),
             Ok((_, Message::Info)) => {}
             Ok((id, Message::Cycle(cause))) => {
                 if let Some(id) = id {
-                    causes.insert(id, cause);
+                    self.causes.insert(id, cause);
                 }
             }
-            Ok((id, Message::Mmu(points))) => out.reported_mmu.push(ReportedMmu {
+            Ok((id, Message::Mmu(points))) => self.reported_mmu.push(ReportedMmu {
                 line,
-                time_ns: time_ns.unwrap_or(last_time),
+                time_ns: time_ns.unwrap_or(self.last_time),
                 gc_id: id,
                 points,
             }),
-            Ok((_, Message::Safepoint(name, ns))) => safepoints.push((time_ns, ns, name, line)),
-            Ok((_, Message::Pause(p, ns))) => match time_ns {
-                Some(t) => timed.push((t, ns, p)),
-                None => untimed.push((ns, p)),
-            },
-        }
-    }
-    if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {
-        warnings.note(format!(
-            "no GC pause lines: the {} safepoint pauses are used instead (all safepoints, not only GC ones)",
-            safepoints.len()
-        ));
-        for (t, ns, name, line) in safepoints {
-            let p = Pause {
-                kind: "Safepoint".into(),
-                cause: Some(name),
-                line,
-                ..Pause::default()
-            };
-            match t {
-                Some(t) => timed.push((t, ns, p)),
-                None => untimed.push((ns, p)),
+            Ok((_, Message::Safepoint(name, ns))) => {
+                if self.timed.is_empty() && self.untimed.is_empty() {
+                    self.safepoints.push((time_ns, ns, name, line));
+                }
+            }
+            Ok((_, Message::Pause(p, ns))) => {
+                self.safepoints = Vec::new();
+                match time_ns {
+                    Some(t) => self.timed.push((t, ns, p)),
+                    None => self.untimed.push((ns, p)),
+                }
             }
         }
     }
-    if timed.is_empty() && untimed.is_empty() {
-        let (line, why) = warnings
-            .first_skipped(&[OTHER_TAGS, NOT_GC])
-            .map_or((1, "no line is a GC pause".to_string()), |(l, r)| {
-                (l, format!("no GC pause found; line {l}: {r}"))
-            });
-        return Err(ImportError::new(
-            file,
-            line,
-            ImportErrorKind::NothingUsable(format!(
-                "{why} (expected HotSpot unified logging such as `[0.532s][info][gc] GC(0) Pause Young (Normal) \
-                 (G1 Evacuation Pause) 23M->4M(128M) 15.568ms`; the JDK 8 -XX:+PrintGCDetails format is not read)"
-            )),
-        ));
-    }
-    if !timed.is_empty() && !untimed.is_empty() {
-        for (_, p) in &untimed {
-            warnings.skip(
-                p.line,
-                "a pause without a time stamp in a log with time stamps",
-            );
+
+    /// The pauses of the whole log (`file` names it in errors).
+    fn finish(self, file: &str) -> Result<PauseSeries, ImportError> {
+        let Parser {
+            reported_mmu,
+            mut warnings,
+            mut last_time,
+            mut timed,
+            mut untimed,
+            safepoints,
+            causes,
+            decorated_lines,
+            ..
+        } = self;
+        let mut out = PauseSeries {
+            mutators: vec!["jvm".into()],
+            reported_mmu,
+            ..PauseSeries::default()
+        };
+        if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {
+            warnings.note(format!(
+                "no GC pause lines: the {} safepoint pauses are used instead (all safepoints, not only GC ones)",
+                safepoints.len()
+            ));
+            for (t, ns, name, line) in safepoints {
+                let p = Pause {
+                    kind: "Safepoint".into(),
+                    cause: Some(name),
+                    line,
+                    ..Pause::default()
+                };
+                match t {
+                    Some(t) => timed.push((t, ns, p)),
+                    None => untimed.push((ns, p)),
+                }
+            }
         }
-        untimed.clear();
-    }
-    if untimed.is_empty() {
-        for (end, ns, mut p) in timed {
-            p.end_ns = end;
-            p.start_ns = end.saturating_sub(ns);
-            out.pauses.push(p);
+        if timed.is_empty() && untimed.is_empty() {
+            let (line, why) = warnings
+                .first_skipped(&[OTHER_TAGS, NOT_GC])
+                .map_or((1, "no line is a GC pause".to_string()), |(l, r)| {
+                    (l, format!("no GC pause found; line {l}: {r}"))
+                });
+            return Err(ImportError::new(
+                file,
+                line,
+                ImportErrorKind::NothingUsable(format!(
+                    "{why} (expected HotSpot unified logging such as `[0.532s][info][gc] GC(0) Pause Young (Normal) \
+                     (G1 Evacuation Pause) 23M->4M(128M) 15.568ms`; the JDK 8 -XX:+PrintGCDetails format is not read)"
+                )),
+            ));
         }
-    } else {
-        warnings.note(format!(
-            "no time stamps (decorators {}): the {} pauses are laid end to end, so the MMU is a lower bound",
-            if decorated_lines > 0 { "without uptime or time" } else { "absent" },
-            untimed.len()
-        ));
-        let mut t = 0u64;
-        for (ns, mut p) in untimed {
-            p.start_ns = t;
-            // Saturating: hostile durations pile up at the end of time rather than wrap.
-            t = t.saturating_add(ns);
-            p.end_ns = t;
-            out.pauses.push(p);
+        if !timed.is_empty() && !untimed.is_empty() {
+            for (_, p) in &untimed {
+                warnings.skip(
+                    p.line,
+                    "a pause without a time stamp in a log with time stamps",
+                );
+            }
+            untimed.clear();
         }
-        last_time = t;
-    }
-    for p in &mut out.pauses {
-        if p.cause.is_none() {
-            p.cause = p.gc_id.and_then(|id| causes.get(&id).cloned());
+        if untimed.is_empty() {
+            out.pauses.reserve_exact(timed.len());
+            for (end, ns, mut p) in timed {
+                p.end_ns = end;
+                p.start_ns = end.saturating_sub(ns);
+                out.pauses.push(p);
+            }
+        } else {
+            warnings.note(format!(
+                "no time stamps (decorators {}): the {} pauses are laid end to end, so the MMU is a lower bound",
+                if decorated_lines > 0 { "without uptime or time" } else { "absent" },
+                untimed.len()
+            ));
+            let mut t = 0u64;
+            for (ns, mut p) in untimed {
+                p.start_ns = t;
+                // Saturating: hostile durations pile up at the end of time rather than wrap.
+                t = t.saturating_add(ns);
+                p.end_ns = t;
+                out.pauses.push(p);
+            }
+            last_time = t;
         }
+        for p in &mut out.pauses {
+            if p.cause.is_none() {
+                p.cause = p.gc_id.and_then(|id| causes.get(&id).cloned());
+            }
+        }
+        let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
+        out.span_ns = (0, last_time.max(last_end));
+        out.warnings = warnings;
+        Ok(out)
     }
-    let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
-    out.span_ns = (0, last_time.max(last_end));
-    out.warnings = warnings;
-    Ok(out)
 }
 
 #[cfg(test)]

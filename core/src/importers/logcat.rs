@@ -278,34 +278,80 @@ pub fn looks_like(line: &str) -> bool {
 
 /// Parses a logcat capture (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut warnings = Warnings::default();
-    let mut gcs: Vec<(usize, GcLine, Option<i64>)> = Vec::new();
-    let (mut clock, mut any_time, mut untimed_after_time) = (None::<i64>, false, 0usize);
+    let mut p = Parser::default();
     for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+        p.line(i + 1, raw);
+    }
+    p.finish(file)
+}
+
+/// Parses a logcat capture line by line from `src` (the file called `file`): memory holds one line and the GCs
+/// found, whatever the size of the capture. Invalid UTF-8 is replaced (and counted in the warnings).
+pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
+    let mut p = Parser::default();
+    let report = super::read_lines(file, src, |no, line| p.line(no, line))?;
+    report.require_text(file, "logcat")?;
+    report.note(&mut p.warnings);
+    p.finish(file)
+}
+
+/// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
+#[derive(Debug, Default)]
+struct Parser {
+    warnings: Warnings,
+    gcs: Vec<(usize, GcLine, Option<i64>)>,
+    clock: Option<i64>,
+    any_time: bool,
+    untimed_after_time: usize,
+}
+
+impl Parser {
+    /// Line `line` (1-based) of the capture.
+    fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
-            continue;
+            return;
         }
         let parsed = parse_line(raw);
         let time = time_prefix(raw).0;
-        clock = match time {
+        self.clock = match time {
             Some(LogTime::Clock(ms)) => Some(ms),
-            Some(LogTime::Delta(d)) => Some(clock.unwrap_or(0).saturating_add(d)),
-            None => clock,
+            Some(LogTime::Delta(d)) => Some(self.clock.unwrap_or(0).saturating_add(d)),
+            None => self.clock,
         };
-        any_time |= time.is_some();
+        self.any_time |= time.is_some();
         match parsed {
             LogcatLine::Gc(g) => {
-                if time.is_none() && clock.is_some() {
-                    untimed_after_time += 1;
+                if time.is_none() && self.clock.is_some() {
+                    self.untimed_after_time += 1;
                 }
-                gcs.push((line, g, clock));
+                self.gcs.push((line, g, self.clock));
             }
             LogcatLine::Info => {}
-            LogcatLine::Other => warnings.skip(line, "not a GC line"),
-            LogcatLine::Malformed(why) => warnings.skip(line, why),
+            LogcatLine::Other => self.warnings.skip(line, "not a GC line"),
+            LogcatLine::Malformed(why) => self.warnings.skip(line, why),
         }
     }
+
+    /// The pauses of the whole capture (`file` names it in errors).
+    fn finish(self, file: &str) -> Result<PauseSeries, ImportError> {
+        finish(
+            file,
+            self.warnings,
+            self.gcs,
+            self.any_time,
+            self.untimed_after_time,
+        )
+    }
+}
+
+/// Places the GCs read (`gcs`: line, GC, capture clock) on one time axis.
+fn finish(
+    file: &str,
+    mut warnings: Warnings,
+    gcs: Vec<(usize, GcLine, Option<i64>)>,
+    any_time: bool,
+    untimed_after_time: usize,
+) -> Result<PauseSeries, ImportError> {
     if gcs.is_empty() {
         let (line, why) = warnings
             .first_skipped(&["not a GC line"])

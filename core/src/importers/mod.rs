@@ -14,6 +14,7 @@ pub mod pauses_csv;
 pub mod util_csv;
 
 use std::fmt;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 use crate::metrics::mmu::UtilSeries;
@@ -246,12 +247,18 @@ impl Imported {
     }
 }
 
-/// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data.
+/// Longest line the log importers read; a longer line is skipped (and counted in the warnings). `[bytes]`
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Lines read ahead to tell the format (`--format auto`).
+const DETECT_LINES: usize = 2000;
+
+/// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data. HotSpot and
+/// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file.
 pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path)
+    let f = std::fs::File::open(path)
         .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
-    import_bytes(&name, &bytes, format)
+    import_reader(&name, BufReader::with_capacity(256 * 1024, f), format)
 }
 
 /// Imports the bytes of a file called `name`.
@@ -260,6 +267,180 @@ pub fn import_bytes(
     bytes: &[u8],
     format: Format,
 ) -> Result<(Format, Imported), ImportError> {
+    import_reader(name, bytes, format)
+}
+
+/// Imports a file called `name` read from `src`. Logs (HotSpot, logcat) are parsed line by line as they are read,
+/// invalid UTF-8 replaced and counted in the warnings; CSV files are read whole and must be UTF-8. With
+/// [`Format::Auto`] the format is told from the first 2000 lines.
+pub fn import_reader(
+    name: &str,
+    mut src: impl BufRead,
+    format: Format,
+) -> Result<(Format, Imported), ImportError> {
+    let io = |e: std::io::Error| ImportError::new(name, 0, ImportErrorKind::Io(e.to_string()));
+    let mut head = Vec::new();
+    let format = match format {
+        Format::Auto => {
+            let mut eof = false;
+            for _ in 0..DETECT_LINES {
+                let n = (&mut src)
+                    .take(MAX_LINE_BYTES as u64)
+                    .read_until(b'\n', &mut head)
+                    .map_err(io)?;
+                if n == 0 || n < MAX_LINE_BYTES && !head.ends_with(b"\n") {
+                    eof = true;
+                    break;
+                }
+                if !head.ends_with(b"\n") {
+                    break;
+                }
+            }
+            let text = String::from_utf8_lossy(&head);
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            if eof && text.trim().is_empty() {
+                return Err(ImportError::new(
+                    name,
+                    1,
+                    ImportErrorKind::Empty(format!("{} data", describe(format))),
+                ));
+            }
+            detect(name, text)?
+        }
+        f => f,
+    };
+    let data = match format {
+        Format::Jvm => Imported::Pauses(jvm_log::parse_read(
+            name,
+            std::io::Cursor::new(head).chain(src),
+        )?),
+        Format::Logcat | Format::Auto => Imported::Pauses(logcat::parse_read(
+            name,
+            std::io::Cursor::new(head).chain(src),
+        )?),
+        Format::PausesCsv | Format::UtilCsv => {
+            src.read_to_end(&mut head).map_err(io)?;
+            import_text(name, &head, format)?
+        }
+    };
+    Ok((format, data))
+}
+
+/// What [`read_lines`] saw besides the lines it passed on.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct LineReport {
+    /// Some line holds more than white space.
+    nonblank: bool,
+    /// Lines with invalid UTF-8 (read with U+FFFD), and the first.
+    invalid_utf8: (usize, usize),
+    /// Lines longer than [`MAX_LINE_BYTES`] (skipped), and the first.
+    too_long: (usize, usize),
+}
+
+impl LineReport {
+    /// An error when the input held nothing but blank lines.
+    pub(crate) fn require_text(&self, file: &str, what: &str) -> Result<(), ImportError> {
+        if self.nonblank {
+            return Ok(());
+        }
+        Err(ImportError::new(
+            file,
+            1,
+            ImportErrorKind::Empty(format!("{what} data")),
+        ))
+    }
+
+    /// Adds the notes on replaced and skipped lines to `w`.
+    pub(crate) fn note(&self, w: &mut Warnings) {
+        let (n, first) = self.invalid_utf8;
+        if n > 0 {
+            w.note(format!(
+                "{n} line(s) with invalid UTF-8 (first at line {first}) read with U+FFFD replacement characters"
+            ));
+        }
+        let (n, first) = self.too_long;
+        if n > 0 {
+            w.note(format!(
+                "{n} line(s) longer than {} MiB skipped (first at line {first})",
+                MAX_LINE_BYTES >> 20
+            ));
+        }
+    }
+}
+
+/// Reads `src` line by line into one reused buffer and calls `f(line number, line)` for each (without its line
+/// ending; a leading byte-order mark removed; invalid UTF-8 replaced). Lines longer than [`MAX_LINE_BYTES`] are
+/// skipped, so memory stays bounded whatever the input.
+pub(crate) fn read_lines(
+    file: &str,
+    mut src: impl BufRead,
+    mut f: impl FnMut(usize, &str),
+) -> Result<LineReport, ImportError> {
+    let mut report = LineReport::default();
+    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut no = 0usize;
+    loop {
+        buf.clear();
+        let at = no + 1;
+        let io =
+            move |e: std::io::Error| ImportError::new(file, at, ImportErrorKind::Io(e.to_string()));
+        let n = (&mut src)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        no += 1;
+        if buf.len() > MAX_LINE_BYTES {
+            // Skip the rest of the line a bounded chunk at a time.
+            while !buf.ends_with(b"\n") {
+                buf.clear();
+                let m = (&mut src)
+                    .take(MAX_LINE_BYTES as u64)
+                    .read_until(b'\n', &mut buf)
+                    .map_err(io)?;
+                if m == 0 {
+                    break;
+                }
+            }
+            report.too_long.0 += 1;
+            if report.too_long.1 == 0 {
+                report.too_long.1 = no;
+            }
+            continue;
+        }
+        let mut line: &[u8] = &buf;
+        if let Some(l) = line.strip_suffix(b"\n") {
+            line = l;
+            if let Some(l) = line.strip_suffix(b"\r") {
+                line = l;
+            }
+        }
+        if no == 1 {
+            line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+        }
+        match std::str::from_utf8(line) {
+            Ok(text) => {
+                report.nonblank |= !text.trim().is_empty();
+                f(no, text);
+            }
+            Err(_) => {
+                report.invalid_utf8.0 += 1;
+                if report.invalid_utf8.1 == 0 {
+                    report.invalid_utf8.1 = no;
+                }
+                let text = String::from_utf8_lossy(line);
+                report.nonblank |= !text.trim().is_empty();
+                f(no, &text);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Imports a whole CSV file (which must be UTF-8).
+fn import_text(name: &str, bytes: &[u8], format: Format) -> Result<Imported, ImportError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let line = 1 + bytes[..e.valid_up_to()]
             .iter()
@@ -275,17 +456,10 @@ pub fn import_bytes(
             ImportErrorKind::Empty(format!("{} data", describe(format))),
         ));
     }
-    let format = match format {
-        Format::Auto => detect(name, text)?,
-        f => f,
-    };
-    let data = match format {
-        Format::PausesCsv => Imported::Pauses(pauses_csv::parse(name, text)?),
+    Ok(match format {
         Format::UtilCsv => Imported::Util(util_csv::parse(name, text)?),
-        Format::Jvm => Imported::Pauses(jvm_log::parse(name, text)?),
-        Format::Logcat | Format::Auto => Imported::Pauses(logcat::parse(name, text)?),
-    };
-    Ok((format, data))
+        _ => Imported::Pauses(pauses_csv::parse(name, text)?),
+    })
 }
 
 fn describe(format: Format) -> &'static str {
@@ -437,6 +611,44 @@ mod tests {
         );
         let e = ImportError::new("p.csv", 0, ImportErrorKind::Io("gone".into()));
         assert_eq!(e.to_string(), "p.csv: cannot read: gone", "whole file");
+    }
+
+    #[test]
+    fn logs_stream_with_invalid_utf8_and_long_lines_as_warnings() {
+        let good = "[0.5s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 23M->4M(128M) 1.5ms\r\n\
+                    [0.9s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 23M->4M(128M) 2ms\n";
+        let whole = jvm_log::parse("a.log", good).unwrap();
+        let streamed = jvm_log::parse_read("a.log", good.as_bytes()).unwrap();
+        assert_eq!(whole, streamed, "the same pauses either way");
+        let mut bytes = b"\xEF\xBB\xBF".to_vec();
+        bytes.extend_from_slice(good.as_bytes());
+        bytes.extend_from_slice(b"[1.0s][info][gc] GC(2) Pause Young (\xff) 23M->4M(128M) 3ms\n");
+        bytes.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+        bytes.extend_from_slice(
+            b"\n[1.5s][info][gc] GC(3) Pause Full (System.gc()) 9M->3M(128M) 4ms",
+        );
+        let (format, data) = import_bytes("b.log", &bytes, Format::Auto).unwrap();
+        assert_eq!(format, Format::Jvm, "detected");
+        let Imported::Pauses(p) = data else {
+            panic!("pauses")
+        };
+        assert_eq!(p.pauses.len(), 4, "the replaced line still counts");
+        assert_eq!(p.pauses[3].line, 5, "line numbers after a long line");
+        assert_eq!(
+            p.warnings.messages(),
+            vec![
+                "1 line(s) with invalid UTF-8 (first at line 3) read with U+FFFD replacement characters"
+                    .to_string(),
+                "1 line(s) longer than 1 MiB skipped (first at line 4)".to_string()
+            ],
+            "notes"
+        );
+        let e = import_bytes("e.log", b"\n \n", Format::Jvm).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "e.log:1: the file is empty (expected HotSpot GC log data)",
+            "empty"
+        );
     }
 
     #[test]
