@@ -53,7 +53,7 @@ gclab — a GC energy lab
 
 usage:
   gclab                                   open the app on the embedded default scenario
-  gclab open FILE                         open the app on a scenario file
+  gclab open FILE                         open the app on a scenario file (.toml) or a GC log (HotSpot unified log, logcat)
   gclab presets                           list embedded presets, one per line
   gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
@@ -75,7 +75,20 @@ pub fn main(args: &[String]) -> i32 {
             .map_err(CliError::from)
             .and_then(open_window),
         Some("open") => match args.get(1) {
-            // A bad file is bad input (exit 2), reported before any window opens.
+            // A bad scenario is bad input (exit 2), reported before any window opens. A GC log opens on the
+            // default scenario and is read on the app's loader thread (errors go to the status bar).
+            Some(path) if !crate::gui::log::is_scenario_path(std::path::Path::new(path)) => {
+                match std::fs::metadata(path) {
+                    Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
+                        .map_err(CliError::from)
+                        .and_then(|sc| {
+                            crate::gui::run_app_opening(sc, Some(path.into()))
+                                .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
+                        }),
+                    Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
+                    Err(e) => Err(CliError::input(format!("{path}: {e}"))),
+                }
+            }
             Some(path) => gclab_core::Scenario::load(path, &[])
                 .map_err(CliError::from)
                 .and_then(open_window),

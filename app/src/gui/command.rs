@@ -11,8 +11,12 @@ pub enum Command {
     Rerun,
     /// Load an embedded preset (controls reset to its values).
     LoadPreset(String),
-    /// Load a scenario TOML file.
+    /// Open a file: a scenario TOML (`.toml`), a gclab trace or a GC log (HotSpot unified log, logcat).
     LoadFile(PathBuf),
+    /// Abandon the file being loaded.
+    CancelLoad,
+    /// Close the GC log or trace on screen and show the simulation again.
+    CloseLog,
     /// Load scenario text (a dropped file's bytes).
     LoadText {
         /// The TOML text.

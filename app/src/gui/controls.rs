@@ -140,6 +140,17 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
 pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut Vec<Command>) {
     let platform = st.base.platform();
     ui.heading("Scenario");
+    let opened = st
+        .log
+        .as_ref()
+        .map(|l| format!("the GC log {}", l.name))
+        .or_else(|| st.trace.as_ref().map(|t| format!("the trace {}", t.name)));
+    if let Some(name) = opened {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!("Showing {name}. These knobs simulate: changing one closes the file."),
+        );
+    }
     let c = &mut st.controls;
     let mut changed = false;
     egui::Grid::new("controls")

@@ -172,8 +172,10 @@ impl Dialogs {
     ) {
         self.spawn(repaint, move || {
             let mut d = rfd::FileDialog::new()
-                .set_title("Open a gclab scenario")
-                .add_filter("scenario (TOML)", &["toml"]);
+                .set_title("Open a gclab scenario or a GC log")
+                .add_filter("scenario (TOML)", &["toml"])
+                .add_filter("GC log (HotSpot unified log, logcat)", &["log", "txt"])
+                .add_filter("all files", &["*"]);
             if let Some(dir) = dir {
                 d = d.set_directory(dir);
             }

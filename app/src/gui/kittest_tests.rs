@@ -337,3 +337,145 @@ fn kittest_view_snapshots() {
             .expect("PNG written");
     }
 }
+
+/// A file in `tests/fixtures/logs/`.
+fn fixture_log(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/logs")
+        .join(name)
+}
+
+/// Types `path` into the file field and clicks Open, as a user does; waits for the log loader.
+fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
+    h.get_by_role_and_label(Role::TextInput, "file:").focus();
+    h.run_steps(1);
+    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    h.get_by_role_and_label(Role::TextInput, "file:")
+        .type_text(&path.display().to_string());
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Open").click();
+    h.run_steps(2);
+    let t0 = Instant::now();
+    while app(h).logs.busy() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "the log loads");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    settle(h);
+}
+
+#[test]
+fn kittest_a_hotspot_log_opens_into_pauses_heap_and_minmu_with_clickable_worst_windows() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let run = app(&h).state.current.clone().expect("a run");
+    let path = fixture_log("jdk17-serial-xmx128m.log");
+    open_through_the_path_field(&mut h, &path);
+    let log = app(&h).state.log.clone().expect("the log is on screen");
+    assert!(
+        !app(&h).state.status.is_error,
+        "{}",
+        app(&h).state.status.message
+    );
+    // The same pauses as the derived pause list of this log.
+    let derived = std::fs::read_to_string(fixture_log("jdk17-serial-xmx128m.pauses.csv"))
+        .expect("derived pauses");
+    assert_eq!(
+        log.pauses,
+        derived.lines().count() - 1,
+        "every logged pause"
+    );
+    assert!(
+        !log.heap_before.is_empty() && !log.heap_total.is_empty(),
+        "heap sizes"
+    );
+    assert!(
+        h.query_by_label_contains("Pauses — jdk17-serial").is_some(),
+        "the pause timeline"
+    );
+    assert!(
+        h.query_by_label("Heap occupancy (from the log)").is_some(),
+        "the heap plot"
+    );
+    assert!(
+        h.query_by_label("Minimum mutator utilisation (MinMU) of the log")
+            .is_some(),
+        "the MinMU plot"
+    );
+    // A worst window, clicked, moves the playhead to its start.
+    let w = app(&h).state.worst.clone().expect("worst windows");
+    let first = w.windows.first().expect("one");
+    let t = first.start_ns as f64 * 1e-9;
+    let text = format!(
+        "{} @ {}",
+        super::format::percent(first.utilization),
+        super::format::secs(t)
+    );
+    h.get_by_role_and_label(Role::Button, &text).click();
+    settle(&mut h);
+    assert_eq!(app(&h).state.playback.playhead, t, "the playhead moved");
+    // → steps from pause to pause.
+    h.key_press(egui::Key::ArrowRight);
+    settle(&mut h);
+    let next = log.pause_near(t, true).expect("a later pause");
+    assert_eq!(
+        app(&h).state.playback.playhead,
+        next,
+        "→ goes to the next pause"
+    );
+    // Views a log cannot fill say so.
+    for (tab, says) in [
+        ("CPU cores", "No per-core lanes in a GC log"),
+        ("Energy", "No energy in a GC log"),
+        ("Heap layout", "No heap layout in a GC log"),
+        ("Sweep", "Sweeps simulate the scenario"),
+    ] {
+        h.get_by_role_and_label(Role::Button, tab).click();
+        settle(&mut h);
+        assert!(h.query_by_label(says).is_some(), "{tab} says: {says}");
+    }
+    // Closing the log shows the run again, unchanged.
+    h.get_by_role_and_label(Role::Button, "Close file").click();
+    settle(&mut h);
+    assert!(app(&h).state.log.is_none(), "closed");
+    let now = app(&h).state.current.clone().expect("a run");
+    assert!(Arc::ptr_eq(&run, &now), "the run underneath is the same");
+}
+
+#[test]
+fn kittest_android_logcat_dalvik_and_art_open_in_the_app() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    for (file, pauses) in [("dalvik-logcat.txt", 8), ("art-logcat.txt", 3)] {
+        open_through_the_path_field(&mut h, &fixture_log(file));
+        let log = app(&h).state.log.clone().expect("the log is on screen");
+        assert_eq!(log.format, "logcat", "{file}");
+        assert_eq!(log.pauses, pauses, "{file}: pauses");
+        assert!(!log.heap_used.is_empty(), "{file}: heap sizes");
+        assert!(
+            h.query_by_label_contains(&format!("Pauses — {file}"))
+                .is_some(),
+            "{file}: the pause timeline"
+        );
+    }
+}
+
+#[test]
+fn kittest_a_garbled_log_is_an_error_and_the_views_stay() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let run = app(&h).state.current.clone().expect("a run");
+    let path =
+        std::env::temp_dir().join(format!("gclab-kittest-garbled-{}.log", std::process::id()));
+    std::fs::write(&path, b"\xff\xfe not a log\n").expect("temp file");
+    open_through_the_path_field(&mut h, &path);
+    assert!(app(&h).state.log.is_none(), "no log on screen");
+    assert!(
+        h.query_by_label_contains("error: not opened").is_some(),
+        "the status bar says why: {}",
+        app(&h).state.status.message
+    );
+    let now = app(&h).state.current.clone().expect("a run");
+    assert!(Arc::ptr_eq(&run, &now), "the run on screen is unchanged");
+    let _ = std::fs::remove_file(&path);
+}

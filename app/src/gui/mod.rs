@@ -10,7 +10,11 @@
 //! `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes the window — used under Xvfb by
 //! `scripts/screenshots.sh` and the window test. What it shows: `GCLAB_VIEW=overview|layout|mmu|energy|cpu|sweep`,
 //! `GCLAB_PRESET=NAME`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5`, `GCLAB_PLAYHEAD=SECONDS`, `GCLAB_COMPARE=COLLECTOR`
-//! (the first run is pinned as baseline, then COLLECTOR runs) and `GCLAB_VARIANTS=1` (android MinMU overlay).
+//! (the first run is pinned as baseline, then COLLECTOR runs), `GCLAB_VARIANTS=1` (android MinMU overlay) and
+//! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does).
+//!
+//! Files: *Open* takes a scenario (`.toml`) or a GC log — HotSpot unified logging or Android logcat — which is
+//! read on a loader thread ([`log`]) and shown in the same views (pause timeline, heap before/after, MinMU).
 
 mod analysis;
 mod command;
@@ -20,12 +24,14 @@ mod format;
 pub mod headless;
 #[cfg(test)]
 mod kittest_tests;
+pub mod log;
 mod scrubber;
 mod state;
 mod sweep;
 #[cfg(test)]
 mod tests;
 mod theme;
+pub mod trace;
 mod views;
 mod worker;
 
@@ -43,20 +49,30 @@ use worker::{Reply, Request, Worker};
 /// Opens the app window on a loaded scenario. Blocks until the window is closed. Renders with wgpu; when no
 /// wgpu adapter can be created (no Vulkan/GL driver wgpu accepts), tries again with the glow (OpenGL) renderer.
 pub fn run_app(scenario: Scenario) -> Result<(), String> {
+    run_app_opening(scenario, None)
+}
+
+/// Opens the app on `scenario` and, when given, opens `file` at once (a GC log or a scenario, as *Open* does).
+pub fn run_app_opening(scenario: Scenario, file: Option<std::path::PathBuf>) -> Result<(), String> {
     let sc2 = scenario.clone();
-    match open(scenario, eframe::Renderer::Wgpu) {
+    let f2 = file.clone();
+    match open(scenario, file, eframe::Renderer::Wgpu) {
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = std::io::Write::write_fmt(
                 &mut std::io::stderr(),
                 format_args!("gclab: the wgpu renderer failed ({e}); trying OpenGL (glow)\n"),
             );
-            open(sc2, eframe::Renderer::Glow).map_err(|e2| format!("{e}; with glow: {e2}"))
+            open(sc2, f2, eframe::Renderer::Glow).map_err(|e2| format!("{e}; with glow: {e2}"))
         }
     }
 }
 
-fn open(scenario: Scenario, renderer: eframe::Renderer) -> Result<(), String> {
+fn open(
+    scenario: Scenario,
+    file: Option<std::path::PathBuf>,
+    renderer: eframe::Renderer,
+) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1500.0, 940.0])
@@ -69,7 +85,14 @@ fn open(scenario: Scenario, renderer: eframe::Renderer) -> Result<(), String> {
     eframe::run_native(
         "gclab",
         options,
-        Box::new(move |cc| Ok(Box::new(GclabApp::new(&cc.egui_ctx, scenario)))),
+        Box::new(move |cc| {
+            let mut app = GclabApp::new(&cc.egui_ctx, scenario);
+            if let Some(f) = file {
+                app.queue(Command::LoadFile(f));
+                app.apply_commands(&cc.egui_ctx);
+            }
+            Ok(Box::new(app))
+        }),
     )
     .map_err(|e| e.to_string())
 }
@@ -96,6 +119,7 @@ pub struct GclabApp {
     applied_zoom: f32,
     applied_theme: Option<Theme>,
     dialogs: files::Dialogs,
+    pub(crate) logs: log::LogLoader,
 }
 
 impl GclabApp {
@@ -137,7 +161,11 @@ impl GclabApp {
             applied_zoom: 0.0,
             applied_theme: None,
             dialogs: files::Dialogs::default(),
+            logs: log::LogLoader::default(),
         };
+        if let Some(p) = env("GCLAB_OPEN") {
+            app.commands.push(Command::LoadFile(p.into()));
+        }
         if let Some(p) = env("GCLAB_PRESET") {
             app.commands.insert(0, Command::LoadPreset(p));
         }
@@ -162,12 +190,39 @@ impl GclabApp {
         let ctx = ui.ctx().clone();
         self.apply_style(&ctx);
         self.drain_worker();
+        self.drain_loader();
         self.sweep.poll();
         self.variants.poll();
         self.input(&ctx);
         let pal = Palette::of(self.state.settings.theme);
         egui::Panel::top("top").show(ui, |ui| {
             controls::top_bar(ui, &mut self.state, &mut self.commands);
+            if let Some((path, since)) = &self.logs.loading {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    let events = self
+                        .logs
+                        .progress
+                        .load(std::sync::atomic::Ordering::Relaxed);
+                    ui.label(format!(
+                        "loading {} … {:.1} s{}",
+                        path.display(),
+                        since.elapsed().as_secs_f64(),
+                        if events > 0 {
+                            format!(", {:.1} M events read", events as f64 * 1e-6)
+                        } else {
+                            String::new()
+                        }
+                    ));
+                    if ui
+                        .button("Cancel loading")
+                        .on_hover_text("Stop waiting for this file; what is on screen stays")
+                        .clicked()
+                    {
+                        self.commands.push(Command::CancelLoad);
+                    }
+                });
+            }
         });
         let frame_ms = median_tail(&self.frame_ms, 60);
         egui::Panel::bottom("scrubber").show(ui, |ui| {
@@ -226,7 +281,9 @@ impl GclabApp {
             st.last_latency_ms = st.requested_at.map(|t| t.elapsed().as_secs_f64() * 1e3);
             match reply {
                 Reply::Done(view) => {
-                    st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
+                    if st.log.is_none() {
+                        st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
+                    }
                     if st.current.is_none()
                         && let Some(kind) = std::env::var("GCLAB_COMPARE")
                             .ok()
@@ -240,12 +297,15 @@ impl GclabApp {
                     if st.current.is_none() {
                         st.playback.speed = default_speed(view.duration_s);
                     }
-                    st.info(format!(
+                    let msg = format!(
                         "{} — simulated in {:.0} ms, views derived in {:.0} ms",
                         view.label,
                         view.simulate_s * 1e3,
                         view.derive_s * 1e3
-                    ));
+                    );
+                    if st.log.is_none() {
+                        st.info(msg);
+                    }
                     st.current = Some(view);
                     st.worst = None;
                 }
@@ -255,6 +315,71 @@ impl GclabApp {
         if self.worker.is_dead() {
             self.state
                 .error("the simulation worker stopped; restart gclab");
+        }
+    }
+
+    fn drain_loader(&mut self) {
+        let Some(r) = self.logs.poll() else { return };
+        let st = &mut self.state;
+        match r {
+            Ok(log::Opened::Trace(t)) => {
+                st.info(format!(
+                    "opened the trace {}: {} objects, {} events over {}, {} collections, loaded in {:.0} ms \
+                     ({:.1} bytes per object resident){}",
+                    t.name,
+                    t.len(),
+                    t.events,
+                    format::secs(t.duration_s()),
+                    t.collections.len(),
+                    t.load_s * 1e3,
+                    t.resident_bytes() as f64 / t.len().max(1) as f64,
+                    if t.synthetic_addresses {
+                        "; the trace has no addresses: objects laid out in allocation order"
+                    } else {
+                        ""
+                    }
+                ));
+                st.log = None;
+                st.playback.playhead = st.playback.playhead.clamp(0.0, t.duration_s());
+                st.playback.playing = false;
+                st.playback.speed = default_speed(t.duration_s());
+                st.path_text = t.path.display().to_string();
+                st.trace = Some(t);
+                if st.settings.view != ViewKind::Overview {
+                    st.settings.view = ViewKind::Layout;
+                }
+            }
+            Ok(log::Opened::Log(l)) => {
+                st.trace = None;
+                st.info(format!(
+                    "opened {} ({} log): {} pauses over {}, loaded in {:.0} ms{}",
+                    l.name,
+                    l.format,
+                    l.pauses,
+                    format::secs(l.duration_s),
+                    l.load_s * 1e3,
+                    if l.skipped_lines > 0 {
+                        format!(
+                            "; {} lines not understood (first: {})",
+                            l.skipped_lines,
+                            l.warnings.first().map_or("", String::as_str)
+                        )
+                    } else {
+                        String::new()
+                    }
+                ));
+                st.playback.playhead = st.playback.playhead.clamp(0.0, l.duration_s);
+                st.playback.playing = false;
+                st.playback.speed = default_speed(l.duration_s);
+                st.path_text = l.path.display().to_string();
+                st.worst = None;
+                // Worst windows of a length just above the longest pause: the first length where they differ.
+                if l.max_pause_ms > 0.0 {
+                    st.mmu_window_ms = 10f64.powf(l.max_pause_ms.log10().ceil()).max(1.0);
+                }
+                st.log = Some(l);
+            }
+            Err(e) => st.error(format!("not opened: {e}")),
         }
     }
 
@@ -269,6 +394,11 @@ impl GclabApp {
         }
         let dropped: Vec<egui::DroppedFileHandle> = ctx.input(|i| i.raw.dropped_files.clone());
         for f in dropped {
+            if !log::is_scenario_path(f.path()) && f.path().exists() {
+                self.commands
+                    .push(Command::LoadFile(f.path().to_path_buf()));
+                continue;
+            }
             match f.bytes() {
                 Ok(bytes) => self.commands.push(Command::LoadText {
                     text: String::from_utf8_lossy(&bytes).into_owned(),
@@ -313,7 +443,19 @@ impl GclabApp {
         let mut rerun = false;
         for c in cmds {
             match c {
-                Command::Rerun => rerun = true,
+                Command::Rerun => {
+                    rerun = true;
+                    self.close_log();
+                }
+                Command::CancelLoad => {
+                    self.logs.cancel();
+                    self.state.info("loading cancelled; nothing changed");
+                }
+                Command::CloseLog => self.close_log(),
+                Command::LoadFile(path) if !log::is_scenario_path(&path) => {
+                    let c2 = ctx.clone();
+                    self.logs.start(path, move || c2.request_repaint());
+                }
                 Command::LoadPreset(name) => match Scenario::preset(&name) {
                     Ok(sc) => {
                         self.load(sc, &name);
@@ -415,7 +557,16 @@ impl GclabApp {
         self.update_worst();
     }
 
+    fn close_log(&mut self) {
+        if self.state.log.take().is_some() || self.state.trace.take().is_some() {
+            self.state.worst = None;
+            let dur = self.state.duration_s();
+            self.state.playback.playhead = self.state.playback.playhead.min(dur);
+        }
+    }
+
     fn load(&mut self, sc: Scenario, preset: &str) {
+        self.close_log();
         self.state.controls = state::Controls::of(&sc, preset);
         self.state.base = sc;
     }
@@ -438,6 +589,21 @@ impl GclabApp {
 
     fn update_worst(&mut self) {
         let st = &mut self.state;
+        if let Some(l) = &st.log {
+            // A log's worst windows, keyed by a generation no run has.
+            let fresh = st
+                .worst
+                .as_ref()
+                .is_some_and(|w| w.generation == u64::MAX && w.window_ms == st.mmu_window_ms);
+            if !fresh {
+                st.worst = Some(state::WorstWindows {
+                    generation: u64::MAX,
+                    window_ms: st.mmu_window_ms,
+                    windows: analysis::worst_windows(&l.util_series, st.mmu_window_ms, 5),
+                });
+            }
+            return;
+        }
         let Some(v) = &st.current else { return };
         let fresh = st
             .worst
@@ -453,7 +619,7 @@ impl GclabApp {
     }
 
     fn playback(&mut self, p: PlaybackCommand) {
-        let dur = self.state.current.as_ref().map_or(0.0, |v| v.duration_s);
+        let dur = self.state.duration_s();
         let pb = &mut self.state.playback;
         match p {
             PlaybackCommand::TogglePlay => {
@@ -466,9 +632,13 @@ impl GclabApp {
             PlaybackCommand::SetSpeed(s) => pb.speed = s,
             PlaybackCommand::StepGc(fwd) => {
                 pb.playing = false;
-                if let Some(v) = &self.state.current
-                    && let Some(t) = v.gc_near(pb.playhead, fwd)
-                {
+                let near = match (&self.state.log, &self.state.trace, &self.state.current) {
+                    (Some(l), _, _) => l.pause_near(pb.playhead, fwd),
+                    (None, Some(t), _) => t.gc_near(pb.playhead, fwd),
+                    (None, None, Some(v)) => v.gc_near(pb.playhead, fwd),
+                    (None, None, None) => None,
+                };
+                if let Some(t) = near {
                     pb.playhead = t;
                 }
             }
@@ -481,7 +651,7 @@ impl GclabApp {
             .last_frame
             .map_or(0.0, |t| now.duration_since(t).as_secs_f64());
         self.last_frame = Some(now);
-        let dur = self.state.current.as_ref().map_or(0.0, |v| v.duration_s);
+        let dur = self.state.duration_s();
         let pb = &mut self.state.playback;
         if pb.playing {
             pb.playhead += dt.min(0.1) * pb.speed;
@@ -498,7 +668,8 @@ impl GclabApp {
             return;
         };
         let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
-            || self.variants.running();
+            || self.variants.running()
+            || self.logs.busy();
         if self.state.current.is_some() && !self.state.computing && !sweep_wait {
             plan.frames_ready += 1;
         }

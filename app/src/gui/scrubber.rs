@@ -20,7 +20,7 @@ const SPEEDS: [(f64, &str); 7] = [
 /// Draws the scrubber and the status bar.
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: &mut Vec<Command>) {
     let pb = st.playback;
-    let dur = st.current.as_ref().map_or(0.0, |v| v.duration_s);
+    let dur = st.duration_s();
     ui.add_space(2.0);
     ui.horizontal(|ui| {
         let play = if pb.playing { "Pause" } else { "Play" };

@@ -12,6 +12,7 @@ use gclab_core::{CollectorKind, PlatformKind, Scenario, ScenarioError};
 use toml::Value;
 
 use super::analysis::RunView;
+use super::log::LogView;
 use super::theme::Theme;
 
 /// Which view fills the centre.
@@ -245,6 +246,10 @@ pub struct AppState {
     pub worst: Option<WorstWindows>,
     /// The path field of the file row.
     pub path_text: String,
+    /// A GC log on screen instead of the simulated run (the run stays underneath and returns on any knob).
+    pub log: Option<Arc<LogView>>,
+    /// A recorded trace on screen, replayed as recorded.
+    pub trace: Option<Arc<super::trace::TraceReplay>>,
 }
 
 impl AppState {
@@ -265,6 +270,18 @@ impl AppState {
             mmu_window_ms: 1.0,
             worst: None,
             path_text: "scenario.toml".into(),
+            log: None,
+            trace: None,
+        }
+    }
+
+    /// Length of what is on screen: the log's span, or the current run's. `[s]`
+    pub fn duration_s(&self) -> f64 {
+        match (&self.log, &self.trace, &self.current) {
+            (Some(l), _, _) => l.duration_s,
+            (None, Some(t), _) => t.duration_s(),
+            (None, None, Some(v)) => v.duration_s,
+            (None, None, None) => 0.0,
         }
     }
 

@@ -41,6 +41,8 @@ pub struct LayoutView {
     pub last_raster_ms: f64,
     /// Number of raster rebuilds so far.
     pub rebuilds: u64,
+    /// The recorded trace's map.
+    pub trace: super::trace::TraceMap,
 }
 
 fn state_name(s: Option<BankState>) -> &'static str {

@@ -5,10 +5,12 @@
 pub mod cpu;
 pub mod energy;
 pub mod layout;
+pub mod log;
 pub mod mmu;
 pub mod occupancy;
 pub mod raster;
 pub mod sweep;
+pub mod trace;
 
 use egui::{Id, Rect, UiBuilder};
 use egui_plot::{Plot, VLine};
@@ -165,7 +167,22 @@ pub fn ui(
             ui.spinner();
             ui.label("computing… (showing the last run)");
         }
-        if let Some(b) = &st.baseline {
+        let opened = st
+            .log
+            .as_ref()
+            .map(|l| format!("GC log: {}", l.name))
+            .or_else(|| st.trace.as_ref().map(|t| format!("trace: {}", t.name)));
+        if let Some(name) = opened {
+            ui.separator();
+            ui.label(egui::RichText::new(name).strong());
+            if ui
+                .button("Close file")
+                .on_hover_text("Back to the simulated run (any knob does the same)")
+                .clicked()
+            {
+                cmds.push(Command::CloseLog);
+            }
+        } else if let Some(b) = &st.baseline {
             ui.separator();
             ui.add(
                 egui::Label::new(
@@ -179,6 +196,14 @@ pub fn ui(
         cmds.push(Command::SetView(view));
     }
     ui.separator();
+    if let Some(l) = &st.log {
+        log::ui(ui, st, l, pal, view, cmds);
+        return;
+    }
+    if let Some(t) = &st.trace {
+        trace::ui(ui, st, t, pal, layout_view, view, cmds);
+        return;
+    }
     if st.current.is_none() && view != ViewKind::Sweep {
         ui.horizontal(|ui| {
             ui.spinner();

@@ -37,16 +37,20 @@ pub struct RasterSpec {
 }
 
 /// Per-row difference buffers, one for live and one for dead coverage.
-struct Acc {
+pub(crate) struct Acc {
     w: usize,
     h: usize,
-    stride: usize,
-    live: Vec<f32>,
-    dead: Vec<f32>,
+    /// Row length in the buffers (`w + 2`).
+    pub(crate) stride: usize,
+    /// Live coverage differences, row-major.
+    pub(crate) live: Vec<f32>,
+    /// Dead coverage differences, row-major.
+    pub(crate) dead: Vec<f32>,
 }
 
 impl Acc {
-    fn new(w: usize, h: usize) -> Acc {
+    /// Zeroed buffers for a `w × h` image.
+    pub(crate) fn new(w: usize, h: usize) -> Acc {
         let stride = w + 2;
         Acc {
             w,
@@ -58,7 +62,7 @@ impl Acc {
     }
 
     /// Adds coverage of the cell block `[x0, x1) × [y0, y1)` (fractional column and row units).
-    fn add(&mut self, dead: bool, x0: f64, x1: f64, y0: f64, y1: f64) {
+    pub(crate) fn add(&mut self, dead: bool, x0: f64, x1: f64, y0: f64, y1: f64) {
         let (w, h) = (self.w as f64, self.h as f64);
         let (x0, x1) = (x0.max(0.0), x1.min(w));
         let (y0, y1) = (y0.max(0.0), y1.min(h));

@@ -1,0 +1,363 @@
+//! Real GC logs in the app (issue #5 point 7): a HotSpot unified log or an Android logcat, imported by
+//! `gclab_core::importers` on a loader thread of its own, becomes a [`LogView`] — the data the log views draw,
+//! derived once: a pause timeline (pause length against time, by pause kind), heap occupancy before and after
+//! each collection with the heap's capacity, and the exact MinMU curve with worst windows.
+//!
+//! A log has no object addresses, bank power states, CPU frequencies or energy; the views that show those say so
+//! rather than stay blank.
+//!
+//! Loading never blocks the UI: [`LogLoader`] reads and parses on the `log-loader` thread and sends one reply on
+//! a bounded channel; "Cancel" drops the reply (the thread finishes the parse it is in and exits).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use crossbeam_channel::{Receiver, bounded};
+use egui_plot::PlotPoint;
+use gclab_core::importers::{Format, Imported, import_file};
+use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
+
+/// Bars kept per pause kind in the pause timeline: never more than a wide plot has pixels (the longest pause of
+/// each time bucket is kept).
+const PAUSE_BUCKETS: usize = 3000;
+/// Points on the MinMU curve.
+const MMU_POINTS: usize = 48;
+
+/// Pauses of one kind, as plot bars.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PauseKindSeries {
+    /// The kind as logged (`Pause Young (Normal)`, `GC_CONCURRENT`).
+    pub kind: String,
+    /// How many pauses of this kind.
+    pub count: usize,
+    /// `(start [s], length [ms])`, decimated to at most [`PAUSE_BUCKETS`].
+    pub bars: Vec<(f64, f64)>,
+}
+
+/// A GC log and what the views derive from it.
+pub struct LogView {
+    /// The file.
+    pub path: PathBuf,
+    /// Short name for headings.
+    pub name: String,
+    /// `jvm`, `logcat`, … as detected.
+    pub format: String,
+    /// Observation span, from the first logged instant. `[s]`
+    pub duration_s: f64,
+    /// Where the span starts on the log's clock. `[ns]`
+    pub t0_ns: u64,
+    /// Pause starts, sorted (for stepping the playhead). `[s]`
+    pub pause_start_s: Vec<f64>,
+    /// Pauses by kind, most frequent first.
+    pub kinds: Vec<PauseKindSeries>,
+    /// Heap occupancy before each collection: `(pause start [s], MiB)`.
+    pub heap_before: Vec<PlotPoint>,
+    /// Heap occupancy after each collection: `(pause end [s], MiB)`.
+    pub heap_after: Vec<PlotPoint>,
+    /// Heap used as a sawtooth (before at a pause's start, after at its end). `[s, MiB]`
+    pub heap_used: Vec<PlotPoint>,
+    /// Heap capacity after each collection (step line). `[s, MiB]`
+    pub heap_total: Vec<PlotPoint>,
+    /// The MinMU curve: `(log10 window [ms], utilisation)`.
+    pub mmu_curve: Vec<PlotPoint>,
+    /// MMU the runtime logged itself (ZGC), last table: `(log10 window [ms], utilisation)`.
+    pub reported_mmu: Vec<PlotPoint>,
+    /// Per-mutator utilisation step functions over the span (from 0), for worst windows.
+    pub util_series: Vec<UtilSeries>,
+    /// Pauses in the span.
+    pub pauses: usize,
+    /// Longest pause. `[ms]`
+    pub max_pause_ms: f64,
+    /// Sum of pause lengths (all mutators). `[ms]`
+    pub total_pause_ms: f64,
+    /// Share of wall time the (first) mutator was paused.
+    pub gc_fraction: f64,
+    /// Mutators (processes in a logcat).
+    pub mutators: Vec<String>,
+    /// Lines the importer did not use, and notes.
+    pub warnings: Vec<String>,
+    /// Lines skipped.
+    pub skipped_lines: usize,
+    /// Time to read, parse and derive. `[s]`
+    pub load_s: f64,
+}
+
+impl std::fmt::Debug for LogView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LogView({}, {} pauses)", self.name, self.pauses)
+    }
+}
+
+/// True when `path` names a scenario file (opened as a scenario, not as a log).
+pub fn is_scenario_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+}
+
+impl LogView {
+    /// Reads and derives `path` (any format `gclab mmu` accepts; HotSpot and logcat logs carry heap sizes).
+    pub fn load(path: &Path) -> Result<LogView, String> {
+        let t0 = Instant::now();
+        let (format, data) = import_file(path, Format::Auto).map_err(|e| e.to_string())?;
+        let mut v = LogView::build(path, format, &data)?;
+        v.load_s = t0.elapsed().as_secs_f64();
+        Ok(v)
+    }
+
+    /// Derives the views' data from imported `data`.
+    pub fn build(path: &Path, format: Format, data: &Imported) -> Result<LogView, String> {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let (a, b) = data.default_span_ns();
+        let span = (a, b.max(a + 1));
+        let dur_ns = span.1 - span.0;
+        let secs = |ns: u64| ns.saturating_sub(span.0) as f64 * 1e-9;
+        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+        let mut v = LogView {
+            path: path.to_path_buf(),
+            name,
+            format: format.name().to_string(),
+            duration_s: dur_ns as f64 * 1e-9,
+            t0_ns: span.0,
+            pause_start_s: Vec::new(),
+            kinds: Vec::new(),
+            heap_before: Vec::new(),
+            heap_after: Vec::new(),
+            heap_used: Vec::new(),
+            heap_total: Vec::new(),
+            mmu_curve: Vec::new(),
+            reported_mmu: Vec::new(),
+            util_series: Vec::new(),
+            pauses: 0,
+            max_pause_ms: 0.0,
+            total_pause_ms: 0.0,
+            gc_fraction: 0.0,
+            mutators: Vec::new(),
+            warnings: data.warnings().messages(),
+            skipped_lines: data.warnings().skipped_lines(),
+            load_s: 0.0,
+        };
+        if let Imported::Pauses(p) = data {
+            v.mutators.clone_from(&p.mutators);
+            let mut order: Vec<&gclab_core::importers::Pause> = p.pauses.iter().collect();
+            order.sort_by_key(|p| p.start_ns);
+            let mut kinds: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+            let mut totals: Vec<PlotPoint> = Vec::new();
+            for q in &order {
+                let (s, e) = (secs(q.start_ns), secs(q.end_ns));
+                v.pause_start_s.push(s);
+                let len_ms = q.duration_ns() as f64 * 1e-6;
+                v.total_pause_ms += len_ms;
+                v.max_pause_ms = v.max_pause_ms.max(len_ms);
+                match kinds.iter_mut().find(|(k, _)| *k == q.kind) {
+                    Some((_, bars)) => bars.push((s, len_ms)),
+                    None => kinds.push((q.kind.clone(), vec![(s, len_ms)])),
+                }
+                if let Some(before) = q.heap_before_bytes {
+                    v.heap_before.push(PlotPoint::new(s, mib(before)));
+                    v.heap_used.push(PlotPoint::new(s, mib(before)));
+                }
+                if let Some(after) = q.heap_after_bytes {
+                    v.heap_after.push(PlotPoint::new(e, mib(after)));
+                    v.heap_used.push(PlotPoint::new(e, mib(after)));
+                }
+                if let Some(total) = q.heap_total_bytes {
+                    totals.push(PlotPoint::new(e, mib(total)));
+                }
+            }
+            v.pauses = order.len();
+            // Pauses overlap (a concurrent cycle's pauses inside a longer one): plot in time order.
+            let by_x = |a: &PlotPoint, b: &PlotPoint| a.x.total_cmp(&b.x);
+            v.heap_used.sort_by(by_x);
+            totals.sort_by(by_x);
+            for p in totals {
+                if let Some(last) = v.heap_total.last().copied() {
+                    v.heap_total.push(PlotPoint::new(p.x, last.y));
+                }
+                v.heap_total.push(p);
+            }
+            if let Some(last) = v.heap_total.last().copied() {
+                v.heap_total.push(PlotPoint::new(v.duration_s, last.y));
+            }
+            kinds.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
+            v.kinds = kinds
+                .into_iter()
+                .map(|(kind, bars)| PauseKindSeries {
+                    kind,
+                    count: bars.len(),
+                    bars: decimate_bars(bars, v.duration_s),
+                })
+                .collect();
+            if let Some(r) = p.reported_mmu.last() {
+                v.reported_mmu = r
+                    .points
+                    .iter()
+                    .filter(|(w, _)| *w > 0)
+                    .map(|&(w, pct)| PlotPoint::new((w as f64 * 1e-6).log10(), pct / 100.0))
+                    .collect();
+            }
+        } else {
+            v.pauses = data.pause_stats(span).pauses;
+            v.max_pause_ms = data.pause_stats(span).max_pause_ns as f64 * 1e-6;
+        }
+        // Utilisation measured from 0 on the span's own clock, like a run's.
+        v.util_series = data
+            .util_series(span)
+            .iter()
+            .map(|s| UtilSeries {
+                times: s.times.iter().map(|t| t.saturating_sub(span.0)).collect(),
+                util: s.util.clone(),
+            })
+            .collect();
+        if v.util_series.iter().all(|s| s.times.len() < 2) {
+            return Err(format!("{}: no pauses in the log's span", v.name));
+        }
+        let curve = MmuCurve::new(&v.util_series);
+        let span_ms = dur_ns as f64 * 1e-6;
+        let lo = (0.01f64).min(span_ms / 10.0).max(1e-6).log10();
+        let hi = span_ms.max(1e-3).log10();
+        v.mmu_curve = (0..MMU_POINTS)
+            .map(|i| {
+                let x = lo + (hi - lo) * i as f64 / (MMU_POINTS - 1) as f64;
+                let w_ns = (10f64.powf(x) * 1e6).max(1.0) as u64;
+                PlotPoint::new(x, curve.mmu(w_ns).utilization)
+            })
+            .collect();
+        // The GC share of the first mutator's time (1 minus its utilisation over the whole span).
+        v.gc_fraction = 1.0 - curve.mmu(dur_ns).utilization;
+        Ok(v)
+    }
+
+    /// The pause start at or after `t` (seconds), or before it when `forward` is false.
+    pub fn pause_near(&self, t: f64, forward: bool) -> Option<f64> {
+        let eps = 1e-12;
+        if forward {
+            let i = self.pause_start_s.partition_point(|&g| g <= t + eps);
+            self.pause_start_s.get(i).copied()
+        } else {
+            let i = self.pause_start_s.partition_point(|&g| g < t - eps);
+            i.checked_sub(1).map(|i| self.pause_start_s[i])
+        }
+    }
+}
+
+/// Keeps the longest pause of each of [`PAUSE_BUCKETS`] time buckets when there are more bars than that.
+fn decimate_bars(bars: Vec<(f64, f64)>, duration_s: f64) -> Vec<(f64, f64)> {
+    if bars.len() <= PAUSE_BUCKETS || duration_s <= 0.0 {
+        return bars;
+    }
+    let mut out: Vec<(f64, f64)> = Vec::with_capacity(PAUSE_BUCKETS);
+    let mut last_bucket = usize::MAX;
+    for (t, len) in bars {
+        let b = ((t / duration_s) * PAUSE_BUCKETS as f64) as usize;
+        match out.last_mut() {
+            Some(l) if b == last_bucket => {
+                if len > l.1 {
+                    *l = (t, len);
+                }
+            }
+            _ => {
+                out.push((t, len));
+                last_bucket = b;
+            }
+        }
+    }
+    out
+}
+
+/// A file the loader opened.
+#[derive(Debug, Clone)]
+pub enum Opened {
+    /// A GC log.
+    Log(Arc<LogView>),
+    /// A recorded gclab trace, replayed as recorded.
+    Trace(Arc<super::trace::TraceReplay>),
+}
+
+/// What the loader sends back.
+type LoadReply = (u64, Result<Opened, String>);
+
+/// Loads a GC log or a trace on the `file-loader` thread; the UI polls, shows progress and can cancel.
+#[derive(Default)]
+pub struct LogLoader {
+    rx: Option<Receiver<LoadReply>>,
+    handle: Option<JoinHandle<()>>,
+    /// The file being loaded and when loading started.
+    pub loading: Option<(PathBuf, Instant)>,
+    /// Events read so far (traces).
+    pub progress: Arc<AtomicU64>,
+    cancel_flag: Arc<AtomicBool>,
+    request: u64,
+}
+
+impl LogLoader {
+    /// Starts loading `path` (a load in progress is abandoned); `repaint` wakes the UI when it is done.
+    pub fn start(&mut self, path: PathBuf, repaint: impl Fn() + Send + 'static) {
+        self.cancel();
+        self.request += 1;
+        let request = self.request;
+        let (tx, rx) = bounded::<LoadReply>(1);
+        let p2 = path.clone();
+        self.progress = Arc::new(AtomicU64::new(0));
+        self.cancel_flag = Arc::new(AtomicBool::new(false));
+        let (progress, cancel) = (Arc::clone(&self.progress), Arc::clone(&self.cancel_flag));
+        self.handle = std::thread::Builder::new()
+            .name("file-loader".into())
+            .spawn(move || {
+                let r = if super::trace::looks_like_trace(&p2) {
+                    super::trace::TraceReplay::load(&p2, &progress, &cancel)
+                        .map(|t| Opened::Trace(Arc::new(t)))
+                } else {
+                    LogView::load(&p2).map(|l| Opened::Log(Arc::new(l)))
+                };
+                let _ = tx.send((request, r));
+                repaint();
+            })
+            .ok();
+        if self.handle.is_none() {
+            self.loading = None;
+            return;
+        }
+        self.rx = Some(rx);
+        self.loading = Some((path, Instant::now()));
+    }
+
+    /// Abandons the load in progress (its result is dropped).
+    pub fn cancel(&mut self) {
+        self.cancel_flag.store(true, Ordering::Relaxed);
+        self.rx = None;
+        self.loading = None;
+        // The thread ends by itself once its parse is done; it is not joined here, so the UI never waits.
+        self.handle = None;
+    }
+
+    /// The finished load, if any.
+    pub fn poll(&mut self) -> Option<Result<Opened, String>> {
+        let rx = self.rx.as_ref()?;
+        match rx.try_recv() {
+            Ok((req, r)) if req == self.request => {
+                self.rx = None;
+                self.loading = None;
+                self.handle = None;
+                Some(r)
+            }
+            Ok(_) => None,
+            Err(crossbeam_channel::TryRecvError::Empty) => None,
+            Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                self.rx = None;
+                self.loading = None;
+                Some(Err("the log loader stopped".into()))
+            }
+        }
+    }
+
+    /// True while a file is loading.
+    pub fn busy(&self) -> bool {
+        self.loading.is_some()
+    }
+}

@@ -1,0 +1,613 @@
+//! A recorded gclab trace (`.gct`, text or binary, optionally zstd) replayed *as recorded* in the heap-layout
+//! view (issue #5 point 4, the app half), sized for 10 M objects: scrubbing at ≥ 60 fps with ≤ 32 bytes resident
+//! per object.
+//!
+//! Representation (struct of arrays, one entry per object in allocation order):
+//! - `addr: u32` — address from the heap base in granules (1 byte while the address span fits in 4 GiB, else the
+//!   smallest power of two that makes it fit);
+//! - `size: u32` — bytes (saturated at 4 GiB);
+//! - `alloc`, `death`, `freed: u32` — ticks from the trace's first event (1 tick = 1 ns while the trace spans less
+//!   than 4.29 s, else the span / 2³² rounded up); `u32::MAX` = never.
+//!
+//! That is 20 bytes per object. Moves (compaction) are sparse — 12 bytes per move, sorted by object — and cost
+//! nothing for objects that never move. A fixed-size [`Overview`] grid (live and dead coverage, `u8`, 2048 time
+//! columns × 512 address rows, 2 MiB) is computed once at load: the "heap at the playhead" column is one column of
+//! it, so moving the playhead costs O(rows), never O(objects). The address × time map is rasterised from the
+//! arrays at the view's pixel size only when the visible range changes (level of detail: one coverage add per
+//! object and address row, never more primitives than pixels drawn).
+//!
+//! Loading streams the file twice through `gclab_core::trace::TraceReader` (bounds, then objects) on the loader
+//! thread, with an event counter for progress and a cancel flag checked as it reads.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use egui::ColorImage;
+use gclab_core::trace::{Event, TraceReader};
+
+use super::theme::Palette;
+use super::views::raster::{Acc, GC_LANE_FRACTION};
+
+/// `u32` time meaning "never".
+pub const NEVER: u32 = u32::MAX;
+/// Time columns of the [`Overview`] grid.
+pub const OVERVIEW_COLS: usize = 2048;
+/// Address rows of the [`Overview`] grid.
+pub const OVERVIEW_ROWS: usize = 512;
+
+/// A compaction moved object `obj` at tick `t` to `addr` (granules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TraceMove {
+    /// Object index.
+    pub obj: u32,
+    /// When. `[ticks]`
+    pub t: u32,
+    /// New address. `[granules]`
+    pub addr: u32,
+}
+
+/// Live and dead coverage (0–255) over the whole trace, column-major (`col * rows + row`, row 0 = address 0).
+#[derive(Debug, Clone, Default)]
+pub struct Overview {
+    /// Time columns.
+    pub cols: usize,
+    /// Address rows.
+    pub rows: usize,
+    /// Live coverage.
+    pub live: Vec<u8>,
+    /// Dead-not-yet-reclaimed coverage.
+    pub dead: Vec<u8>,
+}
+
+/// A recorded trace, ready to scrub.
+#[derive(Debug, Clone, Default)]
+pub struct TraceReplay {
+    /// The file.
+    pub path: PathBuf,
+    /// File name for headings.
+    pub name: String,
+    /// Bytes per address unit.
+    pub granule: u64,
+    /// Nanoseconds per time tick.
+    pub tick_ns: u64,
+    /// Address at allocation. `[granules]`
+    pub addr: Vec<u32>,
+    /// Size. `[bytes]`
+    pub size: Vec<u32>,
+    /// Allocation time. `[ticks]`
+    pub alloc: Vec<u32>,
+    /// Death (unreachable) time. `[ticks]`
+    pub death: Vec<u32>,
+    /// Reclamation time. `[ticks]`
+    pub freed: Vec<u32>,
+    /// Moves, sorted by `(obj, t)`.
+    pub moves: Vec<TraceMove>,
+    /// Collections `[start, end)`. `[ticks]`
+    pub collections: Vec<(u32, u32)>,
+    /// Last event. `[ticks]`
+    pub end: u32,
+    /// Highest end address. `[bytes]`
+    pub heap_bytes: u64,
+    /// The trace had no addresses (laid out by a bump pointer in allocation order).
+    pub synthetic_addresses: bool,
+    /// The whole trace at low resolution.
+    pub overview: Overview,
+    /// Events read.
+    pub events: u64,
+    /// Time to load. `[s]`
+    pub load_s: f64,
+}
+
+/// What the first pass finds.
+#[derive(Default)]
+struct Bounds {
+    t_min: Option<u64>,
+    t_max: u64,
+    min_addr: Option<u64>,
+    max_end: u64,
+    bump: u64,
+    has_gc: bool,
+}
+
+impl TraceReplay {
+    /// Seconds of a tick count.
+    pub fn secs(&self, ticks: u32) -> f64 {
+        ticks as f64 * self.tick_ns as f64 * 1e-9
+    }
+
+    /// Ticks of `s` seconds (clamped).
+    pub fn ticks(&self, s: f64) -> u32 {
+        (s.max(0.0) * 1e9 / self.tick_ns as f64).min(f64::from(NEVER - 1)) as u32
+    }
+
+    /// Length of the trace. `[s]`
+    pub fn duration_s(&self) -> f64 {
+        self.secs(self.end)
+    }
+
+    /// Objects.
+    pub fn len(&self) -> usize {
+        self.alloc.len()
+    }
+
+    /// True without objects.
+    pub fn is_empty(&self) -> bool {
+        self.alloc.is_empty()
+    }
+
+    /// Bytes held: every array's capacity plus the overview grid.
+    pub fn resident_bytes(&self) -> usize {
+        4 * (self.addr.capacity()
+            + self.size.capacity()
+            + self.alloc.capacity()
+            + self.death.capacity()
+            + self.freed.capacity())
+            + std::mem::size_of::<TraceMove>() * self.moves.capacity()
+            + 8 * self.collections.capacity()
+            + self.overview.live.capacity()
+            + self.overview.dead.capacity()
+    }
+
+    /// Reads `path` (any trace `TraceReader` opens); `events` counts events read (both passes), `cancel` stops.
+    pub fn load(
+        path: &Path,
+        events: &AtomicU64,
+        cancel: &AtomicBool,
+    ) -> Result<TraceReplay, String> {
+        let t_start = std::time::Instant::now();
+        let err = |e: gclab_core::trace::TraceError| e.to_string();
+        let cancelled = || "cancelled".to_string();
+        // Pass 1: time range, address range, collections.
+        let mut b = Bounds::default();
+        let mut n_alloc = 0u64;
+        let reader = TraceReader::open(path).map_err(err)?;
+        let header = reader.header().clone();
+        for (i, ev) in reader.enumerate() {
+            let ev = ev.map_err(err)?;
+            if i % 65536 == 0 {
+                events.fetch_add(65536, Ordering::Relaxed);
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+            }
+            let t = ev.t();
+            b.t_min = Some(b.t_min.map_or(t, |m| m.min(t)));
+            b.t_max = b.t_max.max(t);
+            match ev {
+                Event::Alloc {
+                    addr, size_bytes, ..
+                } => {
+                    n_alloc += 1;
+                    b.bump = b.bump.saturating_add(size_bytes);
+                    if addr != 0 {
+                        b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                        b.max_end = b.max_end.max(addr.saturating_add(size_bytes));
+                    }
+                }
+                Event::Move { addr, .. } if addr != 0 => {
+                    b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                }
+                Event::GcStart { .. } | Event::GcEnd { .. } => b.has_gc = true,
+                _ => {}
+            }
+        }
+        let synthetic = b.min_addr.is_none();
+        let base = if synthetic {
+            0
+        } else if header.heap.base_addr != 0
+            && b.min_addr.is_some_and(|m| m >= header.heap.base_addr)
+        {
+            header.heap.base_addr
+        } else {
+            b.min_addr.unwrap_or(0)
+        };
+        let span_bytes = if synthetic {
+            b.bump
+        } else {
+            b.max_end.saturating_sub(base)
+        };
+        let scale = header.time_unit.ns_per_unit().unwrap_or(1.0);
+        let t0 = b.t_min.unwrap_or(0);
+        let span_ns = ((b.t_max - t0) as f64 * scale) as u64;
+        let mut r = TraceReplay {
+            path: path.to_path_buf(),
+            name: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            granule: (span_bytes / u64::from(u32::MAX) + 1).next_power_of_two(),
+            tick_ns: (span_ns / u64::from(NEVER - 1) + 1).max(1),
+            synthetic_addresses: synthetic,
+            ..Default::default()
+        };
+        let cap = usize::try_from(n_alloc).unwrap_or(0);
+        for v in [
+            &mut r.addr,
+            &mut r.size,
+            &mut r.alloc,
+            &mut r.death,
+            &mut r.freed,
+        ] {
+            v.reserve_exact(cap);
+        }
+        let tick = |t: u64| -> u32 {
+            let ns = (t.saturating_sub(t0)) as f64 * scale;
+            ((ns / r.tick_ns as f64) as u64).min(u64::from(NEVER - 1)) as u32
+        };
+        let (granule, tick_ns) = (r.granule, r.tick_ns);
+        let _ = tick_ns;
+        let gran =
+            |a: u64| -> u32 { (a.saturating_sub(base) / granule).min(u64::from(u32::MAX)) as u32 };
+        // Pass 2: objects.
+        let mut ids: HashMap<u64, u32> = HashMap::with_capacity(cap.min(1 << 24));
+        let mut pending: Vec<u32> = Vec::new();
+        let mut open_gc: Option<u32> = None;
+        let mut moves: Vec<TraceMove> = Vec::new();
+        let mut bump = 0u64;
+        let mut end = 0u32;
+        let mut n = 0u64;
+        for (i, ev) in TraceReader::open(path).map_err(err)?.enumerate() {
+            let ev = ev.map_err(err)?;
+            n += 1;
+            if i % 65536 == 0 {
+                events.fetch_add(65536, Ordering::Relaxed);
+                if cancel.load(Ordering::Relaxed) {
+                    return Err(cancelled());
+                }
+            }
+            let t = tick(ev.t());
+            end = end.max(t);
+            match ev {
+                Event::Alloc {
+                    id,
+                    size_bytes,
+                    addr,
+                    ..
+                } => {
+                    let a = if synthetic {
+                        let a = bump;
+                        bump = bump.saturating_add(size_bytes);
+                        (a / granule).min(u64::from(u32::MAX)) as u32
+                    } else {
+                        gran(addr)
+                    };
+                    let lid = r.alloc.len() as u32;
+                    r.addr.push(a);
+                    r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
+                    r.alloc.push(t);
+                    r.death.push(NEVER);
+                    r.freed.push(NEVER);
+                    if let Some(old) = ids.insert(id, lid) {
+                        // An id reused without a death: the old object is gone.
+                        r.death[old as usize] = r.death[old as usize].min(t);
+                        r.freed[old as usize] = r.freed[old as usize].min(t);
+                    }
+                }
+                Event::Move { id, addr, .. } => {
+                    if let Some(&lid) = ids.get(&id)
+                        && !synthetic
+                    {
+                        moves.push(TraceMove {
+                            obj: lid,
+                            t,
+                            addr: gran(addr),
+                        });
+                    }
+                }
+                Event::Death { id, .. } => {
+                    if let Some(lid) = ids.remove(&id) {
+                        r.death[lid as usize] = t;
+                        if b.has_gc {
+                            pending.push(lid);
+                        } else {
+                            r.freed[lid as usize] = t;
+                        }
+                    }
+                }
+                Event::GcStart { .. } => open_gc = Some(t),
+                Event::GcEnd { .. } => {
+                    for lid in pending.drain(..) {
+                        r.freed[lid as usize] = t;
+                    }
+                    r.collections.push((open_gc.take().unwrap_or(t), t));
+                }
+                Event::Access { .. } => {}
+            }
+        }
+        drop(ids);
+        moves.sort_by_key(|m| (m.obj, m.t));
+        moves.shrink_to_fit();
+        r.moves = moves;
+        r.end = end.max(1);
+        r.heap_bytes = if synthetic { bump } else { span_bytes }.max(1);
+        r.events = n;
+        r.overview = r.overview_grid();
+        r.load_s = t_start.elapsed().as_secs_f64();
+        Ok(r)
+    }
+
+    /// A synthetic trace of `n` objects (benchmarks, tests): bump allocation over a 256 MiB heap, one object every
+    /// 100 ns, lifetimes from 1 µs to 10 ms, a collection every 10 ms reclaiming the dead.
+    pub fn synthetic(n: usize) -> TraceReplay {
+        let heap: u64 = 256 << 20;
+        let mut r = TraceReplay {
+            name: format!("synthetic {n} objects"),
+            granule: 1,
+            tick_ns: 1,
+            heap_bytes: heap,
+            ..Default::default()
+        };
+        for v in [
+            &mut r.addr,
+            &mut r.size,
+            &mut r.alloc,
+            &mut r.death,
+            &mut r.freed,
+        ] {
+            v.reserve_exact(n);
+        }
+        let gc_every: u64 = 10_000_000;
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut bump = 0u64;
+        for i in 0..n as u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let size = 16 + (x % 7) * 8;
+            let t = i * 100;
+            let life = 1_000 + (x >> 20) % 10_000_000;
+            let death = t + life;
+            let freed = (death / gc_every + 1) * gc_every;
+            r.addr.push((bump % heap) as u32);
+            bump += size;
+            r.size.push(size as u32);
+            r.alloc.push(t.min(u64::from(NEVER - 1)) as u32);
+            r.death.push(death.min(u64::from(NEVER - 1)) as u32);
+            r.freed.push(freed.min(u64::from(NEVER - 1)) as u32);
+        }
+        let end = (n as u64 * 100 + gc_every).min(u64::from(NEVER - 1));
+        r.end = end as u32;
+        let mut g = gc_every;
+        while g < end {
+            r.collections
+                .push((g as u32, (g + 100_000).min(end) as u32));
+            g += gc_every;
+        }
+        r.events = 3 * n as u64;
+        r.overview = r.overview_grid();
+        r
+    }
+
+    /// Calls `seg(start, end, addr_bytes, size_bytes, death)` for each constant-address stretch of each object
+    /// alive at some point of `[t0, t1)` (ticks).
+    fn for_each_segment(&self, t0: u32, t1: u32, mut seg: impl FnMut(u32, u32, u64, u64, u32)) {
+        let n = self.alloc.partition_point(|&a| a < t1);
+        let mut mv = 0usize;
+        for i in 0..n {
+            let freed = self.freed[i];
+            if freed <= t0 {
+                continue;
+            }
+            let size = u64::from(self.size[i]);
+            let mut addr = u64::from(self.addr[i]) * self.granule;
+            let mut start = self.alloc[i];
+            let death = self.death[i];
+            // Moves are sorted by object: advance to this object's.
+            if !self.moves.is_empty() {
+                mv += self.moves[mv..].partition_point(|m| (m.obj as usize) < i);
+                while let Some(m) = self.moves.get(mv).filter(|m| m.obj as usize == i) {
+                    seg(start, m.t, addr, size, death);
+                    start = m.t;
+                    addr = u64::from(m.addr) * self.granule;
+                    mv += 1;
+                }
+            }
+            seg(start, freed.min(self.end), addr, size, death);
+        }
+    }
+
+    /// Live and dead coverage of the `w × h` cells of `[t0, t1) × [a0, a1)` (ticks, bytes); row 0 at `a1`.
+    fn coverage(&self, t0: f64, t1: f64, a0: f64, a1: f64, w: usize, h: usize) -> Acc {
+        let mut acc = Acc::new(w, h);
+        let dt = (t1 - t0) / w as f64;
+        let da = (a1 - a0) / h as f64;
+        if !(dt > 0.0 && da > 0.0) {
+            return acc;
+        }
+        let col = |t: u32| (f64::from(t) - t0) / dt;
+        let row = |a: f64| (a1 - a) / da;
+        let (lo, hi) = (
+            t0.max(0.0) as u32,
+            t1.min(f64::from(NEVER - 1)).ceil() as u32,
+        );
+        self.for_each_segment(lo, hi, |s, e, addr, size, death| {
+            if e <= s {
+                return;
+            }
+            let (y0, y1) = (row((addr + size) as f64), row(addr as f64));
+            if y1 <= 0.0 || y0 >= h as f64 {
+                return;
+            }
+            if death > s {
+                acc.add(false, col(s), col(e.min(death)), y0, y1);
+            }
+            if death < e {
+                acc.add(true, col(s.max(death)), col(e), y0, y1);
+            }
+        });
+        acc
+    }
+
+    fn overview_grid(&self) -> Overview {
+        let (w, h) = (OVERVIEW_COLS, OVERVIEW_ROWS);
+        let acc = self.coverage(0.0, f64::from(self.end), 0.0, self.heap_bytes as f64, w, h);
+        let mut o = Overview {
+            cols: w,
+            rows: h,
+            live: vec![0; w * h],
+            dead: vec![0; w * h],
+        };
+        for r in 0..h {
+            let (mut l, mut d) = (0f32, 0f32);
+            let row = r * acc.stride;
+            // Row r of the coverage is at the top; the grid's row 0 is address 0.
+            let gr = h - 1 - r;
+            for c in 0..w {
+                l += acc.live[row + c];
+                d += acc.dead[row + c];
+                o.live[c * h + gr] = (l.clamp(0.0, 1.0) * 255.0).round() as u8;
+                o.dead[c * h + gr] = (d.clamp(0.0, 1.0) * 255.0).round() as u8;
+            }
+        }
+        o
+    }
+
+    /// The overview column at `t` seconds: `(live, dead)` coverage per address row, address 0 first.
+    pub fn column_at(&self, t: f64) -> (&[u8], &[u8]) {
+        let o = &self.overview;
+        if o.cols == 0 {
+            return (&[], &[]);
+        }
+        let f = (t / self.duration_s().max(1e-12)).clamp(0.0, 1.0);
+        let c = ((f * o.cols as f64) as usize).min(o.cols - 1);
+        (
+            &o.live[c * o.rows..(c + 1) * o.rows],
+            &o.dead[c * o.rows..(c + 1) * o.rows],
+        )
+    }
+
+    /// Rasterises `[t0, t1) × [a0, a1)` (seconds, bytes) at `w × h` pixels; a GC lane above the heap's top.
+    pub fn rasterize(
+        &self,
+        (t0, t1): (f64, f64),
+        (a0, a1): (f64, f64),
+        (w, h): (usize, usize),
+        pal: &Palette,
+    ) -> ColorImage {
+        let (w, h) = (w.max(1), h.max(1));
+        let bg = Palette::blend(&[(pal.guide, 0.12), (pal.free_active, 0.88)]);
+        let mut img = ColorImage::filled([w, h], bg);
+        let tick_s = self.tick_ns as f64 * 1e-9;
+        let (k0, k1) = (t0 / tick_s, t1 / tick_s);
+        let acc = self.coverage(k0, k1, a0, a1, w, h);
+        let da = (a1 - a0) / h as f64;
+        let dt = (k1 - k0) / w as f64;
+        if !(da > 0.0 && dt > 0.0) {
+            return img;
+        }
+        let heap_top = self.heap_bytes as f64;
+        let lane_top = heap_top * (1.0 + GC_LANE_FRACTION);
+        let c_first = ((-k0 / dt).max(0.0).ceil() as usize).min(w);
+        let c_last = (((f64::from(self.end) - k0) / dt).max(0.0).floor() as usize + 1).min(w);
+        let mut gc_cols = vec![false; w];
+        for &(s, e) in &self.collections {
+            let (a, b) = ((f64::from(s) - k0) / dt, (f64::from(e) - k0) / dt);
+            if b < 0.0 || a >= w as f64 {
+                continue;
+            }
+            let (a, b) = (a.max(0.0) as usize, (b.max(a + 1.0) as usize).min(w));
+            for c in gc_cols.iter_mut().take(b.max(a + 1).min(w)).skip(a) {
+                *c = true;
+            }
+        }
+        let lane_bg = Palette::blend(&[(pal.guide, 0.3), (pal.free_active, 0.7)]);
+        for r in 0..h {
+            let centre = a1 - (r as f64 + 0.5) * da;
+            let px = &mut img.pixels[r * w..(r + 1) * w];
+            if centre >= heap_top && centre < lane_top {
+                for (c, p) in px.iter_mut().enumerate().take(c_last).skip(c_first) {
+                    *p = if gc_cols[c] { pal.gc } else { lane_bg };
+                }
+                continue;
+            }
+            if centre < 0.0 || centre >= heap_top {
+                continue;
+            }
+            let row = r * acc.stride;
+            let (mut l, mut d) = (0f32, 0f32);
+            let diffs = acc.live[row..row + c_last]
+                .iter()
+                .zip(&acc.dead[row..row + c_last]);
+            for (c, (p, (dl, dd))) in px.iter_mut().zip(diffs).enumerate() {
+                l += dl;
+                d += dd;
+                if c < c_first {
+                    continue;
+                }
+                let lv = l.clamp(0.0, 1.0);
+                let dv = d.clamp(0.0, 1.0 - lv);
+                let f = 1.0 - lv - dv;
+                *p = if f >= 0.999 {
+                    pal.free_active
+                } else {
+                    Palette::blend(&[(pal.live, lv), (pal.dead, dv), (pal.free_active, f)])
+                };
+            }
+        }
+        img
+    }
+
+    /// What is at `t` seconds and `addr` bytes: the object (size, allocated, dead or live) or free memory.
+    pub fn describe(&self, t: f64, addr: f64) -> String {
+        let k = self.ticks(t);
+        let a = addr.max(0.0) as u64;
+        let mut found = None;
+        self.for_each_segment(k, k.saturating_add(1), |s, e, at, size, death| {
+            if s <= k && k < e && at <= a && a < at + size {
+                found = Some((at, size, death));
+            }
+        });
+        let head = format!(
+            "{} at {}\n",
+            super::format::bytes(a),
+            super::format::secs(t)
+        );
+        match found {
+            Some((at, size, death)) => format!(
+                "{head}object of {} at {}\n{}",
+                super::format::bytes(size),
+                super::format::bytes(at),
+                if death <= k {
+                    format!(
+                        "DEAD since {} — waiting for a collection",
+                        super::format::secs(self.secs(death))
+                    )
+                } else {
+                    "LIVE (reachable)".to_string()
+                }
+            ),
+            None => format!("{head}free"),
+        }
+    }
+
+    /// The collection start at or after `t` (seconds), or before it when `forward` is false.
+    pub fn gc_near(&self, t: f64, forward: bool) -> Option<f64> {
+        let eps = 1e-12;
+        let starts = || self.collections.iter().map(|c| self.secs(c.0));
+        if forward {
+            starts().find(|&s| s > t + eps)
+        } else {
+            starts().rfind(|&s| s < t - eps)
+        }
+    }
+}
+
+/// True when the file at `path` starts like a gclab trace (text, binary or zstd-compressed) or is named so.
+pub fn looks_like_trace(path: &Path) -> bool {
+    let by_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "gct" | "gctrace" | "gctb"));
+    if by_name {
+        return true;
+    }
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    head.starts_with(gclab_core::trace::TEXT_MAGIC.as_bytes())
+        || head.starts_with(&gclab_core::trace::BINARY_MAGIC)
+        || head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD])
+}

@@ -1,0 +1,459 @@
+//! The views of a GC log ([`crate::gui::log::LogView`]): the same places as a run's — a pause timeline where the
+//! heap map was, heap occupancy before/after each collection with the heap's capacity, the exact MinMU curve with
+//! its worst windows (clickable: they move the playhead) — sharing one time axis and playhead. Views a log cannot
+//! fill (heap layout, bank power, energy, per-core frequency, sweeps) say why instead of staying blank.
+
+use egui::Rect;
+use egui_plot::{AxisHints, Bar, BarChart, HLine, Line, LineStyle, Plot, Points, VLine};
+
+use super::{
+    decade_marks, heading, legend_row, log_ms_tick, playhead, plot_height, region, seek_on_click,
+    time_plot,
+};
+use crate::gui::command::Command;
+use crate::gui::format;
+use crate::gui::log::LogView;
+use crate::gui::state::{AppState, ViewKind};
+use crate::gui::theme::Palette;
+
+/// Draws `view` for the log on screen.
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    view: ViewKind,
+    cmds: &mut Vec<Command>,
+) {
+    match view {
+        ViewKind::Overview => overview(ui, st, log, pal, cmds),
+        ViewKind::Layout => {
+            not_in_a_log(
+                ui,
+                pal,
+                "No heap layout in a GC log",
+                "A GC log records pauses and heap totals, not where objects are: there is no address × time map \
+                 and no bank power state. Open a gclab trace (.gct) for a layout, or close the log to see the \
+                 simulated run's. Below: the log's pauses and heap occupancy on the same time axis.",
+            );
+            let h = ui.available_height();
+            pauses(ui, st, log, pal, cmds, h * 0.5);
+            heap(ui, st, log, pal, cmds, ui.available_height());
+        }
+        ViewKind::Mmu => {
+            let h = ui.available_height();
+            mmu(ui, st, log, pal, cmds, h);
+        }
+        ViewKind::Energy => {
+            not_in_a_log(
+                ui,
+                pal,
+                "No energy in a GC log",
+                "Energy and bank power come from gclab's platform models; a log from a real runtime has neither. \
+                 Close the log (or change a knob) to see the simulated run's energy breakdown.",
+            );
+            summary(ui, log);
+        }
+        ViewKind::Cpu => {
+            not_in_a_log(
+                ui,
+                pal,
+                "No per-core lanes in a GC log",
+                "HotSpot and logcat GC lines carry no CPU frequency, hotplug or per-core placement. Close the log \
+                 to see the simulated android-krait run's cores. Below: when the log's pauses stopped the program.",
+            );
+            let h = ui.available_height();
+            pauses(ui, st, log, pal, cmds, h * 0.6);
+        }
+        ViewKind::Sweep => not_in_a_log(
+            ui,
+            pal,
+            "Sweeps simulate the scenario",
+            "A sweep re-runs the scenario under many settings; a GC log is one measurement and cannot be re-run. \
+             Close the log to sweep the scenario.",
+        ),
+    }
+}
+
+/// A framed note saying what a log cannot show, with a button back to the simulation.
+fn not_in_a_log(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.label(
+            egui::RichText::new(title)
+                .strong()
+                .size(16.0)
+                .color(pal.warn),
+        );
+        ui.label(text);
+    });
+    ui.add_space(6.0);
+}
+
+fn overview(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+) {
+    let full = ui.available_rect_before_wrap();
+    let gap = 8.0;
+    let left_w = (full.width() * 0.57).floor();
+    let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
+    let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
+    region(ui, left, |ui| {
+        pauses(ui, st, log, pal, cmds, left.height() * 0.5);
+        heap(ui, st, log, pal, cmds, ui.available_height());
+    });
+    region(ui, right, |ui| {
+        mmu(ui, st, log, pal, cmds, right.height() * 0.55);
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .id_salt("log-summary")
+            .show(ui, |ui| summary(ui, log));
+    });
+    ui.advance_cursor_after_rect(full);
+}
+
+/// The pause timeline: each pause a bar as high as it was long, coloured by kind.
+fn pauses(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        &format!("Pauses — {} ({} log)", log.name, log.format),
+        "Every stop-the-world pause in the log: a bar at its start, as high as it lasted. Colours are the pause \
+         kinds the runtime logged. Click to move the playhead; ←/→ step from pause to pause.",
+    );
+    let names: Vec<String> = log
+        .kinds
+        .iter()
+        .map(|k| format!("{} ({})", k.kind, k.count))
+        .collect();
+    let mut items: Vec<(egui::Color32, &str, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            (
+                pal.energy[i % pal.energy.len()],
+                n.as_str(),
+                "pauses of this kind, as logged",
+            )
+        })
+        .collect();
+    if log.max_pause_ms > 25.0 {
+        items.push((
+            pal.warn,
+            "50 ms",
+            "pauses longer than about 50 ms are perceived by users",
+        ));
+    }
+    items.push((pal.playhead, "playhead", "the instant marked in every view"));
+    legend_row(ui, &items);
+    // About 2 px wide at the full span, so a short pause is still seen.
+    let bar_w = (log.duration_s / 600.0).max(1e-9);
+    let resp = time_plot("log-pauses")
+        .height(plot_height(ui, start_y, height))
+        .y_axis_label("pause [ms]")
+        .include_x(0.0)
+        .include_x(log.duration_s)
+        .include_y(0.0)
+        .include_y(log.max_pause_ms * 1.1)
+        .show(ui, |p| {
+            for (i, k) in log.kinds.iter().enumerate() {
+                let c = pal.energy[i % pal.energy.len()];
+                let bars: Vec<Bar> = k
+                    .bars
+                    .iter()
+                    .map(|&(t, ms)| Bar::new(t + bar_w / 2.0, ms).width(bar_w).fill(c))
+                    .collect();
+                p.bar_chart(
+                    BarChart::new(k.kind.clone(), bars)
+                        .color(c)
+                        .allow_hover(false),
+                );
+            }
+            if log.max_pause_ms > 25.0 {
+                p.hline(
+                    HLine::new("50 ms", 50.0)
+                        .color(pal.warn)
+                        .style(LineStyle::dashed_dense()),
+                );
+            }
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+}
+
+/// Heap occupancy from the log: before and after each collection, the sawtooth between them, and the capacity.
+fn heap(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        "Heap occupancy (from the log)",
+        "Heap in use before each collection and after it, as the runtime logged them, and the heap's capacity. \
+         Between collections the program allocates, so use climbs from one 'after' to the next 'before'.",
+    );
+    if log.heap_used.is_empty() {
+        ui.weak(
+            "This log's pause lines carry no heap sizes (ZGC logs them apart from its pauses; pause and \
+             utilisation CSVs have none): no occupancy to plot.",
+        );
+        return;
+    }
+    legend_row(
+        ui,
+        &[
+            (
+                pal.dead,
+                "before GC",
+                "heap in use when the collection started",
+            ),
+            (pal.live, "after GC", "heap in use when it ended"),
+            (
+                pal.guide,
+                "in use",
+                "before → after at each collection, joined in time",
+            ),
+            (
+                pal.powered,
+                "capacity",
+                "the committed heap size the runtime logged",
+            ),
+        ],
+    );
+    let top = log
+        .heap_total
+        .iter()
+        .chain(&log.heap_before)
+        .map(|p| p.y)
+        .fold(0.0, f64::max);
+    let resp = time_plot("log-heap")
+        .height(plot_height(ui, start_y, height))
+        .y_axis_label("MiB")
+        .include_x(0.0)
+        .include_x(log.duration_s)
+        .include_y(0.0)
+        .include_y(top * 1.1)
+        .show(ui, |p| {
+            p.line(
+                Line::new("in use", log.heap_used.as_slice())
+                    .color(pal.guide)
+                    .width(1.0)
+                    .allow_band(false),
+            );
+            if !log.heap_total.is_empty() {
+                p.line(
+                    Line::new("capacity", log.heap_total.as_slice())
+                        .color(pal.powered)
+                        .width(2.0)
+                        .allow_band(false),
+                );
+            }
+            p.points(
+                Points::new("before GC", log.heap_before.as_slice())
+                    .color(pal.dead)
+                    .radius(2.0),
+            );
+            p.points(
+                Points::new("after GC", log.heap_after.as_slice())
+                    .color(pal.live)
+                    .radius(2.0),
+            );
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+}
+
+/// The exact MinMU of the log, with the runtime's own MMU when it logged one (ZGC), and the worst windows.
+fn mmu(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        "Minimum mutator utilisation (MinMU) of the log",
+        "For each window length, the worst share of that window the program ran between the logged pauses. \
+         Click to list the worst windows of a length; click a window to move the playhead there.",
+    );
+    let mut items = vec![
+        (
+            pal.current,
+            "this log",
+            "exact MinMU from the logged pauses",
+        ),
+        (
+            pal.gc,
+            "max pause",
+            "MinMU is 0 for windows up to the longest pause",
+        ),
+        (
+            pal.warn,
+            "50 ms",
+            "pauses longer than about 50 ms are perceived by users",
+        ),
+        (
+            pal.powered,
+            "GC overhead asymptote",
+            "for long windows MinMU tends to 1 minus the paused share of time",
+        ),
+        (
+            pal.playhead,
+            "selected window",
+            "click the plot to pick a window length",
+        ),
+    ];
+    if !log.reported_mmu.is_empty() {
+        items.push((
+            pal.baseline,
+            "the runtime's own MMU",
+            "the MMU table ZGC logged last (it measures its own way)",
+        ));
+    }
+    legend_row(ui, &items);
+    let sel = st.mmu_window_ms.max(1e-6).log10();
+    let resp = Plot::new("log-mmu")
+        .height(plot_height(ui, start_y, height) - 40.0)
+        .custom_x_axes(vec![
+            AxisHints::new_x()
+                .label("window (log scale)")
+                .formatter(|m, _| log_ms_tick(m.value))
+                .label_spacing(28.0..=36.0),
+        ])
+        .y_axis_label("MinMU")
+        .x_grid_spacer(decade_marks)
+        .include_y(0.0)
+        .include_y(1.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show(ui, |p| {
+            p.line(
+                Line::new("this log", log.mmu_curve.as_slice())
+                    .color(pal.current)
+                    .width(2.5),
+            );
+            if !log.reported_mmu.is_empty() {
+                p.points(
+                    Points::new("the runtime's own MMU", log.reported_mmu.as_slice())
+                        .color(pal.baseline)
+                        .radius(4.0),
+                );
+            }
+            if log.max_pause_ms > 0.0 {
+                p.vline(
+                    VLine::new(
+                        format!("max pause {}", format::window_ms(log.max_pause_ms)),
+                        log.max_pause_ms.log10(),
+                    )
+                    .color(pal.gc)
+                    .style(LineStyle::dashed_dense()),
+                );
+            }
+            p.vline(
+                VLine::new("50 ms: a pause users perceive", 50f64.log10())
+                    .color(pal.warn)
+                    .width(2.0),
+            );
+            p.hline(
+                HLine::new(
+                    format!(
+                        "GC overhead asymptote 1 − {}",
+                        format::percent(log.gc_fraction)
+                    ),
+                    1.0 - log.gc_fraction,
+                )
+                .color(pal.powered)
+                .style(LineStyle::dashed_loose()),
+            );
+            p.vline(
+                VLine::new("selected window", sel)
+                    .color(pal.playhead)
+                    .width(1.0),
+            );
+            if let Some(w) = st.worst.as_ref().and_then(|w| w.windows.first()) {
+                p.points(
+                    Points::new("MinMU at the selected window", vec![[sel, w.utilization]])
+                        .radius(5.0)
+                        .color(pal.playhead),
+                );
+            }
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    if let Some(x) = resp.inner {
+        cmds.push(Command::SelectMmuWindow(10f64.powf(x)));
+    }
+    super::mmu::worst_list(ui, st, cmds);
+}
+
+/// What the log holds, as a table.
+fn summary(ui: &mut egui::Ui, log: &LogView) {
+    let mut rows: Vec<(&str, String)> = vec![
+        ("file", log.name.clone()),
+        ("format", log.format.clone()),
+        (
+            "mutators",
+            if log.mutators.len() <= 3 {
+                log.mutators.join(", ")
+            } else {
+                format!("{}", log.mutators.len())
+            },
+        ),
+        ("span", format::secs(log.duration_s)),
+        ("pauses", log.pauses.to_string()),
+        ("longest pause", format::window_ms(log.max_pause_ms)),
+        ("time paused", format::window_ms(log.total_pause_ms)),
+        ("paused share of time", format::percent(log.gc_fraction)),
+    ];
+    for k in &log.kinds {
+        rows.push(("  pauses of kind", format!("{} × {}", k.count, k.kind)));
+    }
+    rows.push(("lines not understood", log.skipped_lines.to_string()));
+    rows.push(("loaded in", format::secs(log.load_s)));
+    egui::Grid::new("log-summary-table")
+        .num_columns(2)
+        .striped(true)
+        .spacing([10.0, 4.0])
+        .show(ui, |ui| {
+            ui.strong("log");
+            ui.strong("");
+            ui.end_row();
+            for (name, value) in rows {
+                ui.label(name);
+                ui.monospace(value);
+                ui.end_row();
+            }
+        });
+    for w in log.warnings.iter().take(4) {
+        ui.weak(w);
+    }
+}
