@@ -123,7 +123,11 @@ impl Warnings {
 
     /// Line `line` was not used, for `reason`.
     pub fn skip(&mut self, line: usize, reason: &str) {
-        let entry = self.skipped.entry(reason.to_string()).or_default();
+        // Look up before allocating the key: a log may skip millions of lines for a handful of reasons.
+        let entry = match self.skipped.get_mut(reason) {
+            Some(e) => e,
+            None => self.skipped.entry(reason.to_string()).or_default(),
+        };
         entry.0 += 1;
         if entry.1.len() < Self::FIRST_LINES {
             entry.1.push(line);
