@@ -25,7 +25,7 @@ use crate::error::{Origin, ScenarioError};
 use std::sync::Arc;
 
 use crate::trace::{self, workload::ComputeModel};
-use crate::workload::{AllocDraw, TraceWorkload, WorkloadProfile};
+use crate::workload::{AllocDraw, AndroidProfile, TraceWorkload, WorkloadProfile};
 use toml_util::{deep_merge, line_of_key, line_of_offset, parse_override_value, set_path};
 
 /// A validated scenario: the resolved file (workload profile merged in) plus where it came from.
@@ -237,10 +237,22 @@ impl Scenario {
             &origin_of,
         )?;
         let mut file = file;
+        let mut workload = workload;
+        let android_trace = file.platform == PlatformKind::AndroidKrait && workload.trace.is_some();
+        if let (true, Some(t)) = (android_trace, workload.trace.clone()) {
+            let p = android_from_recording(
+                &t,
+                workload.android.as_ref(),
+                base_dir.as_deref(),
+                &origin_of,
+            )?;
+            workload.android = Some(p);
+        }
         validate(&mut file, &workload)
             .map_err(|(field, msg)| field_error(origin_of(&field), &field, msg))?;
         // A slider move re-validates the scenario: the trace is read again only if its settings changed.
         let recorded = match (&workload.trace, reuse) {
+            _ if android_trace => None,
             (Some(t), Some((rt, hz, r))) if *t == rt && hz == file.kvm.clock_hz => Some(r),
             (Some(t), _) => Some(load_recorded(
                 t,
@@ -448,7 +460,43 @@ fn resolve_workload(
 /// A trace workload's settings, the clock its compute was converted at, and its draws.
 type RecordedDraws = (TraceWorkload, u64, Arc<[AllocDraw]>);
 
-/// The allocation requests of `[workload.trace]`, read once per scenario load (shared by clones and sweeps).
+/// The allocation requests of `[workload.trace]` at `compute`, read once per scenario load (shared by clones and
+/// sweeps), and whether the trace's clock is wall time.
+fn read_recording(
+    t: &TraceWorkload,
+    compute: ComputeModel,
+    base_dir: Option<&Path>,
+    origin_of: &dyn Fn(&str) -> Origin,
+) -> Result<(Vec<AllocDraw>, bool), ScenarioError> {
+    let err = |m: String| field_error(origin_of("workload.trace.path"), "workload.trace.path", m);
+    let (name, src): (String, Box<dyn std::io::Read>) = match presets::trace_bytes(&t.path) {
+        Some(bytes) => (
+            format!("trace:{}", t.path),
+            Box::new(std::io::Cursor::new(bytes)),
+        ),
+        None => {
+            let path = base_dir.map_or_else(|| PathBuf::from(&t.path), |d| d.join(&t.path));
+            let f = std::fs::File::open(&path).map_err(|e| {
+                err(format!(
+                    "expected a readable gclab trace: {}: {e}",
+                    path.display()
+                ))
+            })?;
+            (
+                path.display().to_string(),
+                Box::new(std::io::BufReader::new(f)),
+            )
+        }
+    };
+    let (draws, wall) = trace::workload::draws_from(&name, src, compute)
+        .map_err(|e| err(format!("expected a readable gclab trace: {e}")))?;
+    if draws.is_empty() {
+        return Err(err(format!("`{}` records no allocation", t.path)));
+    }
+    Ok((draws, wall))
+}
+
+/// The kvm-soc requests of `[workload.trace]`: compute from the recorded clock at `clock_hz`, or fixed.
 fn load_recorded(
     t: &TraceWorkload,
     clock_hz: u64,
@@ -460,23 +508,21 @@ fn load_recorded(
     } else {
         ComputeModel::Clock(clock_hz)
     };
-    let err = |m: String| field_error(origin_of("workload.trace.path"), "workload.trace.path", m);
-    let draws = match presets::trace_bytes(&t.path) {
-        Some(bytes) => trace::workload::draws_from(
-            &format!("trace:{}", t.path),
-            Box::new(std::io::Cursor::new(bytes)),
-            compute,
-        ),
-        None => {
-            let path = base_dir.map_or_else(|| PathBuf::from(&t.path), |d| d.join(&t.path));
-            trace::workload::draws(&path, compute)
-        }
-    }
-    .map_err(|e| err(format!("expected a readable gclab trace: {e}")))?;
-    if draws.is_empty() {
-        return Err(err(format!("`{}` records no allocation", t.path)));
-    }
-    Ok(draws.into())
+    Ok(read_recording(t, compute, base_dir, origin_of)?.0.into())
+}
+
+/// On android-krait a recording becomes the `[android]` profile of its Table 1 characteristics
+/// (`AndroidProfile::from_recording`): that engine runs statistical profiles, not single objects.
+fn android_from_recording(
+    t: &TraceWorkload,
+    base: Option<&AndroidProfile>,
+    base_dir: Option<&Path>,
+    origin_of: &dyn Fn(&str) -> Origin,
+) -> Result<AndroidProfile, ScenarioError> {
+    let (draws, wall) = read_recording(t, ComputeModel::Clock(1_000_000_000), base_dir, origin_of)?;
+    let summary = trace::workload::summarize(&draws);
+    AndroidProfile::from_recording(&summary, wall, base)
+        .map_err(|m| field_error(origin_of("workload.trace.path"), "workload.trace.path", m))
 }
 
 fn in_range<T: PartialOrd + std::fmt::Display + Copy>(
@@ -540,12 +586,6 @@ fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, St
         return Err((
             "heap.alignment".into(),
             format!("expected a power of two in 1–64, got {}", h.alignment),
-        ));
-    }
-    if w.trace.is_some() && f.platform != PlatformKind::KvmSoc {
-        return Err((
-            "workload.trace".into(),
-            "a recorded trace replays on platform kvm-soc; android-krait runs [workload.android] profiles".into(),
         ));
     }
     let c = &mut f.collector;

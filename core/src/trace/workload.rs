@@ -29,13 +29,84 @@ pub fn draws(path: &Path, compute: ComputeModel) -> Result<Vec<AllocDraw>, Trace
     draws_of(TraceReader::open(path)?, compute)
 }
 
-/// The allocation requests of a trace read from `src` (`name` labels errors).
+/// The allocation requests of a trace read from `src` (`name` labels errors), and whether its clock is wall time
+/// (then `ComputeModel::Clock` cycles are real time at that clock; on a logical clock they are ticks).
 pub fn draws_from(
     name: &str,
     src: Box<dyn std::io::Read>,
     compute: ComputeModel,
-) -> Result<Vec<AllocDraw>, TraceError> {
-    draws_of(TraceReader::from_read(name, src)?, compute)
+) -> Result<(Vec<AllocDraw>, bool), TraceError> {
+    let r = TraceReader::from_read(name, src)?;
+    let wall = r.header().time_unit.ns_per_unit().is_some();
+    Ok((draws_of(r, compute)?, wall))
+}
+
+/// SYSTOR'15 Table 1's characteristics of a recording — what the android-krait engine, which runs statistical
+/// profiles rather than single objects, takes from it. Lifetimes are in the allocation clock (bytes allocated by
+/// the program between an object's allocation and its death, its own excluded), as Table 1 measures them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordingSummary {
+    /// Bytes allocated. `[bytes]`
+    pub allocated_bytes: f64,
+    /// Objects allocated.
+    pub objects: u64,
+    /// Live bytes averaged over the allocation clock. `[bytes]`
+    pub mean_live_bytes: f64,
+    /// Live objects averaged over the allocation clock.
+    pub mean_live_objects: f64,
+    /// Percent of all objects dead within 128, 256 and 512 KiB allocated (Table 1's lifetime columns).
+    pub dead_within_pct: [f64; 3],
+    /// Sum of the draws' compute: the recorded time when the draws were read at `ComputeModel::Clock(1 GHz)` from a
+    /// wall-clock trace. `[ns]`
+    pub compute_ns: f64,
+}
+
+/// Summarises draws (read at `ComputeModel::Clock(1_000_000_000)` for `compute_ns` to be nanoseconds).
+pub fn summarize(draws: &[AllocDraw]) -> RecordingSummary {
+    // prefix[i] = bytes allocated before draw i.
+    let mut prefix = Vec::with_capacity(draws.len() + 1);
+    let mut acc = 0u64;
+    prefix.push(0u64);
+    for d in draws {
+        acc += d.size_bytes;
+        prefix.push(acc);
+    }
+    let total = acc.max(1) as f64;
+    let n = draws.len();
+    let (mut live_byte_bytes, mut live_obj_bytes) = (0.0f64, 0.0f64);
+    let mut dead_within = [0u64; 3];
+    let limits = [128.0 * 1024.0, 256.0 * 1024.0, 512.0 * 1024.0];
+    let mut compute_ns = 0.0;
+    for (i, d) in draws.iter().enumerate() {
+        compute_ns += d.compute_cycles as f64;
+        let end = match d.lifetime {
+            Lifetime::Allocations(k) => Some((i + 1 + k as usize).min(n)),
+            _ => None,
+        };
+        let life = (prefix[end.unwrap_or(n)] - prefix[i + 1]) as f64;
+        live_byte_bytes += d.size_bytes as f64 * life;
+        live_obj_bytes += life;
+        if end.is_some() {
+            for (j, lim) in limits.iter().enumerate() {
+                if life <= *lim {
+                    dead_within[j] += 1;
+                }
+            }
+        }
+    }
+    let pct = |c: u64| 100.0 * c as f64 / n.max(1) as f64;
+    RecordingSummary {
+        allocated_bytes: acc as f64,
+        objects: n as u64,
+        mean_live_bytes: live_byte_bytes / total,
+        mean_live_objects: live_obj_bytes / total,
+        dead_within_pct: [
+            pct(dead_within[0]),
+            pct(dead_within[1]),
+            pct(dead_within[2]),
+        ],
+        compute_ns,
+    }
 }
 
 fn draws_of(r: TraceReader, compute: ComputeModel) -> Result<Vec<AllocDraw>, TraceError> {
@@ -89,6 +160,40 @@ fn draws_of(r: TraceReader, compute: ComputeModel) -> Result<Vec<AllocDraw>, Tra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_summary_measures_lifetimes_in_the_allocation_clock() {
+        let d = |size_bytes, lifetime| AllocDraw {
+            compute_cycles: 10,
+            size_bytes,
+            lifetime,
+            source: AllocSource::Work,
+            phase: 0,
+            site: 0,
+        };
+        // 100 KiB dies after one 200 KiB allocation; 200 KiB dies at once; 1 KiB never dies.
+        let k = 1024;
+        let s = summarize(&[
+            d(100 * k, Lifetime::Allocations(1)),
+            d(200 * k, Lifetime::Allocations(0)),
+            d(k, Lifetime::Immortal),
+        ]);
+        assert_eq!(s.objects, 3, "objects");
+        assert_eq!(s.allocated_bytes, 301.0 * k as f64, "bytes");
+        // Lives: 200 KiB, 0, 0 (allocated last) → one of three dead within 128 KiB, two within 256 KiB.
+        let third = 100.0 / 3.0;
+        assert_eq!(
+            s.dead_within_pct,
+            [third, 2.0 * third, 2.0 * third],
+            "dead within"
+        );
+        assert_eq!(
+            s.mean_live_bytes,
+            (100.0 * 200.0) * (k * k) as f64 / (301 * k) as f64,
+            "Little's law"
+        );
+        assert_eq!(s.compute_ns, 30.0, "compute");
+    }
 
     #[test]
     fn fixture_objects_become_draws() {

@@ -11,6 +11,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::trace::workload::RecordingSummary;
+
 /// `[android]` section of a workload profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -125,6 +127,53 @@ impl AndroidProfile {
         check("compilations", f64::from(self.compilations), 0.0, 1e7)?;
         check("compile_us", self.compile_us, 0.0, 1e7)?;
         Ok(())
+    }
+
+    /// The profile of a recording (`[workload.trace]` on android-krait): Table 1's allocated, live and object
+    /// counts and lifetime columns measured from it, and — when its clock is wall time — its compute per KiB;
+    /// what a trace does not record (threads, explicit GCs, iterations, background load, and the compute of a
+    /// logical-clock trace) comes from `base`, the profile the scenario names, or is one mutator and the GC daemon.
+    pub fn from_recording(
+        s: &RecordingSummary,
+        wall_clock: bool,
+        base: Option<&AndroidProfile>,
+    ) -> Result<AndroidProfile, String> {
+        let kib = s.allocated_bytes / KIB;
+        let recorded_us_per_kib =
+            (wall_clock && s.compute_ns > 0.0 && kib > 0.0).then(|| s.compute_ns / 1000.0 / kib);
+        let mutator_us_per_kib = match (recorded_us_per_kib, base) {
+            (Some(v), _) => v.max(1e-6),
+            (None, Some(b)) => b.mutator_us_per_kib,
+            (None, None) => {
+                return Err("the trace records no wall time between allocations: name a base profile                             (workload.profile = \"android/jack\") for the mutator's compute"
+                    .into());
+            }
+        };
+        let mut p = base.cloned().unwrap_or(AndroidProfile {
+            allocated_mib: 0.0,
+            live_mib: 0.0,
+            objects_m: 0.0,
+            live_objects_m: None,
+            lifetime_pct: [0.0; 3],
+            mutators: 1,
+            threads: 2,
+            explicit_gcs: 0,
+            iterations: 1,
+            mutator_us_per_kib,
+            mutator_stall_fraction: mutator_stall(),
+            think_us_per_kib: 0.0,
+            background_period_ms: bg_period(),
+            background_work_us: bg_work(),
+            compilations: 0,
+            compile_us: jit_work(),
+        });
+        p.allocated_mib = s.allocated_bytes / MIB;
+        p.live_mib = s.mean_live_bytes / MIB;
+        p.objects_m = s.objects as f64 / 1e6;
+        p.live_objects_m = Some((s.mean_live_objects / 1e6).max(1e-6));
+        p.lifetime_pct = s.dead_within_pct;
+        p.mutator_us_per_kib = mutator_us_per_kib;
+        Ok(p)
     }
 
     /// Mean object size. `[bytes]`
