@@ -3,7 +3,11 @@
 //! simulation + derived data + one frame), on the default scenario, a run with a million objects and an android
 //! preset.
 //!
-//! `cargo bench -p gclab --bench gui` (add `-- --quick` for a short run).
+//! A recorded trace replayed as recorded (issue #5 point 10): a headless frame of the heap-layout view at a moving
+//! scrub position on a synthetic 10 M-object trace (≥ 60 fps: ≤ 16.7 ms), the one-off map raster of the whole
+//! trace, and the resident bytes per object (printed).
+//!
+//! `cargo bench -p gclab --bench gui` (add `-- --quick` for a short run; `-- trace` for the trace cases only).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -113,5 +117,63 @@ fn rerun(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, raster, frames, rerun);
+fn trace_replay(c: &mut Criterion) {
+    use gclab::gui::trace::TraceReplay;
+    let n = 10_000_000;
+    let t0 = Instant::now();
+    let tr = TraceReplay::synthetic(n);
+    let built = t0.elapsed();
+    eprintln!(
+        "trace_replay: {n} objects built in {:.2} s; resident {:.1} MiB = {:.2} bytes/object",
+        built.as_secs_f64(),
+        tr.resident_bytes() as f64 / (1 << 20) as f64,
+        tr.resident_bytes() as f64 / n as f64
+    );
+    let pal = Palette::of(Theme::Light);
+    let mut g = c.benchmark_group("trace_replay");
+    g.sample_size(10).measurement_time(Duration::from_secs(8));
+    let dur = tr.duration_s();
+    let heap = tr.heap_bytes as f64;
+    // The whole trace, from the overview grid (what the UI thread draws on a zoom or pan at full range).
+    g.bench_function("10M_objects_map_from_overview_1100x420", |b| {
+        b.iter(|| {
+            black_box(tr.rasterize_overview((0.0, dur), (0.0, heap * 1.05), (1100, 420), &pal))
+        });
+    });
+    // A full raster from the objects (done on the trace-raster thread when zoomed in past the overview).
+    g.bench_function("10M_objects_map_raster_1100x420", |b| {
+        b.iter(|| black_box(tr.rasterize((0.0, dur), (0.0, heap * 1.05), (1100, 420), &pal)));
+    });
+    g.bench_function("10M_objects_map_raster_zoomed10pct_1100x420", |b| {
+        b.iter(|| {
+            black_box(tr.rasterize(
+                (dur * 0.45, dur * 0.55),
+                (0.0, heap * 1.05),
+                (1100, 420),
+                &pal,
+            ))
+        });
+    });
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));
+    settle(&ctx, &mut app);
+    app.state.trace = Some(std::sync::Arc::new(tr));
+    app.queue(Command::SetView(gclab::gui::ViewKind::Layout));
+    frame(&ctx, &mut app);
+    frame(&ctx, &mut app);
+    let mut i = 0u32;
+    g.sample_size(50).measurement_time(Duration::from_secs(5));
+    // Scrubbing: the playhead moves every frame; the map's texture stays, the "now" column is one overview column.
+    g.bench_function("10M_objects_layout_frame_scrubbing", |b| {
+        b.iter(|| {
+            i = (i + 7) % 1000;
+            app.queue(Command::Playback(gclab::gui::PlaybackCommand::SeekTo(
+                dur * f64::from(i) / 1000.0,
+            )));
+            frame(&ctx, &mut app);
+        });
+    });
+    g.finish();
+}
+
+criterion_group!(benches, raster, frames, rerun, trace_replay);
 criterion_main!(benches);

@@ -479,3 +479,42 @@ fn kittest_a_garbled_log_is_an_error_and_the_views_stay() {
     assert!(Arc::ptr_eq(&run, &now), "the run on screen is unchanged");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/trace/v1.gctrace");
+    open_through_the_path_field(&mut h, &path);
+    let t = app(&h).state.trace.clone().expect("the trace is on screen");
+    assert_eq!(t.len(), 4, "four objects");
+    assert_eq!(t.collections.len(), 2, "two collections");
+    assert!(
+        h.query_by_label("Heap layout — v1.gctrace (as recorded)")
+            .is_some(),
+        "the heap-layout view shows the trace"
+    );
+    h.get_by_role_and_label(Role::Button, "next GC >").click();
+    settle(&mut h);
+    let first = t.secs(t.collections[0].0);
+    assert_eq!(
+        app(&h).state.playback.playhead,
+        first,
+        "next GC: the trace's first collection"
+    );
+    h.get_by_role_and_label(Role::Slider, "playhead")
+        .set_value_accesskit(t.duration_s() / 2.0);
+    settle(&mut h);
+    assert!(
+        (app(&h).state.playback.playhead - t.duration_s() / 2.0).abs() < 1e-12,
+        "the scrubber moves through the trace"
+    );
+    h.get_by_role_and_label(Role::Button, "MinMU").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label("No pauses in a trace replayed as recorded")
+            .is_some(),
+        "MinMU says why it is empty"
+    );
+}

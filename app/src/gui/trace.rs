@@ -477,7 +477,94 @@ impl TraceReplay {
         )
     }
 
+    /// True when the overview grid has at least one column per pixel for `[t0, t1)` seconds at `w` pixels, so
+    /// [`TraceReplay::rasterize_overview`] draws it as sharply as a full raster.
+    pub fn overview_suffices(
+        &self,
+        (t0, t1): (f64, f64),
+        (a0, a1): (f64, f64),
+        (w, h): (usize, usize),
+    ) -> bool {
+        let visible = (t1.min(self.duration_s()) - t0.max(0.0)) / self.duration_s().max(1e-12);
+        let heap = self.heap_bytes as f64;
+        let rows = (a1.min(heap) - a0.max(0.0)) / heap.max(1.0);
+        visible * self.overview.cols as f64 >= w as f64 * 0.9
+            && rows * self.overview.rows as f64
+                >= h as f64 * 0.9 * (a1 - a0).min(heap) / (a1 - a0).max(1.0)
+    }
+
+    /// The view drawn from the overview grid (nearest sample per pixel): O(pixels), whatever the object count —
+    /// exact enough when [`TraceReplay::overview_suffices`], a coarse preview while a zoomed raster is computed.
+    pub fn rasterize_overview(
+        &self,
+        (t0, t1): (f64, f64),
+        (a0, a1): (f64, f64),
+        (w, h): (usize, usize),
+        pal: &Palette,
+    ) -> ColorImage {
+        let (w, h) = (w.max(1), h.max(1));
+        let bg = Palette::blend(&[(pal.guide, 0.12), (pal.free_active, 0.88)]);
+        let mut img = ColorImage::filled([w, h], bg);
+        let o = &self.overview;
+        let dur = self.duration_s();
+        if o.cols == 0 || dur <= 0.0 {
+            return img;
+        }
+        let heap_top = self.heap_bytes as f64;
+        let lane_top = heap_top * (1.0 + GC_LANE_FRACTION);
+        let dt = (t1 - t0) / w as f64;
+        let da = (a1 - a0) / h as f64;
+        let cols: Vec<Option<usize>> = (0..w)
+            .map(|c| {
+                let t = t0 + (c as f64 + 0.5) * dt;
+                (0.0..dur)
+                    .contains(&t)
+                    .then(|| ((t / dur * o.cols as f64) as usize).min(o.cols - 1))
+            })
+            .collect();
+        let gc_cols: Vec<bool> = (0..w)
+            .map(|c| {
+                let (a, b) = (
+                    self.ticks(t0 + c as f64 * dt),
+                    self.ticks(t0 + (c + 1) as f64 * dt),
+                );
+                let i = self.collections.partition_point(|g| g.1 < a);
+                self.collections.get(i).is_some_and(|g| g.0 <= b)
+            })
+            .collect();
+        let lane_bg = Palette::blend(&[(pal.guide, 0.3), (pal.free_active, 0.7)]);
+        for r in 0..h {
+            let centre = a1 - (r as f64 + 0.5) * da;
+            let px = &mut img.pixels[r * w..(r + 1) * w];
+            if centre >= heap_top && centre < lane_top {
+                for ((p, col), gc) in px.iter_mut().zip(&cols).zip(&gc_cols) {
+                    if col.is_some() {
+                        *p = if *gc { pal.gc } else { lane_bg };
+                    }
+                }
+                continue;
+            }
+            if centre < 0.0 || centre >= heap_top {
+                continue;
+            }
+            let gr = ((centre / heap_top * o.rows as f64) as usize).min(o.rows - 1);
+            for (p, col) in px.iter_mut().zip(&cols) {
+                let Some(c) = col else { continue };
+                let l = f32::from(o.live[c * o.rows + gr]) / 255.0;
+                let d = (f32::from(o.dead[c * o.rows + gr]) / 255.0).min(1.0 - l);
+                let f = 1.0 - l - d;
+                *p = if f >= 0.999 {
+                    pal.free_active
+                } else {
+                    Palette::blend(&[(pal.live, l), (pal.dead, d), (pal.free_active, f)])
+                };
+            }
+        }
+        img
+    }
+
     /// Rasterises `[t0, t1) × [a0, a1)` (seconds, bytes) at `w × h` pixels; a GC lane above the heap's top.
+    /// O(objects allocated before `t1` + address rows of those alive in the range): run it off the UI thread.
     pub fn rasterize(
         &self,
         (t0, t1): (f64, f64),
@@ -610,4 +697,71 @@ pub fn looks_like_trace(path: &Path) -> bool {
     head.starts_with(gclab_core::trace::TEXT_MAGIC.as_bytes())
         || head.starts_with(&gclab_core::trace::BINARY_MAGIC)
         || head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gclab_core::trace::layout::RecordedLayout;
+    use gclab_core::units::SimTime;
+
+    fn fixture(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/trace")
+            .join(name)
+    }
+
+    fn load(p: &Path) -> TraceReplay {
+        TraceReplay::load(p, &AtomicU64::new(0), &AtomicBool::new(false)).expect("trace loads")
+    }
+
+    #[test]
+    fn the_fixture_replays_as_core_replays_it() {
+        for name in ["v1.gctrace", "v1.gctrace.txt"] {
+            let p = fixture(name);
+            let r = load(&p);
+            let core = RecordedLayout::open(&p).expect("core reads it");
+            assert_eq!(r.len(), core.layout.objects.len(), "{name}: objects");
+            assert_eq!(
+                r.collections.len(),
+                core.collections.len(),
+                "{name}: collections"
+            );
+            assert_eq!(r.moves.len(), core.layout.moves.len(), "{name}: moves");
+            // Same objects resident at every instant (ticks are ns here: the trace spans < 4 s).
+            let t_first = core.layout.objects.first().map_or(0, |o| o.alloc.0);
+            for t in (t_first..=core.end.0 + 1).step_by(5) {
+                let k = (t - t_first) as u32;
+                let ours = (0..r.len())
+                    .filter(|&i| r.alloc[i] <= k && r.freed[i] > k)
+                    .count();
+                assert_eq!(
+                    ours,
+                    core.layout.at(SimTime(t)).len(),
+                    "{name}: resident at {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ten_million_objects_fit_in_32_bytes_each() {
+        // The per-object arrays are fixed-width; 1 M objects show the ratio a 10 M trace has (the overview grid,
+        // fixed at 2 MiB, weighs less per object the more objects there are).
+        let r = TraceReplay::synthetic(1_000_000);
+        let per_object =
+            (r.resident_bytes() - r.overview.live.capacity() - r.overview.dead.capacity()) as f64
+                / r.len() as f64;
+        assert!(per_object <= 20.5, "arrays: {per_object} bytes per object");
+        let at_10m = per_object + (2 * OVERVIEW_COLS * OVERVIEW_ROWS) as f64 / 1e7;
+        assert!(
+            at_10m <= 32.0,
+            "with the overview at 10 M objects: {at_10m}"
+        );
+        let (live, _) = r.column_at(r.duration_s() / 2.0);
+        assert!(
+            live.iter().any(|&c| c > 0),
+            "the overview shows objects mid-run"
+        );
+    }
 }

@@ -21,22 +21,103 @@ const NOW_W: f32 = 120.0;
 /// What the map's texture depends on: objects, visible range (bits), pixel size, theme.
 type MapKey = (usize, [u64; 4], [usize; 2], [u8; 4]);
 
-/// The trace map's texture and what it was built for.
+/// A raster being computed on the `trace-raster` thread.
+struct Pending {
+    key: MapKey,
+    rx: crossbeam_channel::Receiver<egui::ColorImage>,
+}
+
+/// The trace map's texture and what it was built for. A zoomed-in raster is computed on a thread of its own
+/// (the newest view wins; the overview stands in meanwhile), so the UI never waits for the objects.
 #[derive(Default)]
 pub struct TraceMap {
     key: Option<MapKey>,
     tex: Option<TextureHandle>,
+    /// The key of a texture that is only the overview's preview (a sharper raster is on its way).
+    preview_of: Option<MapKey>,
+    pending: Option<Pending>,
     /// Time of the last raster rebuild. `[ms]`
     pub last_raster_ms: f64,
     /// Raster rebuilds so far.
     pub rebuilds: u64,
 }
 
+impl TraceMap {
+    fn show(&mut self, ctx: &egui::Context, img: egui::ColorImage) {
+        match &mut self.tex {
+            Some(tex) => tex.set(img, TextureOptions::NEAREST),
+            None => self.tex = Some(ctx.load_texture("trace-layout", img, TextureOptions::NEAREST)),
+        }
+    }
+
+    /// Makes the texture show `key`'s view: from the overview at once when that is sharp enough, else the
+    /// overview as a preview and a full raster on the `trace-raster` thread.
+    fn update(
+        &mut self,
+        ctx: &egui::Context,
+        t: &std::sync::Arc<TraceReplay>,
+        key: MapKey,
+        (tr, ar, size): ((f64, f64), (f64, f64), (usize, usize)),
+        pal: &Palette,
+    ) {
+        if let Some(p) = &self.pending
+            && let Ok(img) = p.rx.try_recv()
+        {
+            if Some(p.key) == self.key {
+                self.show(ctx, img);
+                self.preview_of = None;
+            }
+            self.pending = None;
+        }
+        if self.key == Some(key) && self.tex.is_some() {
+            if self.preview_of == Some(key) && self.pending.is_none() {
+                self.spawn(ctx, t, key, (tr, ar, size), pal);
+            }
+            return;
+        }
+        let started = std::time::Instant::now();
+        let img = t.rasterize_overview(tr, ar, size, pal);
+        self.show(ctx, img);
+        self.key = Some(key);
+        self.last_raster_ms = started.elapsed().as_secs_f64() * 1e3;
+        self.rebuilds += 1;
+        if t.overview_suffices(tr, ar, size) {
+            self.preview_of = None;
+        } else {
+            self.preview_of = Some(key);
+            if self.pending.is_none() {
+                self.spawn(ctx, t, key, (tr, ar, size), pal);
+            }
+        }
+    }
+
+    fn spawn(
+        &mut self,
+        ctx: &egui::Context,
+        t: &std::sync::Arc<TraceReplay>,
+        key: MapKey,
+        (tr, ar, size): ((f64, f64), (f64, f64), (usize, usize)),
+        pal: &Palette,
+    ) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let (t2, pal2, c2) = (std::sync::Arc::clone(t), *pal, ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("trace-raster".into())
+            .spawn(move || {
+                let _ = tx.send(t2.rasterize(tr, ar, size, &pal2));
+                c2.request_repaint();
+            });
+        if spawned.is_ok() {
+            self.pending = Some(Pending { key, rx });
+        }
+    }
+}
+
 /// Draws `view` for the trace on screen.
 pub fn ui(
     ui: &mut egui::Ui,
     st: &AppState,
-    t: &TraceReplay,
+    t: &std::sync::Arc<TraceReplay>,
     pal: &Palette,
     layout: &mut super::layout::LayoutView,
     view: ViewKind,
@@ -87,7 +168,7 @@ pub fn ui(
 fn map(
     ui: &mut egui::Ui,
     st: &AppState,
-    t: &TraceReplay,
+    t: &std::sync::Arc<TraceReplay>,
     pal: &Palette,
     cache: &mut TraceMap,
     cmds: &mut Vec<Command>,
@@ -160,23 +241,7 @@ fn map(
                     [w, hh],
                     pal.live.to_array(),
                 );
-                if cache.key != Some(key) || cache.tex.is_none() {
-                    let started = std::time::Instant::now();
-                    let img = t.rasterize((t0, t1), (a0, a1), (w, hh), pal);
-                    match &mut cache.tex {
-                        Some(tex) => tex.set(img, TextureOptions::NEAREST),
-                        None => {
-                            cache.tex = Some(ctx.load_texture(
-                                "trace-layout",
-                                img,
-                                TextureOptions::NEAREST,
-                            ));
-                        }
-                    }
-                    cache.key = Some(key);
-                    cache.last_raster_ms = started.elapsed().as_secs_f64() * 1e3;
-                    cache.rebuilds += 1;
-                }
+                cache.update(&ctx, t, key, ((t0, t1), (a0, a1), (w, hh)), pal);
                 if let Some(tex) = &cache.tex {
                     p.image(
                         PlotImage::new(
