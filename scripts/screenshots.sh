@@ -31,6 +31,16 @@ shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAY
 shot android-overview GCLAB_PRESET=android/quadrant GCLAB_PLAYHEAD=8 GCLAB_COMPARE=fg
 shot android-sweep GCLAB_PRESET=android/quadrant GCLAB_VIEW=sweep
 shot android-minmu GCLAB_PRESET=android/quadrant GCLAB_VIEW=mmu GCLAB_VARIANTS=1
+# A real GC log (HotSpot G1, JDK 17) and an Android logcat opened in the app.
+jvm_log=../shared/data/jvm-logs/jdk17-g1-xmx128m.log
+[ -f "$jvm_log" ] || jvm_log=tests/fixtures/logs/jdk17-serial-xmx128m.log
+shot gc-log GCLAB_OPEN="$PWD/$jvm_log" GCLAB_PLAYHEAD=3
+shot gc-log-android GCLAB_OPEN="$PWD/tests/fixtures/logs/dalvik-logcat.txt" GCLAB_PLAYHEAD=0.2
+# A recorded trace (the default scenario's objects, written by `gclab trace record`) replayed as recorded.
+tmp=$(mktemp -d)
+"$bin" trace record preset:default -o "$tmp/kwml.gct" >/dev/null
+shot trace-replay GCLAB_OPEN="$tmp/kwml.gct" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.6
+rm -rf "$tmp"
 # The same views rendered headless by egui_kittest (wgpu on lavapipe; no Xvfb): screenshots/kittest/<view>.png.
 # GCLAB_KITTEST=0 skips them.
 if [ "${GCLAB_KITTEST:-1}" != 0 ]; then

@@ -325,14 +325,16 @@ impl GclabApp {
             Ok(log::Opened::Trace(t)) => {
                 st.info(format!(
                     "opened the trace {}: {} objects, {} events over {}, {} collections, loaded in {:.0} ms \
-                     ({:.1} bytes per object resident){}",
+                     ({:.1} MiB resident: {:.1} bytes per object + the 2 MiB overview){}",
                     t.name,
                     t.len(),
                     t.events,
                     format::secs(t.duration_s()),
                     t.collections.len(),
                     t.load_s * 1e3,
-                    t.resident_bytes() as f64 / t.len().max(1) as f64,
+                    t.resident_bytes() as f64 / f64::from(1u32 << 20),
+                    (t.resident_bytes() - t.overview.live.capacity() - t.overview.dead.capacity()) as f64
+                        / t.len().max(1) as f64,
                     if t.synthetic_addresses {
                         "; the trace has no addresses: objects laid out in allocation order"
                     } else {
