@@ -73,7 +73,7 @@ pub fn main(args: &[String]) -> i32 {
     let result = match args.first().map(String::as_str) {
         None => gclab_core::Scenario::default_preset()
             .map_err(CliError::from)
-            .and_then(open_window),
+            .and_then(|sc| open_window(sc, true)),
         Some("open") => match args.get(1) {
             // A bad scenario is bad input (exit 2), reported before any window opens. A GC log opens on the
             // default scenario and is read on the app's loader thread (errors go to the status bar).
@@ -82,7 +82,7 @@ pub fn main(args: &[String]) -> i32 {
                     Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
                         .map_err(CliError::from)
                         .and_then(|sc| {
-                            crate::gui::run_app_opening(sc, Some(path.into()))
+                            crate::gui::run_app_opening(sc, Some(path.into()), false)
                                 .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
                         }),
                     Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
@@ -91,8 +91,10 @@ pub fn main(args: &[String]) -> i32 {
             }
             Some(path) => gclab_core::Scenario::load(path, &[])
                 .map_err(CliError::from)
-                .and_then(open_window),
-            None => Err(CliError::input("open: expected a FILE (a scenario TOML)")),
+                .and_then(|sc| open_window(sc, false)),
+            None => Err(CliError::input(
+                "open: expected a FILE (a scenario TOML or a GC log)",
+            )),
         },
         Some("presets") => presets(),
         Some("run") => {
@@ -128,8 +130,10 @@ pub fn main(args: &[String]) -> i32 {
     }
 }
 
-fn open_window(scenario: gclab_core::Scenario) -> Result<(), CliError> {
-    crate::gui::run_app(scenario).map_err(|e| CliError::other(format!("cannot open the app: {e}")))
+/// Opens the window; `restore` reopens the last session's scenario (plain `gclab`).
+fn open_window(scenario: gclab_core::Scenario, restore: bool) -> Result<(), CliError> {
+    crate::gui::run_app(scenario, restore)
+        .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
 }
 
 fn presets() -> Result<(), CliError> {

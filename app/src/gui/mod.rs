@@ -25,6 +25,7 @@ pub mod headless;
 #[cfg(test)]
 mod kittest_tests;
 pub mod log;
+pub mod persist;
 mod scrubber;
 mod state;
 mod sweep;
@@ -48,22 +49,30 @@ use worker::{Reply, Request, Worker};
 
 /// Opens the app window on a loaded scenario. Blocks until the window is closed. Renders with wgpu; when no
 /// wgpu adapter can be created (no Vulkan/GL driver wgpu accepts), tries again with the glow (OpenGL) renderer.
-pub fn run_app(scenario: Scenario) -> Result<(), String> {
-    run_app_opening(scenario, None)
+///
+/// Theme, zoom, view and scenario persist across sessions ([`persist`]); `restore_scenario` also reopens the last
+/// scenario (the command line's `gclab` without a file).
+pub fn run_app(scenario: Scenario, restore_scenario: bool) -> Result<(), String> {
+    run_app_opening(scenario, None, restore_scenario)
 }
 
 /// Opens the app on `scenario` and, when given, opens `file` at once (a GC log or a scenario, as *Open* does).
-pub fn run_app_opening(scenario: Scenario, file: Option<std::path::PathBuf>) -> Result<(), String> {
+pub fn run_app_opening(
+    scenario: Scenario,
+    file: Option<std::path::PathBuf>,
+    restore_scenario: bool,
+) -> Result<(), String> {
     let sc2 = scenario.clone();
     let f2 = file.clone();
-    match open(scenario, file, eframe::Renderer::Wgpu) {
+    match open(scenario, file, restore_scenario, eframe::Renderer::Wgpu) {
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = std::io::Write::write_fmt(
                 &mut std::io::stderr(),
                 format_args!("gclab: the wgpu renderer failed ({e}); trying OpenGL (glow)\n"),
             );
-            open(sc2, f2, eframe::Renderer::Glow).map_err(|e2| format!("{e}; with glow: {e2}"))
+            open(sc2, f2, restore_scenario, eframe::Renderer::Glow)
+                .map_err(|e2| format!("{e}; with glow: {e2}"))
         }
     }
 }
@@ -71,6 +80,7 @@ pub fn run_app_opening(scenario: Scenario, file: Option<std::path::PathBuf>) -> 
 fn open(
     scenario: Scenario,
     file: Option<std::path::PathBuf>,
+    restore_scenario: bool,
     renderer: eframe::Renderer,
 ) -> Result<(), String> {
     let options = eframe::NativeOptions {
@@ -87,6 +97,11 @@ fn open(
         options,
         Box::new(move |cc| {
             let mut app = GclabApp::new(&cc.egui_ctx, scenario);
+            let screenshot = std::env::var_os("GCLAB_SCREENSHOT").is_some_and(|v| !v.is_empty());
+            if !screenshot && let Some(p) = persist::default_path() {
+                app.enable_persistence(p, restore_scenario && file.is_none());
+                app.apply_commands(&cc.egui_ctx);
+            }
             if let Some(f) = file {
                 app.queue(Command::LoadFile(f));
                 app.apply_commands(&cc.egui_ctx);
@@ -120,6 +135,8 @@ pub struct GclabApp {
     applied_theme: Option<Theme>,
     dialogs: files::Dialogs,
     pub(crate) logs: log::LogLoader,
+    /// Where settings persist, and what was last written there.
+    persist: Option<(std::path::PathBuf, persist::Persisted)>,
 }
 
 impl GclabApp {
@@ -162,6 +179,7 @@ impl GclabApp {
             applied_theme: None,
             dialogs: files::Dialogs::default(),
             logs: log::LogLoader::default(),
+            persist: None,
         };
         if let Some(p) = env("GCLAB_OPEN") {
             app.commands.push(Command::LoadFile(p.into()));
@@ -177,6 +195,40 @@ impl GclabApp {
         }
         app.apply_commands(ctx);
         app
+    }
+
+    /// Reads the persisted settings at `path` (theme, zoom, view; the last scenario when `restore_scenario`) and
+    /// writes them back there whenever they change.
+    pub fn enable_persistence(&mut self, path: std::path::PathBuf, restore_scenario: bool) {
+        let p = persist::load(&path);
+        if let Some(p) = &p {
+            p.apply(&mut self.state.settings);
+            if restore_scenario && p.scenario != self.state.base.origin() {
+                match p.scenario.strip_prefix("preset:") {
+                    Some(name) => self.commands.push(Command::LoadPreset(name.to_string())),
+                    None if std::path::Path::new(&p.scenario).is_file() => {
+                        self.commands
+                            .push(Command::LoadFile(p.scenario.clone().into()));
+                    }
+                    None => {}
+                }
+            }
+        }
+        let now = persist::Persisted::of(&self.state.settings, self.state.base.origin());
+        self.persist = Some((path, p.unwrap_or(now)));
+    }
+
+    fn persist_step(&mut self) {
+        let Some((path, last)) = &mut self.persist else {
+            return;
+        };
+        let now = persist::Persisted::of(&self.state.settings, self.state.base.origin());
+        if now != *last {
+            if let Err(e) = persist::save(path, &now) {
+                self.state.error(format!("settings not saved: {e}"));
+            }
+            *last = now;
+        }
     }
 
     /// Queues a command (tests drive the app this way, as the panels do).
@@ -249,6 +301,7 @@ impl GclabApp {
         });
         self.apply_commands(&ctx);
         self.advance_playback(&ctx);
+        self.persist_step();
         self.frame_ms.push(t0.elapsed().as_secs_f64() * 1e3);
         if self.frame_ms.len() > 600 {
             self.frame_ms.drain(..300);

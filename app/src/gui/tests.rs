@@ -308,3 +308,44 @@ fn the_native_open_dialog_never_blocks_the_ui_and_its_absence_is_reported() {
         "the scenario is unchanged without a chosen file"
     );
 }
+
+#[test]
+fn settings_persist_across_a_restart() {
+    let dir = std::env::temp_dir().join(format!("gclab-persist-{}", std::process::id()));
+    let path = dir.join("gclab").join("settings.toml");
+    let _ = std::fs::remove_dir_all(&dir);
+    {
+        let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+        app.enable_persistence(path.clone(), true);
+        settle(&ctx, &mut app);
+        app.state.settings.theme = super::Theme::Dark;
+        app.state.settings.zoom = 1.75;
+        app.queue(Command::SetView(ViewKind::Mmu));
+        app.queue(Command::LoadPreset("kvm/dragon".into()));
+        settle(&ctx, &mut app);
+    }
+    let text = std::fs::read_to_string(&path).expect("settings written");
+    assert!(text.contains("kvm/dragon"), "the scenario is kept: {text}");
+    // A restart: a new app on the default scenario reads them back.
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    app.enable_persistence(path.clone(), true);
+    app.apply_commands(&ctx);
+    settle(&ctx, &mut app);
+    let s = &app.state.settings;
+    assert_eq!(s.theme, super::Theme::Dark, "theme");
+    assert_eq!(s.zoom, 1.75, "zoom");
+    assert_eq!(s.view, ViewKind::Mmu, "view");
+    assert_eq!(
+        app.state.base.origin(),
+        "preset:kvm/dragon",
+        "last preset reopened"
+    );
+    let v = app.state.current.clone().expect("a run");
+    assert!(v.scenario.origin().contains("kvm/dragon"), "and run");
+    // Unreadable settings mean defaults, not an error.
+    std::fs::write(&path, "zoom = \"big\"").expect("write");
+    let (_ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    app.enable_persistence(path.clone(), true);
+    assert_eq!(app.state.settings.zoom, 1.25, "defaults");
+    let _ = std::fs::remove_dir_all(&dir);
+}
