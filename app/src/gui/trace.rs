@@ -745,6 +745,27 @@ mod tests {
     }
 
     #[test]
+    fn hover_names_the_object_under_the_pointer_and_free_memory() {
+        let r = load(&fixture("v1.gctrace"));
+        let t = r.secs(r.alloc[0]) + 1e-9;
+        let a = (u64::from(r.addr[0]) * r.granule) as f64 + 1.0;
+        let text = r.describe(t, a);
+        assert!(
+            text.contains("object of") && text.contains("LIVE"),
+            "{text}"
+        );
+        let free = r.describe(t, r.heap_bytes as f64 * 0.999 + 1e6);
+        assert!(free.contains("free"), "{free}");
+        let img = r.rasterize(
+            (0.0, r.duration_s()),
+            (0.0, r.heap_bytes as f64 * 1.05),
+            (200, 100),
+            &Palette::of(crate::gui::theme::Theme::Light),
+        );
+        assert_eq!(img.size, [200, 100], "the view's size");
+    }
+
+    #[test]
     fn ten_million_objects_fit_in_32_bytes_each() {
         // The per-object arrays are fixed-width; 1 M objects show the ratio a 10 M trace has (the overview grid,
         // fixed at 2 MiB, weighs less per object the more objects there are).

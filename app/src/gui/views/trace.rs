@@ -36,6 +36,9 @@ pub struct TraceMap {
     /// The key of a texture that is only the overview's preview (a sharper raster is on its way).
     preview_of: Option<MapKey>,
     pending: Option<Pending>,
+    /// The hover text and the pointer position (whole points) it was found for: finding the object under the
+    /// pointer scans the objects allocated by then, so it runs only when the pointer moves.
+    hover: Option<([i32; 2], String)>,
     /// Time of the last raster rebuild. `[ms]`
     pub last_raster_ms: f64,
     /// Raster rebuilds so far.
@@ -267,10 +270,18 @@ fn map(
             seek_on_click(hover.map(|h| h.x), cmds);
         }
         if let Some(hp) = hover
-            && resp.response.hovered()
+            && let Some(pos) = resp.response.hover_pos()
         {
-            resp.response
-                .on_hover_text_at_pointer(t.describe(hp.x, hp.y * 1024.0));
+            let at = [pos.x.round() as i32, pos.y.round() as i32];
+            let text = match &cache.hover {
+                Some((p, text)) if *p == at => text.clone(),
+                _ => {
+                    let text = t.describe(hp.x, hp.y * 1024.0);
+                    cache.hover = Some((at, text.clone()));
+                    text
+                }
+            };
+            resp.response.on_hover_text_at_pointer(text);
         }
         let frame = *resp.transform.frame();
         let bounds = *resp.transform.bounds();
