@@ -34,15 +34,25 @@ pub fn trace_binary(data: &[u8]) {
     let _ = read_trace("fuzz.gctrace", bytes);
 }
 
-/// What `gclab mmu` does with an imported file: span, step functions, MMU at a few windows, pause stats.
+/// False when `GCLAB_FUZZ_NO_MMU` is set: the GC-log targets then stop after the import, to explore the parsers
+/// alone.
+fn with_mmu() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GCLAB_FUZZ_NO_MMU").is_none())
+}
+
+/// What `gclab mmu` does with an imported file: span, step functions, the MMU at a few windows (unless
+/// `GCLAB_FUZZ_NO_MMU`), pause stats.
 fn use_imported(data: &Imported) {
     let span = data.default_span_ns();
     let series = data.util_series(span);
-    let curve = MmuCurve::new(&series);
-    let width = span.1.saturating_sub(span.0);
-    for w in [1_000_000, width / 3, width] {
-        if w > 0 {
-            let _ = curve.mmu(w);
+    if with_mmu() {
+        let curve = MmuCurve::new(&series);
+        let width = span.1.saturating_sub(span.0);
+        for w in [1_000_000, width / 3, width] {
+            if w > 0 {
+                let _ = curve.mmu(w);
+            }
         }
     }
     let _ = data.pause_stats(span);

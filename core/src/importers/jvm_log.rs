@@ -20,8 +20,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    ImportError, ImportErrorKind, Pause, PauseSeries, ReportedMmu, Warnings, duration_token_ns,
-    size_token_bytes,
+    ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, ReportedMmu,
+    Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Skip reasons for lines that are simply not about GC.
@@ -408,10 +408,19 @@ impl Parser {
                 u64::try_from((ns - o).max(0)).unwrap_or(0)
             }
         });
+        if time_ns.is_some_and(|t| t >= MAX_TIME_NS) {
+            self.warnings.skip(line, OUT_OF_RANGE);
+            return;
+        }
         if let Some(t) = time_ns {
             self.last_time = self.last_time.max(t);
         }
-        let parsed = message(l.message, line);
+        let parsed = match message(l.message, line) {
+            Ok((_, Message::Pause(_, ns) | Message::Safepoint(_, ns))) if ns >= MAX_TIME_NS => {
+                Err(OUT_OF_RANGE)
+            }
+            parsed => parsed,
+        };
         // Without tags, a level or time decorator still marks unified logging (`-Xlog:gc*:file:uptime`).
         let understood = gc_tagged
             || (l.tags.is_none() && (l.level || l.stamp.is_some()))
@@ -522,9 +531,12 @@ impl Parser {
             ));
             let mut t = 0u64;
             for (ns, mut p) in untimed {
+                if t.saturating_add(ns) >= MAX_TIME_NS {
+                    warnings.skip(p.line, OUT_OF_RANGE);
+                    continue;
+                }
                 p.start_ns = t;
-                // Saturating: hostile durations pile up at the end of time rather than wrap.
-                t = t.saturating_add(ns);
+                t += ns;
                 p.end_ns = t;
                 out.pauses.push(p);
             }

@@ -16,7 +16,8 @@
 
 use super::jvm_log::days_from_civil;
 use super::{
-    ImportError, ImportErrorKind, Pause, PauseSeries, Warnings, duration_token_ns, size_token_bytes,
+    ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, Warnings,
+    duration_token_ns, size_token_bytes,
 };
 
 /// Which runtime wrote a GC line.
@@ -320,6 +321,12 @@ impl Parser {
         };
         self.any_time |= time.is_some();
         match parsed {
+            LogcatLine::Gc(g)
+                if g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p)) >= MAX_TIME_NS
+                    || g.total_ns.is_some_and(|t| t >= MAX_TIME_NS) =>
+            {
+                self.warnings.skip(line, OUT_OF_RANGE);
+            }
             LogcatLine::Gc(g) => {
                 if time.is_none() && self.clock.is_some() {
                     self.untimed_after_time += 1;
@@ -437,16 +444,31 @@ fn finish(
         .min()
         .unwrap_or(0)
         .min(last_line_ns);
+    let in_range = |ns: i128| u64::try_from(ns).ok().filter(|&v| v < MAX_TIME_NS);
     for (a, mut p) in placed {
-        let start = u64::try_from(a - origin).unwrap_or(0);
-        p.start_ns = start;
-        p.end_ns = p.end_ns.saturating_add(start);
+        // Stamps more than 146 years apart (a garbled date) cannot all be placed: the far ones are skipped.
+        let Some(end) = in_range(a - origin + i128::from(p.end_ns)) else {
+            warnings.skip(p.line, OUT_OF_RANGE);
+            continue;
+        };
+        p.start_ns = end - p.end_ns;
+        p.end_ns = end;
         out.pauses.push(p);
+    }
+    if out.pauses.is_empty() {
+        let line = warnings.first_skipped(&[]).map_or(1, |(l, _)| l);
+        return Err(ImportError::new(
+            file,
+            line,
+            ImportErrorKind::NothingUsable(format!(
+                "no GC could be placed in time: {OUT_OF_RANGE}"
+            )),
+        ));
     }
     let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
     out.span_ns = (
         0,
-        last_end.max(u64::try_from(last_line_ns - origin).unwrap_or(0)),
+        last_end.max(in_range(last_line_ns - origin).unwrap_or(0)),
     );
     if !any_time {
         warnings.note(

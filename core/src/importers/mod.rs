@@ -247,6 +247,13 @@ impl Imported {
     }
 }
 
+/// Every time and duration an importer yields is below this (about 146 years): the range the exact MMU works in.
+/// A log stamp or duration beyond it is garbled; its line is skipped with [`OUT_OF_RANGE`]. `[ns]`
+pub const MAX_TIME_NS: u64 = 1 << 62;
+/// The skip reason of a line whose time or duration reaches [`MAX_TIME_NS`].
+pub(crate) const OUT_OF_RANGE: &str =
+    "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
+
 /// Longest line the log importers read; a longer line is skipped (and counted in the warnings). `[bytes]`
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Lines read ahead to tell the format (`--format auto`).

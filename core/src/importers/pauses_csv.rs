@@ -86,7 +86,7 @@ pub(crate) fn cell_ns(
     let text = row.get(col).map_or("", String::as_str);
     text.parse::<u64>()
         .ok()
-        .filter(|&v| v < (1u64 << 62))
+        .filter(|&v| v < super::MAX_TIME_NS)
         .ok_or_else(|| {
             ImportError::bad_value(file, line, name, text, "an integer number of nanoseconds")
         })
