@@ -1,5 +1,7 @@
 //! gclab's cross-crate tests, compiled into one binary. One module per topic.
 
+/// The android-krait heap map: pieces placed first-fit, never moved, agreeing with the occupancy timeline.
+mod android_layout;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
 /// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.

@@ -93,6 +93,7 @@ impl Sim<'_> {
             start: self.now,
             phase,
             reclaim_bytes: 0,
+            reclaim_pieces: Vec::new(),
             mark_bytes: 0,
             allocated_at_mark: 0,
             heap_before: self.allocated,
@@ -330,6 +331,9 @@ impl Sim<'_> {
         let Some(c) = self.cycle.as_mut() else {
             return;
         };
+        if let Some(l) = self.layout.as_mut() {
+            c.reclaim_pieces = l.snapshot(c.minor);
+        }
         if c.minor {
             c.reclaim_bytes = self.dead_young;
             c.mark_bytes = self.young_alloc.saturating_sub(self.dead_young);
@@ -452,6 +456,9 @@ impl Sim<'_> {
         let freed = c.reclaim_bytes.min(self.allocated);
         self.allocated -= freed;
         self.dead = self.dead.saturating_sub(freed);
+        if let Some(l) = self.layout.as_mut() {
+            l.reclaim(&c.reclaim_pieces, SimTime(self.now));
+        }
         self.resize_heap(c.minor);
         self.gc_events.push(GcEvent {
             start: SimTime(c.start),
@@ -528,7 +535,7 @@ impl Sim<'_> {
     }
 
     /// Allocates a cohort of `n` bytes: its pieces get lifetimes; the allocation clock moves; deaths happen.
-    pub(super) fn place_cohort(&mut self, n: u64) {
+    pub(super) fn place_cohort(&mut self, n: u64, site: u32) {
         let k = u64::from(self.cfg.engine.pieces_per_cohort).min(n.max(1));
         let piece = n / k;
         for i in 0..k {
@@ -544,16 +551,23 @@ impl Sim<'_> {
             } else {
                 u64::MAX
             };
-            self.pieces.push(Reverse((death, b, self.epoch)));
+            let piece = match self.layout.as_mut() {
+                Some(l) => l.place(b, SimTime(self.now), site),
+                None => super::layout::NO_PIECE,
+            };
+            self.pieces.push(Reverse((death, b, self.epoch, piece)));
         }
         self.allocated += n;
         self.live += n;
         self.young_alloc += n;
-        while let Some(Reverse((death, b, epoch))) = self.pieces.peek().copied() {
+        while let Some(Reverse((death, b, epoch, piece))) = self.pieces.peek().copied() {
             if death > self.clock_bytes {
                 break;
             }
             self.pieces.pop();
+            if let Some(l) = self.layout.as_mut() {
+                l.died(piece, epoch == self.epoch, SimTime(self.now));
+            }
             self.live -= b;
             self.dead += b;
             if epoch == self.epoch {

@@ -14,6 +14,7 @@
 pub mod config;
 mod cycle;
 pub mod heap_sizing;
+mod layout;
 mod program;
 mod sim;
 
@@ -167,6 +168,10 @@ pub fn simulate_android(
         suspend_pending: 0,
         oom: false,
         record_activity: f.record.layout,
+        layout: f
+            .record
+            .layout
+            .then(|| layout::AndroidLayout::new(growth_limit, initial_live)),
         activity: Vec::new(),
         occupancy: Vec::new(),
         gc_events: Vec::new(),
@@ -299,7 +304,11 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         banks: Vec::new(),
         gc_events: sim.gc_events,
         pauses: sim.pauses,
-        layout: Default::default(),
+        layout: sim
+            .layout
+            .take()
+            .map(layout::AndroidLayout::finish)
+            .unwrap_or_default(),
         bank_leakage_j: Vec::new(),
         cpu: Some(cpu),
         cpu_activity: sim.activity,

@@ -278,7 +278,7 @@ impl Sim<'_> {
     pub(super) fn commit_alloc(&mut self, t: usize) {
         let i = self.mut_index(t);
         let n = self.mutators[i].cohort;
-        self.place_cohort(n);
+        self.place_cohort(n, i as u32);
         self.mutators[i].left_in_iteration -= n;
         self.mutators[i].after_gc_for_alloc = false;
         if self.mutators[i].iteration == 0 && self.jit.is_some() {

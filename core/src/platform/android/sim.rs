@@ -182,7 +182,8 @@ impl Default for MutState {
 }
 
 /// One piece of a cohort: dies when the allocation clock reaches `death`.
-pub(super) type Piece = Reverse<(u64, u64, u64)>;
+/// A cohort piece waiting to die: (death on the allocation clock, bytes, GC epoch of its birth, heap-map piece).
+pub(super) type Piece = Reverse<(u64, u64, u64, u64)>;
 
 /// The running collection.
 #[derive(Debug, Clone)]
@@ -197,6 +198,8 @@ pub(super) struct Cycle {
     pub(super) start: u64,
     pub(super) phase: super::cycle::Ph,
     pub(super) reclaim_bytes: u64,
+    /// The heap-map pieces the snapshot will reclaim (empty without a map).
+    pub(super) reclaim_pieces: Vec<u32>,
     pub(super) mark_bytes: u64,
     pub(super) allocated_at_mark: u64,
     pub(super) heap_before: u64,
@@ -265,6 +268,8 @@ pub(super) struct Sim<'a> {
     pub(super) oom: bool,
     // Records.
     pub(super) record_activity: bool,
+    /// The heap map, when `record.layout` is on.
+    pub(super) layout: Option<super::layout::AndroidLayout>,
     pub(super) activity: Vec<CoreActivity>,
     pub(super) occupancy: Vec<OccupancySample>,
     pub(super) gc_events: Vec<GcEvent>,

@@ -1,0 +1,139 @@
+//! The android-krait heap map: where each cohort piece lies in the Dalvik heap's address space, for the app's
+//! layout replay (issue #3 item 14: the heap layout must come out of the cohort-level simulation).
+//!
+//! Dalvik's mark-sweep is non-moving over one dlmalloc space (models.md §1): a piece is placed first-fit in the
+//! address range `[0, growth limit)` ([`FreeList`], the kvm-soc allocator) and stays where it is until the sweep
+//! that reclaims it returns its range. A piece is a group of objects, so when no single free chunk holds it the
+//! piece is split over the lowest chunks — no fragmentation failure is invented that the byte accounting of the
+//! engine does not have. The map only observes: the engine's accounting, and therefore every result, is the same
+//! with it on or off. Placement granularity is the piece (a cohort of `engine.cohort_bytes` split in
+//! `engine.pieces_per_cohort`), not dlmalloc's per-object bins.
+
+use crate::heap::FreeList;
+use crate::run::{HeapLayout, LayoutRecorder};
+use crate::units::SimTime;
+
+/// No layout piece (the map is off).
+pub(super) const NO_PIECE: u64 = u64::MAX;
+
+/// The heap map of one run.
+#[derive(Debug)]
+pub(super) struct AndroidLayout {
+    rec: LayoutRecorder,
+    free: FreeList,
+    /// Per piece: its first layout id and how many parts it was placed in.
+    parts: Vec<(u32, u32)>,
+    /// Per layout id: (address, bytes, reclaimed).
+    spans: Vec<(u64, u64, bool)>,
+    /// Dead pieces born in the current GC epoch (any collection reclaims them) and older ones (majors only).
+    dead_young: Vec<u32>,
+    dead_old: Vec<u32>,
+    /// Layout ids that may be resident (filtered when a keyframe is taken).
+    maybe_resident: Vec<u32>,
+    scratch: Vec<(u64, u64)>,
+    freed: Vec<(u64, u64)>,
+}
+
+impl AndroidLayout {
+    /// An empty heap of `heap_bytes` with `initial_live` bytes of live data at its bottom (present before the
+    /// run, never freed).
+    pub(super) fn new(heap_bytes: u64, initial_live: u64) -> Self {
+        let mut l = AndroidLayout {
+            rec: LayoutRecorder::new(),
+            free: FreeList::from_chunks([(0, heap_bytes)]),
+            parts: Vec::new(),
+            spans: Vec::new(),
+            dead_young: Vec::new(),
+            dead_old: Vec::new(),
+            maybe_resident: Vec::new(),
+            scratch: Vec::new(),
+            freed: Vec::new(),
+        };
+        if initial_live > 0 {
+            l.place(initial_live, SimTime(0), u32::MAX);
+        }
+        l
+    }
+
+    /// Places a piece of `bytes` at `t` for allocating thread `site`; returns its piece index.
+    pub(super) fn place(&mut self, bytes: u64, t: SimTime, site: u32) -> u64 {
+        let first = self.spans.len() as u32;
+        let mut left = bytes;
+        while left > 0 {
+            // First fit for the whole rest, else the largest chunk available (split over chunks).
+            let take = if self.free.peek(left).is_some() {
+                left
+            } else {
+                self.free.largest().min(left)
+            };
+            let Some(addr) = (take > 0).then(|| self.free.allocate(take)).flatten() else {
+                // The accounting never exceeds the growth limit; should the map run out, the rest goes unmapped.
+                break;
+            };
+            let id = self.rec.alloc(addr, take, t, site);
+            self.spans.push((addr, take, false));
+            self.maybe_resident.push(id);
+            left -= take;
+        }
+        let idx = self.parts.len() as u64;
+        self.parts.push((first, self.spans.len() as u32 - first));
+        idx
+    }
+
+    fn ids(&self, piece: u64) -> std::ops::Range<u32> {
+        let (first, n) = self.parts.get(piece as usize).copied().unwrap_or((0, 0));
+        first..first + n
+    }
+
+    /// Piece `piece` became unreachable at `t`; `young`: born in the current GC epoch.
+    pub(super) fn died(&mut self, piece: u64, young: bool, t: SimTime) {
+        if piece == NO_PIECE {
+            return;
+        }
+        for id in self.ids(piece) {
+            self.rec.death(id, t);
+        }
+        if young {
+            self.dead_young.push(piece as u32);
+        } else {
+            self.dead_old.push(piece as u32);
+        }
+    }
+
+    /// A collection's root-scan snapshot: the pieces it will reclaim (all dead for a major, the young dead for a
+    /// minor). Dead young pieces a minor leaves become old.
+    pub(super) fn snapshot(&mut self, minor: bool) -> Vec<u32> {
+        let mut reclaim = std::mem::take(&mut self.dead_young);
+        if !minor {
+            reclaim.append(&mut self.dead_old);
+        }
+        reclaim
+    }
+
+    /// The collection ends at `t`: the snapshot's pieces return their ranges; a keyframe when one is due.
+    pub(super) fn reclaim(&mut self, pieces: &[u32], t: SimTime) {
+        self.freed.clear();
+        for p in pieces {
+            for id in self.ids(u64::from(*p)) {
+                let s = &mut self.spans[id as usize];
+                if !s.2 {
+                    s.2 = true;
+                    self.freed.push((s.0, s.1));
+                    self.rec.freed(id, t);
+                }
+            }
+        }
+        self.freed.sort_unstable_by_key(|f| f.0);
+        self.free.free_sorted(&self.freed, &mut self.scratch);
+        if self.rec.wants_keyframe() {
+            let spans = &self.spans;
+            self.maybe_resident.retain(|id| !spans[*id as usize].2);
+            self.rec.keyframe(t, self.maybe_resident.clone());
+        }
+    }
+
+    /// The recorded map.
+    pub(super) fn finish(self) -> HeapLayout {
+        self.rec.finish()
+    }
+}
