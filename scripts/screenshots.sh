@@ -41,6 +41,8 @@ tmp=$(mktemp -d)
 "$bin" trace record preset:default -o "$tmp/kwml.gct" >/dev/null
 shot trace-replay GCLAB_OPEN="$tmp/kwml.gct" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.6
 rm -rf "$tmp"
+# A real program's malloc trace (jq under heaptrack, embedded): terabytes of address space, 8 MiB of it used.
+shot trace-replay-heaptrack GCLAB_OPEN="$PWD/assets/traces/jq.gctrace.zst" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.04
 # The same views rendered headless by egui_kittest (wgpu on lavapipe; no Xvfb): screenshots/kittest/<view>.png.
 # GCLAB_KITTEST=0 skips them.
 if [ "${GCLAB_KITTEST:-1}" != 0 ]; then

@@ -91,6 +91,9 @@ pub struct TraceReplay {
     pub heap_bytes: u64,
     /// The trace had no addresses (laid out by a bump pointer in allocation order).
     pub synthetic_addresses: bool,
+    /// When not 0: the address axis shows only these many 1 MiB pages that held objects, end to end (the trace's
+    /// address space was mostly empty).
+    pub collapsed_pages: usize,
     /// The whole trace at low resolution.
     pub overview: Overview,
     /// Events read.
@@ -108,7 +111,13 @@ struct Bounds {
     max_end: u64,
     bump: u64,
     has_gc: bool,
+    /// Address pages (`addr >> PAGE_SHIFT`) holding an object at some time.
+    pages: std::collections::BTreeSet<u64>,
 }
+
+/// Address page size (1 MiB) for collapsing empty address ranges: a malloc trace spans terabytes (heap, mmap
+/// regions, stacks) with objects in a few pages; pages without an object are left out of the address axis.
+const PAGE_SHIFT: u32 = 20;
 
 impl TraceReplay {
     /// Seconds of a tick count.
@@ -183,10 +192,15 @@ impl TraceReplay {
                     if addr != 0 {
                         b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
                         b.max_end = b.max_end.max(addr.saturating_add(size_bytes));
+                        let last = addr.saturating_add(size_bytes.max(1) - 1) >> PAGE_SHIFT;
+                        b.pages.extend((addr >> PAGE_SHIFT)..=last);
                     }
                 }
                 Event::Move { addr, .. } if addr != 0 => {
                     b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                    // The moved object's size is not in the event: its page and the next.
+                    b.pages
+                        .extend([addr >> PAGE_SHIFT, (addr >> PAGE_SHIFT) + 1]);
                 }
                 Event::GcStart { .. } | Event::GcEnd { .. } => b.has_gc = true,
                 _ => {}
@@ -202,11 +216,32 @@ impl TraceReplay {
         } else {
             b.min_addr.unwrap_or(0)
         };
-        let span_bytes = if synthetic {
+        let mut span_bytes = if synthetic {
             b.bump
         } else {
             b.max_end.saturating_sub(base)
         };
+        // Mostly empty address space (a malloc trace): collapse the pages without objects.
+        let pages: Vec<u64> = std::mem::take(&mut b.pages).into_iter().collect();
+        let collapse = !synthetic && span_bytes > 4 * ((pages.len() as u64) << PAGE_SHIFT);
+        let base = if collapse { 0 } else { base };
+        let remap = |a: u64| -> u64 {
+            if !collapse {
+                return a;
+            }
+            let p = a >> PAGE_SHIFT;
+            let slot = pages
+                .partition_point(|&q| q < p)
+                .min(pages.len().saturating_sub(1));
+            if pages.get(slot) == Some(&p) {
+                ((slot as u64) << PAGE_SHIFT) | (a & ((1 << PAGE_SHIFT) - 1))
+            } else {
+                (slot as u64) << PAGE_SHIFT
+            }
+        };
+        if collapse {
+            span_bytes = remap(b.max_end.saturating_sub(1)) + 1;
+        }
         let scale = header.time_unit.ns_per_unit().unwrap_or(1.0);
         let t0 = b.t_min.unwrap_or(0);
         let span_ns = ((b.t_max - t0) as f64 * scale) as u64;
@@ -219,6 +254,7 @@ impl TraceReplay {
             granule: (span_bytes / u64::from(u32::MAX) + 1).next_power_of_two(),
             tick_ns: (span_ns / u64::from(NEVER - 1) + 1).max(1),
             synthetic_addresses: synthetic,
+            collapsed_pages: if collapse { pages.len() } else { 0 },
             ..Default::default()
         };
         let cap = usize::try_from(n_alloc).unwrap_or(0);
@@ -237,8 +273,9 @@ impl TraceReplay {
         };
         let (granule, tick_ns) = (r.granule, r.tick_ns);
         let _ = tick_ns;
-        let gran =
-            |a: u64| -> u32 { (a.saturating_sub(base) / granule).min(u64::from(u32::MAX)) as u32 };
+        let gran = |a: u64| -> u32 {
+            (remap(a).saturating_sub(base) / granule).min(u64::from(u32::MAX)) as u32
+        };
         // Pass 2: objects.
         let mut ids: HashMap<u64, u32> = HashMap::with_capacity(cap.min(1 << 24));
         let mut pending: Vec<u32> = Vec::new();

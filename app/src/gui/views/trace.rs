@@ -205,9 +205,14 @@ fn map(
         t.collections.len(),
         format::bytes(t.heap_bytes),
         if t.synthetic_addresses {
-            " · no addresses in the trace: laid out in allocation order"
+            " · no addresses in the trace: laid out in allocation order".to_string()
+        } else if t.collapsed_pages > 0 {
+            format!(
+                " · address axis: only the {} MiB pages that held objects, end to end",
+                t.collapsed_pages
+            )
         } else {
-            ""
+            String::new()
         }
     ));
     let h = (height - 70.0).max(80.0);
