@@ -803,6 +803,26 @@ mod tests {
     }
 
     #[test]
+    fn a_malloc_trace_collapses_its_empty_address_space() {
+        // jq under heaptrack: addresses from the heap and from mmap regions terabytes apart.
+        let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/traces/jq.gctrace.zst");
+        let r = load(&p);
+        assert_eq!(r.len(), 68_973, "every object");
+        assert!(r.collapsed_pages > 0, "empty pages left out");
+        assert!(
+            r.heap_bytes < 64 << 20,
+            "a span of the used pages: {}",
+            r.heap_bytes
+        );
+        let (live, _) = r.column_at(r.duration_s() * 0.5);
+        let filled = live.iter().filter(|&&c| c > 0).count();
+        assert!(
+            filled > live.len() / 10,
+            "objects fill the map: {filled} rows"
+        );
+    }
+
+    #[test]
     fn ten_million_objects_fit_in_32_bytes_each() {
         // The per-object arrays are fixed-width; 1 M objects show the ratio a 10 M trace has (the overview grid,
         // fixed at 2 MiB, weighs less per object the more objects there are).
