@@ -31,6 +31,9 @@ shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAY
 shot android-overview GCLAB_PRESET=android/quadrant GCLAB_PLAYHEAD=8 GCLAB_COMPARE=fg
 shot android-sweep GCLAB_PRESET=android/quadrant GCLAB_VIEW=sweep
 shot android-minmu GCLAB_PRESET=android/quadrant GCLAB_VIEW=mmu GCLAB_VARIANTS=1
+shot android-layout GCLAB_PRESET=android/jack GCLAB_VIEW=layout GCLAB_PLAYHEAD=4
+# A recorded program (jq under heaptrack) re-simulated as the workload under KVM's adaptive collector.
+shot trace-workload GCLAB_PRESET=trace/jq GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.05
 # A real GC log (HotSpot G1, JDK 17) and an Android logcat opened in the app.
 jvm_log=../shared/data/jvm-logs/jdk17-g1-xmx128m.log
 [ -f "$jvm_log" ] || jvm_log=tests/fixtures/logs/jdk17-serial-xmx128m.log

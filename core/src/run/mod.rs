@@ -18,7 +18,7 @@ use crate::units::SimTime;
 /// The heap's address geometry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeapGeometry {
-    /// Heap size. `[bytes]`
+    /// Heap size (android-krait: the address range the heap grew to, at most the growth limit). `[bytes]`
     pub heap_bytes: u64,
     /// Bank size. `[bytes]`
     pub bank_bytes: u64,

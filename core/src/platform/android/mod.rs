@@ -291,24 +291,31 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         })
         .collect();
     let bank = f.heap.bank_size.0.max(1);
+    let layout = sim
+        .layout
+        .take()
+        .map(layout::AndroidLayout::finish)
+        .unwrap_or_default();
+    // The heap's address range as the run grew it: the map's top rounded up to a bank (the growth limit is a
+    // reservation the footprint rarely reaches; 96 MiB would squeeze a 10 MiB heap into a sliver of the map).
+    let top = layout.objects.iter().map(|o| o.addr + o.size).max();
+    let span = top
+        .map_or(sim.growth_limit, |t| t.max(1).div_ceil(bank) * bank)
+        .min(sim.growth_limit);
     Run {
         summary,
         duration: SimTime(end),
         geometry: HeapGeometry {
-            heap_bytes: sim.growth_limit,
+            heap_bytes: span,
             bank_bytes: bank,
-            banks: (sim.growth_limit / bank) as u32,
-            permanent_start: sim.growth_limit,
+            banks: (span / bank) as u32,
+            permanent_start: span,
         },
         occupancy: sim.occupancy,
         banks: Vec::new(),
         gc_events: sim.gc_events,
         pauses: sim.pauses,
-        layout: sim
-            .layout
-            .take()
-            .map(layout::AndroidLayout::finish)
-            .unwrap_or_default(),
+        layout,
         bank_leakage_j: Vec::new(),
         cpu: Some(cpu),
         cpu_activity: sim.activity,
