@@ -17,6 +17,8 @@ pub enum Command {
     CancelLoad,
     /// Close the GC log or trace on screen and show the simulation again.
     CloseLog,
+    /// Re-simulate the trace at this path as the workload of a kvm-soc scenario.
+    ResimulateTrace(PathBuf),
     /// Load scenario text (a dropped file's bytes).
     LoadText {
         /// The TOML text.

@@ -517,4 +517,26 @@ fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
             .is_some(),
         "MinMU says why it is empty"
     );
+    // The same recording as a workload: a kvm-soc run of its four objects, the trace closed.
+    let generation = app(&h).state.generation;
+    h.get_by_role_and_label(Role::Button, "Re-simulate as a workload")
+        .click();
+    let t0 = Instant::now();
+    while app(&h).state.generation == generation {
+        h.step();
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "no re-simulation within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    wait_for_run(&mut h);
+    let st = &app(&h).state;
+    assert!(st.trace.is_none(), "the simulation is on screen again");
+    let run = st.current.as_ref().expect("a run");
+    assert_eq!(
+        run.run.summary.allocations, 4,
+        "the recording's four objects"
+    );
+    assert_eq!(run.run.summary.platform, "kvm-soc", "on kvm-soc");
 }

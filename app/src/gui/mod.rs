@@ -26,6 +26,7 @@ pub mod headless;
 mod kittest_tests;
 pub mod log;
 pub mod persist;
+mod resim;
 mod scrubber;
 mod state;
 mod sweep;
@@ -135,6 +136,7 @@ pub struct GclabApp {
     applied_theme: Option<Theme>,
     dialogs: files::Dialogs,
     pub(crate) logs: log::LogLoader,
+    resim: resim::Resimulation,
     /// Where settings persist, and what was last written there.
     persist: Option<(std::path::PathBuf, persist::Persisted)>,
 }
@@ -178,6 +180,7 @@ impl GclabApp {
             applied_zoom: 0.0,
             applied_theme: None,
             dialogs: files::Dialogs::default(),
+            resim: resim::Resimulation::default(),
             logs: log::LogLoader::default(),
             persist: None,
         };
@@ -439,6 +442,16 @@ impl GclabApp {
     }
 
     fn input(&mut self, ctx: &egui::Context) {
+        match self.resim.poll() {
+            Some(Ok(sc)) => {
+                let what = sc.origin().to_string();
+                self.load(sc, "");
+                self.state.info(format!("{what}: re-simulating on kvm-soc"));
+                self.commands.push(Command::Rerun);
+            }
+            Some(Err(e)) => self.state.error(format!("not re-simulated: {e}")),
+            None => {}
+        }
         match self.dialogs.poll() {
             Some(files::DialogAnswer::Open(Some(p))) => self.commands.push(Command::LoadFile(p)),
             Some(files::DialogAnswer::Save(Some(p))) => self.commands.push(Command::SaveFile(p)),
@@ -507,6 +520,14 @@ impl GclabApp {
                     self.state.info("loading cancelled; nothing changed");
                 }
                 Command::CloseLog => self.close_log(),
+                Command::ResimulateTrace(path) => {
+                    if !self.resim.busy() {
+                        self.state
+                            .info(format!("reading {} as a workload…", path.display()));
+                        let c2 = ctx.clone();
+                        self.resim.start(path, move || c2.request_repaint());
+                    }
+                }
                 Command::LoadFile(path) if !log::is_scenario_path(&path) => {
                     let c2 = ctx.clone();
                     self.logs.start(path, move || c2.request_repaint());

@@ -109,6 +109,25 @@ pub fn summarize(draws: &[AllocDraw]) -> RecordingSummary {
     }
 }
 
+/// The most bytes live at once when `draws` run in order (an object is live from its allocation until the
+/// allocation its lifetime ends before): what a heap replaying them must hold at least. `[bytes]`
+pub fn peak_live_bytes(draws: &[AllocDraw]) -> u64 {
+    let n = draws.len();
+    // ends[i]: bytes that die just before allocation i.
+    let mut ends = vec![0u64; n + 1];
+    for (i, d) in draws.iter().enumerate() {
+        if let Lifetime::Allocations(k) = d.lifetime {
+            ends[(i + 1).saturating_add(k as usize).min(n)] += d.size_bytes;
+        }
+    }
+    let (mut live, mut peak) = (0u64, 0u64);
+    for (i, d) in draws.iter().enumerate() {
+        live = live.saturating_sub(ends[i]) + d.size_bytes;
+        peak = peak.max(live);
+    }
+    peak
+}
+
 fn draws_of(r: TraceReader, compute: ComputeModel) -> Result<Vec<AllocDraw>, TraceError> {
     let ns_per_unit = r.header().time_unit.ns_per_unit();
     let mut out: Vec<AllocDraw> = Vec::new();
@@ -193,6 +212,13 @@ mod tests {
             "Little's law"
         );
         assert_eq!(s.compute_ns, 30.0, "compute");
+        // Peak: 100 KiB + 200 KiB live together (the first dies before the third allocation).
+        let draws = [
+            d(100 * k, Lifetime::Allocations(1)),
+            d(200 * k, Lifetime::Allocations(0)),
+            d(k, Lifetime::Immortal),
+        ];
+        assert_eq!(peak_live_bytes(&draws), 300 * k, "peak");
     }
 
     #[test]

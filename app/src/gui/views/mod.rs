@@ -182,6 +182,17 @@ pub fn ui(
             {
                 cmds.push(Command::CloseLog);
             }
+            if let Some(t) = &st.trace
+                && ui
+                    .button("Re-simulate as a workload")
+                    .on_hover_text(
+                        "Run this recording's objects (sizes, lifetimes, order) under any collector and heap: \
+                         a kvm-soc scenario whose workload is this trace",
+                    )
+                    .clicked()
+            {
+                cmds.push(Command::ResimulateTrace(t.path.clone()));
+            }
         } else if let Some(b) = &st.baseline {
             ui.separator();
             ui.add(

@@ -1,0 +1,111 @@
+//! "Re-simulate as a workload": the trace on screen becomes a kvm-soc scenario whose `[workload.trace]` is that
+//! file (issue #5 item 4, the app half) — every knob then works on the recorded program. The trace is read and the
+//! heap sized on a thread of its own (a trace may hold millions of objects); the result is loaded like any
+//! scenario file.
+
+use std::path::{Path, PathBuf};
+
+use crossbeam_channel::{Receiver, bounded};
+use gclab_core::Scenario;
+use gclab_core::trace::workload::peak_live_bytes;
+
+/// Smallest heap offered. `[bytes]`
+const MIN_HEAP_BYTES: u64 = 128 * 1024;
+/// Largest heap a scenario takes (`heap.size`'s range). `[bytes]`
+const MAX_HEAP_BYTES: u64 = 4 << 30;
+/// Banks per heap in the scenario offered.
+const BANKS: u64 = 16;
+
+/// The scenario replaying the trace at `path` under the adaptive collector, in the smallest power-of-two heap
+/// with room for twice the recording's peak live bytes, in 16 banks.
+pub fn scenario_for(path: &Path) -> Result<Scenario, String> {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let quoted = serde_json::to_string(&abs.display().to_string()).map_err(|e| e.to_string())?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "trace".into(), |n| n.to_string_lossy().into_owned());
+    let text = format!(
+        "format_version = 1\nname = {}\ndescription = \"A recorded trace re-simulated as the workload: drag the \
+         collector, k, heap and bank size.\"\nplatform = \"kvm-soc\"\nseed = 1\n\n[workload.trace]\npath = \
+         {quoted}\n\n[collector]\nkind = \"adaptive\"\n",
+        serde_json::to_string(&format!("{name} as a workload")).map_err(|e| e.to_string())?
+    );
+    let origin = format!("{name} (as a workload)");
+    let sc = Scenario::from_toml_str(&text, &origin, None, &[]).map_err(|e| e.to_string())?;
+    let peak = sc.recorded().map_or(0, peak_live_bytes);
+    let heap = peak
+        .saturating_mul(2)
+        .max(MIN_HEAP_BYTES)
+        .checked_next_power_of_two()
+        .unwrap_or(MAX_HEAP_BYTES)
+        .min(MAX_HEAP_BYTES);
+    sc.with_set(&format!("heap.size={heap}"))
+        .and_then(|s| s.with_set(&format!("heap.bank_size={}", (heap / BANKS).max(1024))))
+        .map_err(|e| e.to_string())
+}
+
+/// A re-simulation being prepared.
+#[derive(Debug, Default)]
+pub struct Resimulation {
+    rx: Option<Receiver<Result<Scenario, String>>>,
+}
+
+impl Resimulation {
+    /// Starts preparing the scenario for the trace at `path`; `repaint` wakes the UI when it is ready.
+    pub fn start(&mut self, path: PathBuf, repaint: impl Fn() + Send + 'static) {
+        let (tx, rx) = bounded(1);
+        let spawned = std::thread::Builder::new()
+            .name("trace-workload".into())
+            .spawn(move || {
+                let _ = tx.send(scenario_for(&path));
+                repaint();
+            });
+        self.rx = match spawned {
+            Ok(_) => Some(rx),
+            Err(_) => None,
+        };
+    }
+
+    /// True while a scenario is being prepared.
+    pub fn busy(&self) -> bool {
+        self.rx.is_some()
+    }
+
+    /// The prepared scenario, once.
+    pub fn poll(&mut self) -> Option<Result<Scenario, String>> {
+        let r = self.rx.as_ref()?.try_recv().ok()?;
+        self.rx = None;
+        Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_trace_becomes_a_kvm_scenario_with_room_for_its_peak() {
+        let p =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/trace/v1.gctrace.txt");
+        let sc = scenario_for(&p).expect("the fixture loads as a workload");
+        assert_eq!(
+            sc.recorded().map(<[_]>::len),
+            Some(4),
+            "the fixture's four objects"
+        );
+        let f = sc.file();
+        assert!(
+            f.heap.size.0.is_power_of_two() && f.heap.size.0 >= MIN_HEAP_BYTES,
+            "{}",
+            f.heap.size
+        );
+        assert_eq!(f.heap.size.0 / f.heap.bank_size.0, BANKS, "16 banks");
+        let missing = scenario_for(Path::new("/nonexistent/x.gctrace"));
+        assert!(
+            missing
+                .as_ref()
+                .is_err_and(|e| e.contains("workload.trace.path")),
+            "{missing:?}"
+        );
+    }
+}
