@@ -26,7 +26,7 @@ mod scenario;
 mod trace_format;
 /// `gclab trace import` on real heaptrack, objects-CSV and Elephant Tracks 2 traces (jq replay, exact peak).
 mod trace_import;
-/// A recorded trace as the workload: replay fidelity, the embedded jq recording, errors.
-mod trace_workload;
 /// `gclab trace record` of simulated runs and `gclab export-perfetto` (trace-event JSON structure).
 mod trace_record;
+/// A recorded trace as the workload: replay fidelity, the embedded jq recording, errors.
+mod trace_workload;
