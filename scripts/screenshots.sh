@@ -39,6 +39,9 @@ jvm_log=../shared/data/jvm-logs/jdk17-g1-xmx128m.log
 [ -f "$jvm_log" ] || jvm_log=tests/fixtures/logs/jdk17-serial-xmx128m.log
 shot gc-log GCLAB_OPEN="$PWD/$jvm_log" GCLAB_PLAYHEAD=3
 shot gc-log-android GCLAB_OPEN="$PWD/tests/fixtures/logs/dalvik-logcat.txt" GCLAB_PLAYHEAD=0.2
+# ZGC: sub-millisecond pauses, its concurrent phases beneath them, the heap from its cycle lines.
+zgc_log=../shared/data/jvm-logs/jdk17-zgc-xmx256m.log
+[ -f "$zgc_log" ] && shot gc-log-zgc GCLAB_OPEN="$PWD/$zgc_log" GCLAB_PLAYHEAD=10
 # A recorded trace (the default scenario's objects, written by `gclab trace record`) replayed as recorded.
 tmp=$(mktemp -d)
 "$bin" trace record preset:default -o "$tmp/kwml.gct" >/dev/null

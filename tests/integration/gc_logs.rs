@@ -557,3 +557,133 @@ fn the_cli_reads_logs() {
         v["warnings"]
     );
 }
+
+/// The message of a HotSpot log line after its `[…]` decorators and its `GC(n) ` prefix.
+fn hotspot_message(line: &str) -> &str {
+    let mut rest = line.trim_end();
+    while let Some(r) = rest.strip_prefix('[') {
+        rest = r.split_once(']').map_or("", |(_, after)| after);
+    }
+    let rest = rest.trim_start();
+    match rest.strip_prefix("GC(").and_then(|r| r.split_once(") ")) {
+        Some((_, m)) => m,
+        None => rest,
+    }
+}
+
+#[test]
+fn concurrent_phases_and_heap_transitions_outside_pauses() {
+    // Real logs: every `Concurrent … 12.3ms` line is a phase ending at its stamp; every ZGC cycle line with a
+    // transition is a heap change, sized by the cycle's `Capacity:` row (-Xmx256m).
+    for name in ["jdk17-g1-xmx128m", "jdk17-zgc-xmx256m"] {
+        let path = jvm_log(name);
+        let text = std::fs::read_to_string(&path).expect("log");
+        let phase_lines = text
+            .lines()
+            .map(hotspot_message)
+            .filter(|m| {
+                m.starts_with("Concurrent ")
+                    && m.rsplit(' ')
+                        .next()
+                        .and_then(|d| d.strip_suffix("ms"))
+                        .is_some_and(|d| d.parse::<f64>().is_ok())
+            })
+            .count();
+        let cycle_lines = text
+            .lines()
+            .map(hotspot_message)
+            .filter(|m| m.starts_with("Garbage Collection (") && m.contains("->"))
+            .count();
+        let p = pauses_of(&path, Format::Auto);
+        assert!(phase_lines > 100, "{name}: the log has concurrent phases");
+        assert_eq!(p.concurrent.len(), phase_lines, "{name}: concurrent phases");
+        assert_eq!(
+            p.heap_changes.len(),
+            cycle_lines,
+            "{name}: cycle transitions"
+        );
+        assert!(
+            p.concurrent
+                .windows(2)
+                .all(|w| w[0].start_ns <= w[1].start_ns)
+                && p.concurrent.iter().all(|c| c.start_ns <= c.end_ns),
+            "{name}: phases in time order"
+        );
+        if name.contains("zgc") {
+            assert!(
+                p.heap_changes
+                    .iter()
+                    .all(|h| h.total_bytes == Some(256 << 20)),
+                "{name}: capacity from the Capacity rows"
+            );
+            // `[0.462s] GC(0) Garbage Collection (Warmup)` … `[0.510s] … (Warmup) 34M(13%)->22M(9%)`.
+            let h = &p.heap_changes[0];
+            assert_eq!(
+                (h.start_ns, h.end_ns, h.before_bytes, h.after_bytes),
+                (462_000_000, 510_000_000, 34 << 20, 22 << 20),
+                "{name}: the first cycle"
+            );
+            assert_eq!(h.what, "Garbage Collection (Warmup)");
+            let mark = &p.concurrent[0];
+            assert_eq!(
+                (mark.name.as_str(), mark.gc_id, mark.end_ns - mark.start_ns),
+                ("Concurrent Mark", Some(0), 24_851_000),
+                "{name}: the first phase"
+            );
+        }
+    }
+    // Shenandoah's concurrent cleanup frees memory; generational ZGC gives its cycles a length.
+    let p = pauses_in(
+        "[0.195s][info][gc,start    ] GC(0) Concurrent reset\n\
+         [0.195s][info][gc          ] GC(0) Concurrent reset 0.095ms\n\
+         [0.200s][info][gc          ] GC(0) Pause Final Mark (unload classes) 0.045ms\n\
+         [0.201s][info][gc          ] GC(0) Concurrent cleanup 60M->41M(64M) 0.076ms\n\
+         [0.301s][info][gc          ] GC(1) Major Collection (Warmup) 38M(15%)->22M(9%) 0.045s\n\
+         [0.302s][info][gc,init] Concurrent Workers: 1\n",
+        Format::Jvm,
+    );
+    assert_eq!(
+        p.concurrent.len(),
+        2,
+        "reset and cleanup; set-up lines are not phases"
+    );
+    assert_eq!(p.heap_changes.len(), 2);
+    let c = &p.heap_changes[0];
+    assert_eq!(
+        (
+            c.start_ns,
+            c.end_ns,
+            c.before_bytes,
+            c.after_bytes,
+            c.total_bytes
+        ),
+        (200_924_000, 201_000_000, 60 << 20, 41 << 20, Some(64 << 20))
+    );
+    let z = &p.heap_changes[1];
+    assert_eq!((z.start_ns, z.end_ns), (256_000_000, 301_000_000));
+    assert!(p.warnings.messages().is_empty(), "{:?}", p.warnings);
+    // A transition that is not one is a warning, never a phase with made-up sizes.
+    let p = pauses_in(
+        "[0.1s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 23M->4M(128M) 15.568ms\n\
+         [0.2s][info][gc] GC(0) Concurrent cleanup 60Q->41M(64M) 0.076ms\n",
+        Format::Jvm,
+    );
+    assert!(p.heap_changes.is_empty() && p.concurrent.is_empty());
+    assert_eq!(p.warnings.skipped_lines(), 1);
+    // logcat: a GC that ran longer than its pauses ran concurrently for its logged total.
+    let p = pauses_in(
+        "01-01 00:00:01.000  10  11 D dalvikvm: GC_CONCURRENT freed 1K, 5% free 1K/2K, paused 2ms+3ms, total 30ms\n\
+         01-01 00:00:02.000  10  11 D dalvikvm: GC_FOR_ALLOC freed 1K, 5% free 1K/2K, paused 10ms, total 10ms\n",
+        Format::Logcat,
+    );
+    assert_eq!(p.concurrent.len(), 1, "only the concurrent GC");
+    let c = &p.concurrent[0];
+    assert_eq!(
+        (c.end_ns - c.start_ns, c.name.as_str()),
+        (30_000_000, "GC_CONCURRENT")
+    );
+    assert_eq!(
+        c.start_ns, p.pauses[0].start_ns,
+        "it began with its first pause"
+    );
+}

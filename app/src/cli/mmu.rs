@@ -34,6 +34,10 @@ struct Report {
     max_pause_ns: u64,
     warnings: Vec<String>,
     log_mmu: Option<ReportedMmu>,
+    /// Concurrent phases logged, and the wall time some phase was running. `[ns]`
+    concurrent: (usize, u64),
+    /// Heap transitions logged outside pause lines (cycles, concurrent phases).
+    heap_changes: usize,
 }
 
 /// Runs `gclab mmu` on `args` (everything after `mmu`).
@@ -159,6 +163,16 @@ fn measure(
         Imported::Pauses(p) => p.mutators.clone(),
         Imported::Util(u) => u.names.clone(),
     };
+    let (concurrent, heap_changes) = match &data {
+        Imported::Pauses(p) => (
+            (
+                p.concurrent.len(),
+                importers::covered_ns(p.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
+            ),
+            p.heap_changes.len(),
+        ),
+        Imported::Util(_) => ((0, 0), 0),
+    };
     Ok(Report {
         input: input.to_string(),
         format,
@@ -173,6 +187,8 @@ fn measure(
         max_pause_ns: stats.max_pause_ns,
         warnings: data.warnings().messages(),
         log_mmu: data.reported_mmu().last().cloned(),
+        concurrent,
+        heap_changes,
     })
 }
 
@@ -210,6 +226,9 @@ impl Report {
             "max_pause_ms": ms(self.max_pause_ns),
             "pauses": self.pauses,
             "worst": worst,
+            "concurrent_phases": self.concurrent.0,
+            "concurrent_ms": ms(self.concurrent.1),
+            "heap_transitions_outside_pauses": self.heap_changes,
             "warnings": self.warnings,
         });
         if let Some(r) = &self.log_mmu {
@@ -235,6 +254,14 @@ impl Report {
             duration(self.span_ns.1),
             duration(self.max_pause_ns),
         );
+        if self.concurrent.0 > 0 {
+            s += &format!(
+                "{} concurrent phases, running {} of the span; {} heap transitions outside pauses\n\n",
+                self.concurrent.0,
+                duration(self.concurrent.1),
+                self.heap_changes
+            );
+        }
         s += &format!("{:>12}  {:>8}  {:>16}\n", "window", "MMU", "worst at");
         for ((w, x), (_, worst)) in self.points.iter().zip(&self.worst) {
             let at = worst.first().map_or(x.start_ns, |w| w.start_ns);

@@ -446,12 +446,19 @@ fn kittest_a_hotspot_log_opens_into_pauses_heap_and_minmu_with_clickable_worst_w
 fn kittest_android_logcat_dalvik_and_art_open_in_the_app() {
     let mut h = harness(Scenario::default_preset().expect("default preset"));
     wait_for_run(&mut h);
-    for (file, pauses) in [("dalvik-logcat.txt", 8), ("art-logcat.txt", 3)] {
+    for (file, pauses, concurrent) in [("dalvik-logcat.txt", 8, 2), ("art-logcat.txt", 3, 3)] {
         open_through_the_path_field(&mut h, &fixture_log(file));
         let log = app(&h).state.log.clone().expect("the log is on screen");
         assert_eq!(log.format, "logcat", "{file}");
         assert_eq!(log.pauses, pauses, "{file}: pauses");
         assert!(!log.heap_used.is_empty(), "{file}: heap sizes");
+        // GCs that ran longer than their pauses are concurrent phases, drawn under the pause bars.
+        assert_eq!(log.concurrent_phases, concurrent, "{file}: concurrent GCs");
+        assert!(
+            h.query_by_label(&format!("concurrent phases ({concurrent})"))
+                .is_some(),
+            "{file}: the concurrent phases' legend"
+        );
         assert!(
             h.query_by_label_contains(&format!("Pauses — {file}"))
                 .is_some(),

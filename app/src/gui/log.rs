@@ -61,6 +61,13 @@ pub struct LogView {
     pub heap_used: Vec<PlotPoint>,
     /// Heap capacity after each collection (step line). `[s, MiB]`
     pub heap_total: Vec<PlotPoint>,
+    /// When a concurrent phase was running (the union of the logged phases, spans closer than the span / 3000
+    /// merged): `(start, end)`. `[s]`
+    pub concurrent_s: Vec<(f64, f64)>,
+    /// Concurrent phases logged.
+    pub concurrent_phases: usize,
+    /// Wall time some concurrent phase was running. `[ms]`
+    pub concurrent_ms: f64,
     /// The MinMU curve: `(log10 window [ms], utilisation)`.
     pub mmu_curve: Vec<PlotPoint>,
     /// MMU the runtime logged itself (ZGC), last table: `(log10 window [ms], utilisation)`.
@@ -130,6 +137,9 @@ impl LogView {
             heap_after: Vec::new(),
             heap_used: Vec::new(),
             heap_total: Vec::new(),
+            concurrent_s: Vec::new(),
+            concurrent_phases: 0,
+            concurrent_ms: 0.0,
             mmu_curve: Vec::new(),
             reported_mmu: Vec::new(),
             util_series: Vec::new(),
@@ -170,6 +180,28 @@ impl LogView {
                     totals.push(PlotPoint::new(e, mib(total)));
                 }
             }
+            // Transitions logged apart from pauses (ZGC cycles, Shenandoah's concurrent cleanup).
+            for h in &p.heap_changes {
+                let (s, e) = (secs(h.start_ns), secs(h.end_ns));
+                v.heap_before.push(PlotPoint::new(s, mib(h.before_bytes)));
+                v.heap_used.push(PlotPoint::new(s, mib(h.before_bytes)));
+                v.heap_after.push(PlotPoint::new(e, mib(h.after_bytes)));
+                v.heap_used.push(PlotPoint::new(e, mib(h.after_bytes)));
+                if let Some(total) = h.total_bytes {
+                    totals.push(PlotPoint::new(e, mib(total)));
+                }
+            }
+            v.concurrent_phases = p.concurrent.len();
+            v.concurrent_ms = gclab_core::importers::covered_ns(
+                p.concurrent.iter().map(|c| (c.start_ns, c.end_ns)),
+            ) as f64
+                * 1e-6;
+            v.concurrent_s = merged_spans(
+                p.concurrent
+                    .iter()
+                    .map(|c| (secs(c.start_ns), secs(c.end_ns))),
+                v.duration_s / PAUSE_BUCKETS as f64,
+            );
             v.pauses = order.len();
             // Pauses overlap (a concurrent cycle's pauses inside a longer one): plot in time order.
             let by_x = |a: &PlotPoint, b: &PlotPoint| a.x.total_cmp(&b.x);
@@ -244,6 +276,20 @@ impl LogView {
             i.checked_sub(1).map(|i| self.pause_start_s[i])
         }
     }
+}
+
+/// The union of `spans`, with spans less than `gap` apart merged (so never more spans than pixels). `[s]`
+fn merged_spans(spans: impl IntoIterator<Item = (f64, f64)>, gap: f64) -> Vec<(f64, f64)> {
+    let mut v: Vec<(f64, f64)> = spans.into_iter().collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (a, b) in v {
+        match out.last_mut() {
+            Some(l) if a <= l.1 + gap => l.1 = l.1.max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
 }
 
 /// Keeps the longest pause of each of [`PAUSE_BUCKETS`] time buckets when there are more bars than that.

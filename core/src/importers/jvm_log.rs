@@ -12,7 +12,9 @@
 //! `GC(5) Pause Mark Start 0.008ms` (ZGC's three pauses, under `gc,phases`). With a heap transition or two groups
 //! the last group is the cause; otherwise the groups belong to the kind (`Pause Init Mark (unload classes)`). ZGC
 //! causes come from the cycle line `GC(n) Garbage Collection (Allocation Rate)`. ZGC's own `MMU:` lines are kept
-//! as [`ReportedMmu`]. Safepoint lines (`Safepoint "…", … Total: N ns`, JDK 17–25, or `Total time for which
+//! as [`ReportedMmu`]. Concurrent phases (`GC(n) Concurrent Mark 24.851ms`) become [`ConcurrentPhase`]s, and heap
+//! transitions logged outside pause lines (ZGC's cycle line `… (Warmup) 34M(13%)->22M(9%)`, sized by its
+//! `Capacity:` row; Shenandoah's `Concurrent cleanup 60M->41M(64M) …`) [`HeapChange`]s. Safepoint lines (`Safepoint "…", … Total: N ns`, JDK 17–25, or `Total time for which
 //! application threads were stopped: X seconds`, JDK 9–16) are understood; they become the pauses only when the
 //! log has no GC pause line. Other GC-tagged lines (or, when tags are not decorated, lines with a level or time
 //! decorator) are understood and carry nothing needed here; every other line is counted in the warnings.
@@ -20,8 +22,8 @@
 use std::collections::BTreeMap;
 
 use super::{
-    ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, ReportedMmu,
-    Warnings, duration_token_ns, size_token_bytes,
+    ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
+    PauseSeries, ReportedMmu, Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Skip reasons for lines that are simply not about GC.
@@ -183,8 +185,81 @@ enum Message {
     Pause(Pause, u64),
     Safepoint(String, u64),
     Mmu(Vec<(u64, f64)>),
-    Cycle(String),
+    /// A cycle line (ZGC, generational ZGC): the opening one names the cause; the closing one adds the heap
+    /// transition and, in generational ZGC, the cycle's length.
+    Cycle {
+        what: String,
+        cause: String,
+        heap: Option<Transition>,
+        ns: Option<u64>,
+    },
+    /// `Concurrent Mark 24.851ms`, possibly with a heap transition before the duration.
+    Concurrent {
+        name: String,
+        heap: Option<Transition>,
+        ns: u64,
+    },
+    /// ZGC's `Capacity:` row: the heap size at the cycle's first column.
+    Capacity(u64),
     Info,
+}
+
+/// `23M->4M(128M)` or ZGC's `34M(13%)->22M(9%)` (percentages are not a capacity).
+#[derive(Debug, Clone, Copy)]
+struct Transition {
+    before: u64,
+    after: u64,
+    total: Option<u64>,
+}
+
+const BAD_TRANSITION: &str = "a heap transition that is not `before->after(total)` (expected e.g. 23M->4M(128M) or 34M(13%)->22M(9%))";
+
+/// `34M(13%)` → (`34M`, None); `4M(128M)` → (`4M`, Some(`128M`)).
+fn size_and_paren(t: &str) -> (&str, Option<&str>) {
+    match t.split_once('(') {
+        Some((v, rest)) => {
+            let inner = rest.strip_suffix(')').unwrap_or(rest);
+            (v, (!inner.ends_with('%')).then_some(inner))
+        }
+        None => (t, None),
+    }
+}
+
+fn transition(token: &str) -> Option<Transition> {
+    let (b, a) = token.split_once("->")?;
+    let (b, _) = size_and_paren(b);
+    let (a, total) = size_and_paren(a);
+    Some(Transition {
+        before: size_token_bytes(b)?,
+        after: size_token_bytes(a)?,
+        total: match total {
+            Some(t) => Some(size_token_bytes(t)?),
+            None => None,
+        },
+    })
+}
+
+/// Splits `… [before->after(total)] [duration]` into the words before them, the transition and the duration.
+fn trailing_heap_and_duration(
+    text: &str,
+) -> Result<(String, Option<Transition>, Option<u64>), &'static str> {
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    let ns = words
+        .last()
+        .filter(|w| !w.contains("->"))
+        .and_then(|w| duration_token_ns(w));
+    if ns.is_some() {
+        words.pop();
+    }
+    let heap = match words.last() {
+        Some(w) if w.contains("->") => {
+            let t = transition(w).ok_or(BAD_TRANSITION)?;
+            words.pop();
+            Some(t)
+        }
+        _ => None,
+    };
+    Ok((words.join(" "), heap, ns))
 }
 
 /// Parses the message (after the decorators) of line `line`.
@@ -214,12 +289,43 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
         "Major Collection (",
         "Minor Collection (",
     ] {
-        if let Some(c) = rest.strip_prefix(cycle) {
+        if rest.starts_with(cycle) {
+            let (head, heap, ns) = trailing_heap_and_duration(rest)?;
+            let cause = name_and_groups(&head)
+                .1
+                .into_iter()
+                .next()
+                .unwrap_or_default();
             return Ok((
                 gc_id,
-                Message::Cycle(c.split(')').next().unwrap_or_default().to_string()),
+                Message::Cycle {
+                    what: head,
+                    cause,
+                    heap,
+                    ns,
+                },
             ));
         }
+    }
+    if rest.starts_with("Concurrent ") {
+        let (name, heap, ns) = trailing_heap_and_duration(rest)?;
+        // `Concurrent Mark` (a phase opening) and `Concurrent Workers: 1` (set-up) carry no duration.
+        return Ok((
+            gc_id,
+            match ns {
+                Some(ns) => Message::Concurrent { name, heap, ns },
+                None => Message::Info,
+            },
+        ));
+    }
+    if let Some(cap) = rest.strip_prefix("Capacity:") {
+        return Ok((
+            gc_id,
+            cap.split_whitespace()
+                .next()
+                .and_then(size_token_bytes)
+                .map_or(Message::Info, Message::Capacity),
+        ));
     }
     if !rest.starts_with("Pause ") {
         return Ok((gc_id, Message::Info));
@@ -376,6 +482,14 @@ struct Parser {
     safepoints: Vec<(Option<u64>, u64, String, usize)>,
     causes: BTreeMap<u64, String>,
     decorated_lines: usize,
+    /// Time stamp of each cycle's opening line (`[gc,start] GC(0) Garbage Collection (Warmup)`). `[ns]`
+    cycle_starts: BTreeMap<u64, u64>,
+    /// ZGC's `Capacity:` per cycle. `[bytes]`
+    capacities: BTreeMap<u64, u64>,
+    heap_changes: Vec<HeapChange>,
+    concurrent: Vec<ConcurrentPhase>,
+    /// Concurrent phases and cycle transitions without a time stamp (they cannot be placed).
+    unplaced: usize,
 }
 
 impl Parser {
@@ -430,9 +544,58 @@ impl Parser {
             Err(why) => self.warnings.skip(line, why),
             Ok((_, Message::Info)) if !understood => self.warnings.skip(line, NOT_GC),
             Ok((_, Message::Info)) => {}
-            Ok((id, Message::Cycle(cause))) => {
-                if let Some(id) = id {
+            Ok((
+                id,
+                Message::Cycle {
+                    what,
+                    cause,
+                    heap,
+                    ns,
+                },
+            )) => {
+                if let Some(id) = id
+                    && !cause.is_empty()
+                {
                     self.causes.insert(id, cause);
+                }
+                match (time_ns, heap) {
+                    (Some(t), None) if ns.is_none() => {
+                        if let Some(id) = id {
+                            self.cycle_starts.insert(id, t);
+                        }
+                    }
+                    (Some(end), Some(h)) => {
+                        let start = match ns {
+                            Some(ns) => end.saturating_sub(ns),
+                            None => id
+                                .and_then(|i| self.cycle_starts.get(&i).copied())
+                                .unwrap_or(end),
+                        };
+                        self.heap_change(line, id, what, start, end, h);
+                    }
+                    (None, Some(_)) => self.unplaced += 1,
+                    _ => {}
+                }
+            }
+            Ok((id, Message::Concurrent { name, heap, ns })) => match time_ns {
+                Some(end) => {
+                    let start = end.saturating_sub(ns);
+                    if let Some(h) = heap {
+                        self.heap_change(line, id, name.clone(), start, end, h);
+                    }
+                    self.concurrent.push(ConcurrentPhase {
+                        start_ns: start,
+                        end_ns: end,
+                        name,
+                        gc_id: id,
+                        line,
+                    });
+                }
+                None => self.unplaced += 1,
+            },
+            Ok((id, Message::Capacity(bytes))) => {
+                if let Some(id) = id {
+                    self.capacities.entry(id).or_insert(bytes);
                 }
             }
             Ok((id, Message::Mmu(points))) => self.reported_mmu.push(ReportedMmu {
@@ -456,6 +619,27 @@ impl Parser {
         }
     }
 
+    fn heap_change(
+        &mut self,
+        line: usize,
+        gc_id: Option<u64>,
+        what: String,
+        start_ns: u64,
+        end_ns: u64,
+        h: Transition,
+    ) {
+        self.heap_changes.push(HeapChange {
+            start_ns,
+            end_ns,
+            before_bytes: h.before,
+            after_bytes: h.after,
+            total_bytes: h.total,
+            what,
+            gc_id,
+            line,
+        });
+    }
+
     /// The pauses of the whole log (`file` names it in errors).
     fn finish(self, file: &str) -> Result<PauseSeries, ImportError> {
         let Parser {
@@ -467,11 +651,29 @@ impl Parser {
             safepoints,
             causes,
             decorated_lines,
+            capacities,
+            mut heap_changes,
+            mut concurrent,
+            unplaced,
             ..
         } = self;
+        for h in &mut heap_changes {
+            if h.total_bytes.is_none() {
+                h.total_bytes = h.gc_id.and_then(|id| capacities.get(&id).copied());
+            }
+        }
+        heap_changes.sort_by_key(|h| (h.start_ns, h.line));
+        concurrent.sort_by_key(|c| (c.start_ns, c.line));
+        if unplaced > 0 {
+            warnings.note(format!(
+                "{unplaced} concurrent phase(s) or cycle heap transition(s) without a time stamp are not placed"
+            ));
+        }
         let mut out = PauseSeries {
             mutators: vec!["jvm".into()],
             reported_mmu,
+            heap_changes,
+            concurrent,
             ..PauseSeries::default()
         };
         if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {

@@ -16,8 +16,8 @@
 
 use super::jvm_log::days_from_civil;
 use super::{
-    ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, Warnings,
-    duration_token_ns, size_token_bytes,
+    ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
+    Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Which runtime wrote a GC line.
@@ -377,6 +377,8 @@ fn finish(
     // GC end times in ms on the capture's clock; untimed GCs are laid end to end.
     let mut cursor_ns: i128 = 0;
     let mut placed: Vec<(i128, Pause)> = Vec::new();
+    // GCs that ran longer than their pauses: the collector worked beside the mutators for the rest.
+    let mut concurrent: Vec<(i128, i128, ConcurrentPhase)> = Vec::new();
     let mut last_line_ns: i128 = 0;
     for (line, g, t) in gcs {
         let sum = g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
@@ -405,6 +407,17 @@ fn finish(
                 Some(g.reason.clone()),
             ),
         };
+        if total > sum {
+            concurrent.push((
+                start,
+                end,
+                ConcurrentPhase {
+                    name: kind.clone(),
+                    line,
+                    ..ConcurrentPhase::default()
+                },
+            ));
+        }
         // First pause at the GC start; the others back to back, ending at the GC end.
         let mut at = end
             - g.pauses_ns
@@ -455,6 +468,15 @@ fn finish(
         p.end_ns = end;
         out.pauses.push(p);
     }
+    for (a, b, mut c) in concurrent {
+        // Skipped with the GC's pauses when out of range (above).
+        if let (Some(a), Some(b)) = (in_range(a - origin), in_range(b - origin)) {
+            c.start_ns = a;
+            c.end_ns = b;
+            out.concurrent.push(c);
+        }
+    }
+    out.concurrent.sort_by_key(|c| (c.start_ns, c.line));
     if out.pauses.is_empty() {
         let line = warnings.first_skipped(&[]).map_or(1, |(l, _)| l);
         return Err(ImportError::new(

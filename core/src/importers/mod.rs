@@ -96,6 +96,59 @@ impl Pause {
     }
 }
 
+/// A heap transition a log reports outside a pause line: a whole concurrent cycle (ZGC's
+/// `Garbage Collection (Warmup) 34M(13%)->22M(9%)`) or a concurrent phase (Shenandoah's
+/// `Concurrent cleanup 60M->41M(64M) 0.076ms`). Pauses carry their own transitions in [`Pause`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeapChange {
+    /// When occupancy was `before_bytes` (the cycle's or phase's start). `[ns]`
+    pub start_ns: u64,
+    /// When it was `after_bytes` (its end). `[ns]`
+    pub end_ns: u64,
+    /// Occupancy before. `[bytes]`
+    pub before_bytes: u64,
+    /// Occupancy after. `[bytes]`
+    pub after_bytes: u64,
+    /// Heap capacity, when logged (ZGC: its `Capacity:` row). `[bytes]`
+    pub total_bytes: Option<u64>,
+    /// What changed it (`Garbage Collection (Warmup)`, `Concurrent cleanup`).
+    pub what: String,
+    /// The collector's cycle number, when logged.
+    pub gc_id: Option<u64>,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// A concurrent phase: the collector working beside the mutators (`Concurrent Mark 24.851ms`), not a pause.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConcurrentPhase {
+    /// Start (end minus the logged duration). `[ns]`
+    pub start_ns: u64,
+    /// End (the line's time stamp). `[ns]`
+    pub end_ns: u64,
+    /// The phase as logged (`Concurrent Mark`, `Concurrent marking (unload classes)`).
+    pub name: String,
+    /// The collector's cycle number, when logged.
+    pub gc_id: Option<u64>,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// Length of the union of `spans` (overlapping and nested spans count once). `[ns]`
+pub fn covered_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> u64 {
+    let mut v: Vec<(u64, u64)> = spans.into_iter().filter(|(a, b)| b > a).collect();
+    v.sort_unstable();
+    let (mut total, mut reach) = (0u64, 0u64);
+    for (a, b) in v {
+        let a = a.max(reach);
+        if b > a {
+            total += b - a;
+            reach = b;
+        }
+    }
+    total
+}
+
 /// An MMU table a runtime logged itself (ZGC's `MMU: 2ms/92.4%, …`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportedMmu {
@@ -120,6 +173,11 @@ pub struct PauseSeries {
     pub span_ns: (u64, u64),
     /// MMU tables logged by the runtime itself.
     pub reported_mmu: Vec<ReportedMmu>,
+    /// Heap transitions logged outside pause lines, in time order.
+    pub heap_changes: Vec<HeapChange>,
+    /// Concurrent phases, in time order (nested phases, such as G1's `Concurrent Mark Cycle` and its parts, are
+    /// all kept).
+    pub concurrent: Vec<ConcurrentPhase>,
     /// Lines not used and notes.
     pub warnings: Warnings,
 }

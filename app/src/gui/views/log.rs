@@ -4,7 +4,9 @@
 //! fill (heap layout, bank power, energy, per-core frequency, sweeps) say why instead of staying blank.
 
 use egui::Rect;
-use egui_plot::{AxisHints, Bar, BarChart, HLine, Line, LineStyle, Plot, Points, VLine};
+use egui_plot::{
+    AxisHints, Bar, BarChart, HLine, Line, LineStyle, Plot, PlotPoints, Points, Polygon, VLine,
+};
 
 use super::{
     decade_marks, heading, legend_row, log_ms_tick, playhead, plot_height, region, seek_on_click,
@@ -129,7 +131,8 @@ fn pauses(
         ui,
         &format!("Pauses — {} ({} log)", log.name, log.format),
         "Every stop-the-world pause in the log: a bar at its start, as high as it lasted. Colours are the pause \
-         kinds the runtime logged. Click to move the playhead; ←/→ step from pause to pause.",
+         kinds the runtime logged; the band beneath marks when a concurrent phase ran (the collector working beside \
+         the program). Click to move the playhead; ←/→ step from pause to pause.",
     );
     let names: Vec<String> = log
         .kinds
@@ -154,10 +157,24 @@ fn pauses(
             "pauses longer than about 50 ms are perceived by users",
         ));
     }
+    let concurrent = format!("concurrent phases ({})", log.concurrent_phases);
+    if !log.concurrent_s.is_empty() {
+        items.push((
+            pal.gc,
+            concurrent.as_str(),
+            "the collector working beside the program (marking, relocating, sweeping): not a pause, but it takes \
+             CPU time from the program",
+        ));
+    }
     items.push((pal.playhead, "playhead", "the instant marked in every view"));
     legend_row(ui, &items);
     // About 2 px wide at the full span, so a short pause is still seen.
     let bar_w = (log.duration_s / 600.0).max(1e-9);
+    let band_ms = if log.concurrent_s.is_empty() {
+        0.0
+    } else {
+        log.max_pause_ms.max(1e-3) * 0.08
+    };
     let resp = time_plot("log-pauses")
         .height(plot_height(ui, start_y, height))
         .y_axis_label("pause [ms]")
@@ -165,7 +182,28 @@ fn pauses(
         .include_x(log.duration_s)
         .include_y(0.0)
         .include_y(log.max_pause_ms * 1.1)
+        .include_y(-band_ms * 1.2)
         .show(ui, |p| {
+            // Concurrent phases: a band under the axis, as long as they ran.
+            if !log.concurrent_s.is_empty() {
+                for &(a, b) in &log.concurrent_s {
+                    let b = b.max(a + bar_w);
+                    p.polygon(
+                        Polygon::new(
+                            concurrent.clone(),
+                            PlotPoints::from(vec![
+                                [a, -band_ms],
+                                [b, -band_ms],
+                                [b, 0.0],
+                                [a, 0.0],
+                            ]),
+                        )
+                        .fill_color(pal.gc.gamma_multiply(0.6))
+                        .stroke(egui::Stroke::NONE)
+                        .allow_hover(false),
+                    );
+                }
+            }
             for (i, k) in log.kinds.iter().enumerate() {
                 let c = pal.energy[i % pal.energy.len()];
                 let bars: Vec<Bar> = k
@@ -213,8 +251,8 @@ fn heap(
     );
     if log.heap_used.is_empty() {
         ui.weak(
-            "This log's pause lines carry no heap sizes (ZGC logs them apart from its pauses; pause and \
-             utilisation CSVs have none): no occupancy to plot.",
+            "This log carries no heap sizes (pause and utilisation CSVs have none; a HotSpot log written \
+             without the `gc` tag at info level neither): no occupancy to plot.",
         );
         return;
     }
@@ -436,6 +474,17 @@ fn summary(ui: &mut egui::Ui, log: &LogView) {
     ];
     for k in &log.kinds {
         rows.push(("  pauses of kind", format!("{} × {}", k.count, k.kind)));
+    }
+    if log.concurrent_phases > 0 {
+        rows.push((
+            "concurrent phases",
+            format!(
+                "{}, running {} ({} of the span)",
+                log.concurrent_phases,
+                format::window_ms(log.concurrent_ms),
+                format::percent(log.concurrent_ms / (log.duration_s * 1e3).max(1e-9))
+            ),
+        ));
     }
     rows.push(("lines not understood", log.skipped_lines.to_string()));
     rows.push(("loaded in", format::secs(log.load_s)));
