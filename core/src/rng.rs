@@ -78,11 +78,12 @@ impl SimRng {
             return self.next_u64();
         }
         let n = span + 1;
-        // Lemire's nearly-divisionless method with rejection: unbiased.
+        // Lemire's nearly-divisionless method with rejection: unbiased. The threshold `2⁶⁴ mod n` is below n, so
+        // a low word ≥ n is accepted without computing it (the division is the costly part).
         loop {
             let m = u128::from(self.next_u64()) * u128::from(n);
             let low = m as u64;
-            if low >= n.wrapping_neg() % n {
+            if low >= n || low >= n.wrapping_neg() % n {
                 return lo + (m >> 64) as u64;
             }
         }

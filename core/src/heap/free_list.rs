@@ -44,8 +44,17 @@ impl FreeList {
         self.tree.resize(2 * self.leaves, 0);
         let holes = self.lens.len().saturating_sub(1);
         self.tree[self.leaves..self.leaves + holes].copy_from_slice(&self.lens[..holes]);
-        for i in (1..self.leaves).rev() {
-            self.tree[i] = self.tree[2 * i].max(self.tree[2 * i + 1]);
+        // Level by level, each parent from its two children (slices, so no index checks in the loop).
+        let mut width = self.leaves;
+        while width > 1 {
+            let (upper, level) = self.tree.split_at_mut(width);
+            for (p, c) in upper[width / 2..]
+                .iter_mut()
+                .zip(level[..width].chunks_exact(2))
+            {
+                *p = c[0].max(c[1]);
+            }
+            width /= 2;
         }
     }
 
@@ -130,33 +139,41 @@ impl FreeList {
 
     /// Returns the given ranges to the free list: `freed` must be ascending, disjoint from each other and from
     /// the free chunks. Adjacent chunks coalesce, so the result equals a sweep that rebuilds the list from the
-    /// surviving objects; the cost is O(chunks + freed) instead of O(objects). `scratch` is reused storage.
-    pub fn free_sorted(&mut self, freed: &[(u64, u64)], scratch: &mut Vec<(u64, u64)>) {
-        // Old chunks move to `scratch` (skipping emptied ones), then both streams merge back in place.
-        scratch.clear();
-        scratch.extend(self.chunks());
-        self.starts.clear();
-        self.lens.clear();
-        let (mut i, mut j) = (0, 0);
-        while i < scratch.len() || j < freed.len() {
-            let (start, len) =
-                if j >= freed.len() || (i < scratch.len() && scratch[i].0 < freed[j].0) {
-                    i += 1;
-                    scratch[i - 1]
-                } else {
-                    j += 1;
-                    freed[j - 1]
-                };
+    /// surviving objects; the cost is O(chunks + freed) instead of O(objects). The merge runs in place from the
+    /// top down (emptied chunks dropped), so no chunk is copied twice.
+    pub fn free_sorted(&mut self, freed: &[(u64, u64)]) {
+        let (n, m) = (self.starts.len(), freed.len());
+        let total = n + m;
+        self.starts.resize(total, 0);
+        self.lens.resize(total, 0);
+        // Unread old chunks are `[0, i)`, unread freed ranges `[0, j)`; the result so far is `[w, total)`, and
+        // `w ≥ i + j` always holds, so a write never lands on an unread chunk.
+        let (mut i, mut j, mut w) = (n, m, total);
+        while i > 0 || j > 0 {
+            let (start, len) = if j == 0 || (i > 0 && self.starts[i - 1] > freed[j - 1].0) {
+                i -= 1;
+                (self.starts[i], self.lens[i])
+            } else {
+                j -= 1;
+                freed[j]
+            };
             if len == 0 {
                 continue;
             }
-            match (self.starts.last(), self.lens.last_mut()) {
-                (Some(s0), Some(l0)) if *s0 + *l0 == start => *l0 += len,
-                _ => {
-                    self.starts.push(start);
-                    self.lens.push(len);
-                }
+            if w < total && start + len == self.starts[w] {
+                self.starts[w] = start;
+                self.lens[w] += len;
+            } else {
+                w -= 1;
+                self.starts[w] = start;
+                self.lens[w] = len;
             }
+        }
+        if w > 0 {
+            self.starts.copy_within(w..total, 0);
+            self.lens.copy_within(w..total, 0);
+            self.starts.truncate(total - w);
+            self.lens.truncate(total - w);
         }
         self.rebuild_tree();
     }
@@ -204,7 +221,6 @@ mod tests {
             .collect();
         let mut f = FreeList::from_chunks(chunks.iter().copied());
         let mut naive = chunks.clone();
-        let mut scratch = Vec::new();
         for round in 0..2000 {
             let size = 8 * rng.range_inclusive(1, if round % 7 == 0 { 200 } else { 20 });
             let want = naive.iter_mut().find(|c| c.1 >= size).map(|c| {
@@ -219,7 +235,7 @@ mod tests {
                     .step_by(3)
                     .map(|i| (i * 1000 + 800 + 8 * (round / 500), 8))
                     .collect();
-                f.free_sorted(&freed, &mut scratch);
+                f.free_sorted(&freed);
                 naive = f.chunks().collect();
             }
         }

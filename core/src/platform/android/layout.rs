@@ -30,7 +30,6 @@ pub(super) struct AndroidLayout {
     dead_old: Vec<u32>,
     /// Layout ids that may be resident (filtered when a keyframe is taken).
     maybe_resident: Vec<u32>,
-    scratch: Vec<(u64, u64)>,
     freed: Vec<(u64, u64)>,
 }
 
@@ -46,7 +45,6 @@ impl AndroidLayout {
             dead_young: Vec::new(),
             dead_old: Vec::new(),
             maybe_resident: Vec::new(),
-            scratch: Vec::new(),
             freed: Vec::new(),
         };
         if initial_live > 0 {
@@ -124,7 +122,7 @@ impl AndroidLayout {
             }
         }
         self.freed.sort_unstable_by_key(|f| f.0);
-        self.free.free_sorted(&self.freed, &mut self.scratch);
+        self.free.free_sorted(&self.freed);
         if self.rec.wants_keyframe() {
             let spans = &self.spans;
             self.maybe_resident.retain(|id| !spans[*id as usize].2);

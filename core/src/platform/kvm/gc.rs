@@ -18,7 +18,6 @@ use crate::run::{GcEvent, Pause, PauseKind};
 #[derive(Debug, Default)]
 pub(super) struct GcScratch {
     freed: Vec<(u64, u64)>,
-    chunks: Vec<(u64, u64)>,
     survivors: Vec<u32>,
     moved: Vec<(u32, u64)>,
     occupied: Vec<bool>,
@@ -59,7 +58,7 @@ impl KvmSim<'_> {
         }
         self.resident_objects = live_objects;
         s.freed.sort_unstable_by_key(|f| f.0);
-        self.free.free_sorted(&s.freed, &mut s.chunks);
+        self.free.free_sorted(&s.freed);
 
         // Compaction, only when the failed allocation still does not fit (§3.1, occasion (i)).
         let mut moved_bytes = 0u64;
