@@ -6,8 +6,9 @@
 //! A log has no object addresses, bank power states, CPU frequencies or energy; the views that show those say so
 //! rather than stay blank.
 //!
-//! Loading never blocks the UI: [`LogLoader`] reads and parses on the `log-loader` thread and sends one reply on
-//! a bounded channel; "Cancel" drops the reply (the thread finishes the parse it is in and exits).
+//! Loading never blocks the UI: [`LogLoader`] reads and parses on the `file-loader` thread and sends one reply on
+//! a bounded channel; the top bar shows the share of the file read so far, and "Cancel loading" stops the reader at
+//! its next read (the reply, an error, is dropped).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use std::time::Instant;
 
 use crossbeam_channel::{Receiver, bounded};
 use egui_plot::PlotPoint;
-use gclab_core::importers::{Format, Imported, import_file};
+use gclab_core::importers::{Format, Imported, import_file_watched};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 
 /// Bars kept per pause kind in the pause timeline: never more than a wide plot has pixels (the longest pause of
@@ -105,10 +106,16 @@ pub fn is_scenario_path(path: &Path) -> bool {
 }
 
 impl LogView {
-    /// Reads and derives `path` (any format `gclab mmu` accepts; HotSpot and logcat logs carry heap sizes).
-    pub fn load(path: &Path) -> Result<LogView, String> {
+    /// Reads and derives `path` (any format `gclab mmu` accepts; HotSpot and logcat logs carry heap sizes),
+    /// adding the bytes read to `bytes_read`; setting `cancel` stops the read.
+    pub fn load(
+        path: &Path,
+        bytes_read: &AtomicU64,
+        cancel: &AtomicBool,
+    ) -> Result<LogView, String> {
         let t0 = Instant::now();
-        let (format, data) = import_file(path, Format::Auto).map_err(|e| e.to_string())?;
+        let (format, data) = import_file_watched(path, Format::Auto, bytes_read, cancel)
+            .map_err(|e| e.to_string())?;
         let mut v = LogView::build(path, format, &data)?;
         v.load_s = t0.elapsed().as_secs_f64();
         Ok(v)
@@ -328,7 +335,8 @@ pub enum Opened {
 /// What the loader sends back.
 type LoadReply = (u64, Result<Opened, String>);
 
-/// Loads a GC log or a trace on the `file-loader` thread; the UI polls, shows progress and can cancel.
+/// Loads a GC log or a trace on the `file-loader` thread; the UI polls, shows progress (events read for a trace,
+/// bytes read for a log) and can cancel (the reader stops at its next read).
 #[derive(Default)]
 pub struct LogLoader {
     rx: Option<Receiver<LoadReply>>,
@@ -337,6 +345,10 @@ pub struct LogLoader {
     pub loading: Option<(PathBuf, Instant)>,
     /// Events read so far (traces).
     pub progress: Arc<AtomicU64>,
+    /// Bytes read so far (logs) and the file's size. `[bytes]`
+    pub bytes_read: Arc<AtomicU64>,
+    /// Size of the file being loaded. `[bytes]`
+    pub file_bytes: u64,
     cancel_flag: Arc<AtomicBool>,
     request: u64,
 }
@@ -350,8 +362,11 @@ impl LogLoader {
         let (tx, rx) = bounded::<LoadReply>(1);
         let p2 = path.clone();
         self.progress = Arc::new(AtomicU64::new(0));
+        self.bytes_read = Arc::new(AtomicU64::new(0));
+        self.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         self.cancel_flag = Arc::new(AtomicBool::new(false));
         let (progress, cancel) = (Arc::clone(&self.progress), Arc::clone(&self.cancel_flag));
+        let bytes_read = Arc::clone(&self.bytes_read);
         self.handle = std::thread::Builder::new()
             .name("file-loader".into())
             .spawn(move || {
@@ -359,7 +374,7 @@ impl LogLoader {
                     super::trace::TraceReplay::load(&p2, &progress, &cancel)
                         .map(|t| Opened::Trace(Arc::new(t)))
                 } else {
-                    LogView::load(&p2).map(|l| Opened::Log(Arc::new(l)))
+                    LogView::load(&p2, &bytes_read, &cancel).map(|l| Opened::Log(Arc::new(l)))
                 };
                 let _ = tx.send((request, r));
                 repaint();

@@ -16,6 +16,7 @@ pub mod util_csv;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::metrics::mmu::UtilSeries;
 
@@ -324,6 +325,43 @@ pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), Im
     let f = std::fs::File::open(path)
         .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
     import_reader(&name, BufReader::with_capacity(256 * 1024, f), format)
+}
+
+/// [`import_file`] that adds every byte it reads to `bytes_read` (for a progress bar) and stops with an I/O
+/// error ("cancelled") at its next read once `cancel` is set — for callers on another thread than the one waiting.
+pub fn import_file_watched(
+    path: &Path,
+    format: Format,
+    bytes_read: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<(Format, Imported), ImportError> {
+    let name = path.display().to_string();
+    let f = std::fs::File::open(path)
+        .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
+    let watched = Watched {
+        inner: f,
+        bytes_read,
+        cancel,
+    };
+    import_reader(&name, BufReader::with_capacity(256 * 1024, watched), format)
+}
+
+/// A reader that counts what it reads and refuses to read once cancelled.
+struct Watched<'a, R> {
+    inner: R,
+    bytes_read: &'a AtomicU64,
+    cancel: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Watched<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("cancelled"));
+        }
+        let n = self.inner.read(buf)?;
+        self.bytes_read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
 }
 
 /// Imports the bytes of a file called `name`.
@@ -649,6 +687,25 @@ impl fmt::Display for Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_watched_import_counts_its_bytes_and_stops_when_cancelled() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
+        let size = std::fs::metadata(&path).expect("fixture").len();
+        let (read, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
+        let (_, data) = import_file_watched(&path, Format::Auto, &read, &cancel).expect("imports");
+        assert_eq!(
+            read.load(Ordering::Relaxed),
+            size,
+            "every byte counted once"
+        );
+        assert_eq!(data, import_file(&path, Format::Auto).expect("imports").1);
+        cancel.store(true, Ordering::Relaxed);
+        let e = import_file_watched(&path, Format::Auto, &AtomicU64::new(0), &cancel)
+            .expect_err("cancelled");
+        assert!(e.to_string().contains("cancelled"), "{e}");
+    }
 
     #[test]
     fn decimals_are_exact() {
