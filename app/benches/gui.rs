@@ -5,7 +5,7 @@
 //!
 //! A recorded trace replayed as recorded (issue #5 point 10): a headless frame of the heap-layout view at a moving
 //! scrub position on a synthetic 10 M-object trace (≥ 60 fps: ≤ 16.7 ms), the one-off map raster of the whole
-//! trace, and the resident bytes per object (printed).
+//! trace, the hover look-up of the object under the pointer, and the resident bytes per object (printed).
 //!
 //! `cargo bench -p gclab --bench gui` (add `-- --quick` for a short run; `-- trace` for the trace cases only).
 
@@ -152,6 +152,15 @@ fn trace_replay(c: &mut Criterion) {
                 (1100, 420),
                 &pal,
             ))
+        });
+    });
+    // Hover: what is under the pointer (through the address index), at a new position every time.
+    let mut k = 0u32;
+    g.bench_function("10M_objects_hover_lookup", |b| {
+        b.iter(|| {
+            k = (k + 7919) % 100_000;
+            let f = f64::from(k) / 100_000.0;
+            black_box(tr.describe(dur * f, heap * (1.0 - f)))
         });
     });
     let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));

@@ -34,6 +34,7 @@ mod sweep;
 mod tests;
 mod theme;
 pub mod trace;
+pub mod trace_index;
 mod views;
 mod worker;
 

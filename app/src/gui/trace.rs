@@ -27,6 +27,7 @@ use egui::ColorImage;
 use gclab_core::trace::{Event, TraceReader};
 
 use super::theme::Palette;
+use super::trace_index::{AddrIndex, Columns, addr_at, resident_at};
 use super::views::raster::{Acc, GC_LANE_FRACTION};
 
 /// `u32` time meaning "never".
@@ -96,6 +97,8 @@ pub struct TraceReplay {
     pub collapsed_pages: usize,
     /// The whole trace at low resolution.
     pub overview: Overview,
+    /// Objects by address, for hover look-ups.
+    pub index: AddrIndex,
     /// Events read.
     pub events: u64,
     /// Time to load. `[s]`
@@ -156,6 +159,18 @@ impl TraceReplay {
             + 8 * self.collections.capacity()
             + self.overview.live.capacity()
             + self.overview.dead.capacity()
+            + self.index.resident_bytes()
+    }
+
+    /// Builds [`TraceReplay::index`] (after the columns are complete).
+    fn build_index(&mut self) {
+        let cols = Columns {
+            addr: &self.addr,
+            size: &self.size,
+            granule: self.granule,
+            moves: &self.moves,
+        };
+        self.index = AddrIndex::build(&cols, self.heap_bytes.div_ceil(self.granule) + 1);
     }
 
     /// Reads `path` (any trace `TraceReader` opens); `events` counts events read (both passes), `cancel` stops.
@@ -360,6 +375,7 @@ impl TraceReplay {
         r.heap_bytes = if synthetic { bump } else { span_bytes }.max(1);
         r.events = n;
         r.overview = r.overview_grid();
+        r.build_index();
         r.load_s = t_start.elapsed().as_secs_f64();
         Ok(r)
     }
@@ -413,6 +429,7 @@ impl TraceReplay {
         }
         r.events = 3 * n as u64;
         r.overview = r.overview_grid();
+        r.build_index();
         r
     }
 
@@ -676,11 +693,10 @@ impl TraceReplay {
     pub fn describe(&self, t: f64, addr: f64) -> String {
         let k = self.ticks(t);
         let a = addr.max(0.0) as u64;
-        let mut found = None;
-        self.for_each_segment(k, k.saturating_add(1), |s, e, at, size, death| {
-            if s <= k && k < e && at <= a && a < at + size {
-                found = Some((at, size, death));
-            }
+        let found = self.object_at(k, a).map(|i| {
+            let i = i as usize;
+            let at = u64::from(addr_at(self.addr[i], &self.moves, i as u32, k)) * self.granule;
+            (at, u64::from(self.size[i]), self.death[i])
         });
         let head = format!(
             "{} at {}\n",
@@ -703,6 +719,22 @@ impl TraceReplay {
             ),
             None => format!("{head}free"),
         }
+    }
+
+    /// The object resident at byte `a` at tick `k` (the latest allocated, should two overlap), found through
+    /// [`TraceReplay::index`].
+    pub fn object_at(&self, k: u32, a: u64) -> Option<u32> {
+        self.index
+            .candidates(a / self.granule)
+            .filter(|&i| {
+                let u = i as usize;
+                if !resident_at(self.alloc[u], self.freed[u], self.end, k) {
+                    return false;
+                }
+                let at = u64::from(addr_at(self.addr[u], &self.moves, i, k)) * self.granule;
+                at <= a && a < at + u64::from(self.size[u])
+            })
+            .max()
     }
 
     /// The collection start at or after `t` (seconds), or before it when `forward` is false.
@@ -750,6 +782,72 @@ mod tests {
 
     fn load(p: &Path) -> TraceReplay {
         TraceReplay::load(p, &AtomicU64::new(0), &AtomicBool::new(false)).expect("trace loads")
+    }
+
+    /// The object at `(k, a)` by walking every object and move (what hover did before the index).
+    fn object_at_by_walking(r: &TraceReplay, k: u32, a: u64) -> Option<u32> {
+        (0..r.len() as u32).rev().find(|&i| {
+            let u = i as usize;
+            if !(r.alloc[u] <= k && k < r.freed[u].min(r.end)) {
+                return false;
+            }
+            let g = r
+                .moves
+                .iter()
+                .rfind(|m| m.obj == i && m.t <= k)
+                .map_or(r.addr[u], |m| m.addr);
+            let at = u64::from(g) * r.granule;
+            at <= a && a < at + u64::from(r.size[u])
+        })
+    }
+
+    #[test]
+    fn the_address_index_finds_what_a_walk_over_every_object_finds() {
+        let mut traces = vec![load(&fixture("v1.gctrace")), TraceReplay::synthetic(4000)];
+        // Moves (compaction-like, some objects twice, one far away) on the synthetic trace.
+        let mut moved = TraceReplay::synthetic(4000);
+        for i in (0..4000u32).step_by(7) {
+            let t = moved.alloc[i as usize] + 500;
+            moved.moves.push(TraceMove {
+                obj: i,
+                t,
+                addr: moved.addr[i as usize] / 2,
+            });
+            if i % 3 == 0 {
+                moved.moves.push(TraceMove {
+                    obj: i,
+                    t: t + 700,
+                    addr: 200 << 20,
+                });
+            }
+        }
+        moved.moves.sort_by_key(|m| (m.obj, m.t));
+        moved.build_index();
+        traces.push(moved);
+        for r in &traces {
+            let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+            let mut hits = 0;
+            for probe in 0..3000u64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Half the probes at an object's own address (so most find one), half anywhere.
+                let (k, a) = if probe % 2 == 0 {
+                    let i = (x % r.len() as u64) as usize;
+                    let k = r.alloc[i] + ((x >> 32) % 2000) as u32;
+                    (k, u64::from(r.addr[i]) * r.granule + (x >> 40) % 16)
+                } else {
+                    (
+                        (x % u64::from(r.end)) as u32,
+                        (x >> 24) % r.heap_bytes.max(1),
+                    )
+                };
+                let want = object_at_by_walking(r, k, a);
+                hits += usize::from(want.is_some());
+                assert_eq!(r.object_at(k, a), want, "{}: tick {k}, byte {a}", r.name);
+            }
+            assert!(hits > 300, "{}: the probes found objects ({hits})", r.name);
+        }
     }
 
     #[test]
@@ -824,13 +922,14 @@ mod tests {
 
     #[test]
     fn ten_million_objects_fit_in_32_bytes_each() {
-        // The per-object arrays are fixed-width; 1 M objects show the ratio a 10 M trace has (the overview grid,
+        // The per-object arrays are fixed-width (the index nearly so); 1 M objects show the ratio a 10 M trace has (the overview grid,
         // fixed at 2 MiB, weighs less per object the more objects there are).
         let r = TraceReplay::synthetic(1_000_000);
         let per_object =
             (r.resident_bytes() - r.overview.live.capacity() - r.overview.dead.capacity()) as f64
                 / r.len() as f64;
-        assert!(per_object <= 20.5, "arrays: {per_object} bytes per object");
+        // Five 4-byte columns, and the hover index's ~1.3 (object, bucket) pairs and a quarter bucket per object.
+        assert!(per_object <= 26.0, "arrays: {per_object} bytes per object");
         let at_10m = per_object + (2 * OVERVIEW_COLS * OVERVIEW_ROWS) as f64 / 1e7;
         assert!(
             at_10m <= 32.0,
