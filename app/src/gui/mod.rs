@@ -115,6 +115,14 @@ fn open(
 }
 
 /// Screenshot request from the environment: save the first complete frame and close.
+/// When the process started (set first thing in `main`), for the startup time a screenshot run reports.
+static PROCESS_START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Marks the start of the process (call first thing in `main`).
+pub fn mark_process_start() {
+    let _ = PROCESS_START.set(std::time::Instant::now());
+}
+
 struct ScreenshotPlan {
     path: String,
     frames_ready: u32,
@@ -754,6 +762,14 @@ impl GclabApp {
             || self.logs.busy();
         if self.state.current.is_some() && !self.state.computing && !sweep_wait {
             plan.frames_ready += 1;
+            if plan.frames_ready == 1
+                && let Some(t0) = PROCESS_START.get()
+            {
+                eprintln!(
+                    "gclab: every view filled {:.0} ms after the process started",
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
+            }
         }
         if plan.frames_ready > 5 {
             let path = plan.path.clone();
