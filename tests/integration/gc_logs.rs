@@ -687,3 +687,72 @@ fn concurrent_phases_and_heap_transitions_outside_pauses() {
         "it began with its first pause"
     );
 }
+
+/// A duration token of HotSpot's (`15.568ms`, `0.045s`, `152us`).
+fn is_duration(token: &str) -> bool {
+    ["ms", "us", "ns", "s"].iter().any(|u| {
+        token
+            .strip_suffix(u)
+            .is_some_and(|n| !n.is_empty() && n.parse::<f64>().is_ok())
+    })
+}
+
+#[test]
+fn real_logs_of_more_collectors_and_decorators() {
+    // JDK 17 logs written on this machine by tests/fixtures/logs/Churn.java (see the README there): collectors and
+    // decorator sets not in ../shared/data. Each count is checked against a plain scan of the lines; every line
+    // must be understood.
+    let dir = gclab_tests::repo_root().join("tests/fixtures/logs");
+    for (name, pauses, concurrent, transitions) in [
+        ("jdk17-shenandoah-xmx64m.log", 56, 170, 25),
+        ("jdk17-g1-all-decorators-xmx64m.log", 73, 51, 0),
+        ("jdk17-zgc-uptimenanos-xmx128m.log", 75, 149, 24),
+        ("jdk17-serial-utctime-debug-xmx32m.log", 10, 0, 0),
+        ("jdk17-parallel-gc-only-xmx64m.log", 105, 0, 0),
+    ] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).expect("fixture");
+        let ends_with_duration = |m: &str| m.rsplit(' ').next().is_some_and(is_duration);
+        let scan = |prefix: &str| {
+            text.lines()
+                .map(hotspot_message)
+                .filter(|m| m.starts_with(prefix) && ends_with_duration(m))
+                .count()
+        };
+        let p = pauses_of(&path, Format::Auto);
+        assert_eq!(
+            (p.pauses.len(), p.concurrent.len(), p.heap_changes.len()),
+            (pauses, concurrent, transitions),
+            "{name}: pauses, concurrent phases, transitions outside pauses"
+        );
+        assert_eq!(p.pauses.len(), scan("Pause "), "{name}: pauses by scan");
+        assert_eq!(
+            p.concurrent.len(),
+            scan("Concurrent "),
+            "{name}: phases by scan"
+        );
+        assert!(
+            p.warnings.messages().is_empty(),
+            "{name}: every line understood: {:?}",
+            p.warnings.messages()
+        );
+        assert!(
+            p.pauses
+                .iter()
+                .all(|q| q.start_ns <= q.end_ns && q.end_ns <= p.span_ns.1),
+            "{name}: pauses inside the span"
+        );
+        // ZGC's own MMU, on a log stamped in nanoseconds of uptime.
+        if let Some(last) = p.reported_mmu.last() {
+            let series = p.util_series((0, last.time_ns));
+            let curve = MmuCurve::new(&series);
+            for &(w, logged) in &last.points {
+                let ours = curve.mmu(w).utilization * 100.0;
+                assert!(
+                    (ours - logged).abs() <= 0.15,
+                    "{name} {w} ns: {ours} vs {logged}"
+                );
+            }
+        }
+    }
+}
