@@ -18,7 +18,8 @@
 //! bound up through Go's `container/heap`, the same skip rule and the same keep-the-first overlap rule, so it
 //! picks Go's windows; [`MmuCurve::worst_go`] also keeps Go's two quirks (see there) for comparisons.
 //!
-//! Times are integer nanoseconds (below 2⁶³); sums are f64 integrals from the first step time, computed as Go does.
+//! Times are integer nanoseconds (below 2⁶², the importers' bound: band arithmetic runs in i128 where a product of
+//! two such times could pass 2⁶³); sums are f64 integrals from the first step time, computed as Go does.
 
 mod prepared;
 #[cfg(test)]
@@ -184,7 +185,7 @@ impl<'a> MmuCurve<'a> {
             let q = Query {
                 w,
                 w_bands: (w / dur) as usize,
-                m: ((w + 2 * (dur - 1)) / dur).max(1) as usize,
+                m: ((i128::from(w) + 2 * i128::from(dur - 1)) / i128::from(dur)).max(1) as usize,
                 last_band: ((p.end() - w - p.t(0)) / dur) as usize,
                 series: k,
                 slack_ns: 1.0 + p.sums.last().map_or(0.0, |s| s.abs()) * 1e-12,
@@ -192,7 +193,9 @@ impl<'a> MmuCurve<'a> {
             // Groups of 4^k fine bands prune only when a group is much shorter than the window; the lowest bound
             // is refined first so that the minimum is low early, then everything in time order.
             let mut top = 1;
-            while 4 * top * dur as usize * 2 <= w as usize && (q.last_band + 1) / top > 16 {
+            // In i128: a band of a span near 2⁶² ns times 8·top would overflow 64 bits.
+            while 8 * top as i128 * i128::from(dur) <= i128::from(w) && (q.last_band + 1) / top > 16
+            {
                 top *= 4;
             }
             if top == 1 {

@@ -31,7 +31,7 @@ pub(super) struct Bands {
 /// One series prepared for queries: prefix sums, band summaries, candidate steps.
 #[derive(Debug)]
 pub(super) struct Prepared<'a> {
-    /// Step times (below 2⁶³). `[ns]`
+    /// Step times (below 2⁶²). `[ns]`
     pub(super) times: &'a [u64],
     /// Utilisation of each step; see [`Prepared::u`] for the end marker.
     util: &'a [f64],
