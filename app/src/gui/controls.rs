@@ -304,6 +304,18 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             });
             ui.end_row();
 
+            let l = ui.label("cores").on_hover_text(
+                "Cores the threads are scheduled on, each with its own clock: the Krait has four; fewer make \
+                 mutators and the GC daemon queue for a core (android-krait only)",
+            );
+            let r = ui.add_enabled(
+                android,
+                egui::Slider::new(&mut c.cores, 1..=4).step_by(1.0),
+            )
+            .labelled_by(l.id);
+            changed |= r.changed();
+            ui.end_row();
+
             let l = ui.label("seed").on_hover_text("Same scenario and seed → bit-identical run");
             changed |= ui
                 .add(egui::DragValue::new(&mut c.seed).range(0..=u64::MAX))

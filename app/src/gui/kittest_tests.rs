@@ -175,6 +175,22 @@ fn kittest_android_preset_and_target_util_slider() {
             || summary(&h, "energy, total") != energy_before,
         "a tighter heap changes the summary"
     );
+    // Fewer cores: the run schedules its threads on two.
+    h.get_by_role_and_label(Role::Slider, "cores")
+        .set_value_accesskit(2.0);
+    h.run_steps(2);
+    wait_for_run(&mut h);
+    let v = app(&h).state.current.clone().expect("a run");
+    assert_eq!(
+        v.scenario.file().android.cpu.cores,
+        2,
+        "cores reached the run"
+    );
+    assert_eq!(
+        v.run.cpu.as_ref().map(|c| c.cores.len()),
+        Some(2),
+        "two core lanes"
+    );
 }
 
 #[test]

@@ -118,6 +118,8 @@ pub struct Controls {
     pub governor: GovernorKind,
     /// Core hotplug policy (android-krait).
     pub hotplug: HotplugKind,
+    /// Cores in the cluster (android-krait).
+    pub cores: u32,
 }
 
 impl Controls {
@@ -134,6 +136,7 @@ impl Controls {
             seed: f.seed,
             governor: f.android.cpu.governor,
             hotplug: f.android.cpu.hotplug,
+            cores: f.android.cpu.cores,
         }
     }
 
@@ -164,6 +167,10 @@ impl Controls {
             v.push((
                 "android.cpu.hotplug".into(),
                 Value::String(self.hotplug.name().into()),
+            ));
+            v.push((
+                "android.cpu.cores".into(),
+                Value::Integer(i64::from(self.cores)),
             ));
         }
         v

@@ -197,6 +197,10 @@ impl Default for PowerConfig {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CpuConfig {
+    /// Cores in the cluster, each its own frequency policy. Default 4 (the MSM8974's quad-core Krait 400, Table 2)
+    /// [P], range 1–4 (the mpdecision thresholds are defined for up to four cores; fewer model a part with cores
+    /// fused off or held offline).
+    pub cores: u32,
     /// Speed bin's operating-point table. Default `krait400-2p2g` (max 2150.4 MHz, the DragonBoard's "2.1 GHz")
     /// [P].
     pub opp_table: OppTableKind,
@@ -228,6 +232,7 @@ pub struct CpuConfig {
 impl Default for CpuConfig {
     fn default() -> Self {
         CpuConfig {
+            cores: 4,
             opp_table: OppTableKind::Krait2p2g,
             pvs_bin: PvsBin::Pvs3,
             min_freq_mhz: 300.0,
@@ -261,6 +266,9 @@ impl CpuConfig {
     /// `[android.cpu]` (`ondemand.up_threshold`).
     pub fn validate(&self) -> Result<(), (String, String)> {
         let table = self.table()?;
+        if !(1..=4).contains(&self.cores) {
+            return err("cores", "expected 1 to 4 cores");
+        }
         for (name, v) in [
             ("min_freq_mhz", self.min_freq_mhz),
             ("max_freq_mhz", self.max_freq_mhz),

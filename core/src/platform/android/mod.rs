@@ -70,7 +70,7 @@ pub fn simulate_android(
             "android-krait needs a workload profile with an [android] section".into(),
         )
     })?;
-    let cpu = Cpu::new(&cfg.cpu, 4)
+    let cpu = Cpu::new(&cfg.cpu, cfg.cpu.cores as usize)
         .map_err(|(field, m)| SimError::Unsupported(format!("android.cpu.{field}: {m}")))?;
     let kind = f.collector.kind;
     let growth_limit = f.heap.size.0;
