@@ -80,10 +80,58 @@ impl EnergyPart {
     }
 }
 
-/// Energy of a run split into [`EnergyPart`]s, plus dynamic energy by cause. `[J]`
+/// How a run's energy splits into bars: the kvm-soc's memories (the adaptive-GC paper's Fig. 5), or the
+/// android-krait CPU by what its cores did (the SYSTOR paper's GC/mutator attribution; memories are not modelled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EnergyScheme {
+    /// CPU, heap leakage by bank state, heap dynamic, ROM, stack ([`EnergyPart::ALL`]).
+    #[default]
+    Memories,
+    /// CPU busy collecting, running the program, running other threads; idle, offline, uncore.
+    CpuByUse,
+}
+
+impl EnergyScheme {
+    /// `(legend, one-sentence explanation)` of each of the seven parts, in bar order; an empty legend is unused.
+    pub fn names(self) -> [(&'static str, &'static str); 7] {
+        match self {
+            EnergyScheme::Memories => EnergyPart::ALL.map(|p| (p.label(), p.explain())),
+            EnergyScheme::CpuByUse => [
+                (
+                    "cores collecting (GC)",
+                    "cores running the collector: the GC daemon, or a mutator collecting in the foreground",
+                ),
+                (
+                    "cores running the program",
+                    "cores running the benchmark's own threads",
+                ),
+                (
+                    "cores running other threads",
+                    "cores running the process's other threads (JIT, binder, finalizer, …)",
+                ),
+                (
+                    "idle cores",
+                    "online cores with nothing to run (idle states included)",
+                ),
+                ("offline cores", "cores hotplug took offline"),
+                ("uncore (L2, bus)", "the shared L2 cache and interconnect"),
+                ("", ""),
+            ],
+        }
+    }
+
+    /// Whether the first part (the CPU) can be left out to compare the memories.
+    pub fn cpu_optional(self) -> bool {
+        self == EnergyScheme::Memories
+    }
+}
+
+/// Energy of a run split into seven parts (by [`EnergyScheme`]), plus dynamic energy by cause. `[J]`
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct EnergyBreakdown {
-    /// Per part, in [`EnergyPart::ALL`] order. `[J]`
+    /// What the parts are.
+    pub scheme: EnergyScheme,
+    /// Per part, in the scheme's order. `[J]`
     pub parts: [f64; 7],
     /// Dynamic energy caused by GC work. `[J]`
     pub gc: f64,
@@ -95,9 +143,21 @@ pub struct EnergyBreakdown {
 
 impl EnergyBreakdown {
     /// The breakdown of `run`; heap leakage is split by the time each bank spent in each state, weighted by the
-    /// gated-leakage fraction (active and waking banks leak fully).
+    /// gated-leakage fraction (active and waking banks leak fully). A run that attributes its CPU energy by use
+    /// (android-krait) is split that way.
     pub fn of(run: &Run, gated_fraction: f64) -> EnergyBreakdown {
         let e = &run.summary.energy_j;
+        if let (Some(other), Some(idle), Some(offline), Some(uncore)) =
+            (e.other, e.idle, e.offline, e.uncore)
+        {
+            return EnergyBreakdown {
+                scheme: EnergyScheme::CpuByUse,
+                parts: [e.gc, e.mutator, other, idle, offline, uncore, 0.0],
+                gc: e.gc,
+                mutator: e.mutator,
+                total: e.total,
+            };
+        }
         let (mut act, mut wak, mut gat) = (0.0, 0.0, 0.0);
         for b in &run.banks {
             let d = b.end.0.saturating_sub(b.start.0) as f64;
@@ -115,6 +175,7 @@ impl EnergyBreakdown {
             (e.heap_leakage, 0.0, 0.0)
         };
         EnergyBreakdown {
+            scheme: EnergyScheme::Memories,
             parts: [e.cpu, la, lw, lg, e.heap_dynamic, e.rom, e.stack],
             gc: e.gc,
             mutator: e.mutator,

@@ -159,6 +159,17 @@ fn kittest_android_preset_and_target_util_slider() {
         "the android preset is loaded"
     );
     assert_eq!(summary(&h, "collector"), "cms", "its collector");
+    // Energy by what the cores did, not the kvm-soc's memories (which this platform does not model).
+    assert!(
+        h.query_all_by_label("cores collecting (GC)")
+            .next()
+            .is_some(),
+        "the CPU split by use"
+    );
+    assert!(
+        h.query_all_by_label("  heap leakage").next().is_none(),
+        "no empty memory rows"
+    );
     let time_before = summary(&h, "execution time");
     let energy_before = summary(&h, "energy, total");
     h.get_by_role_and_label(Role::Slider, "targetUtil")

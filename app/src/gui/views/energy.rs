@@ -1,11 +1,12 @@
-//! Energy: stacked bars split as the adaptive-GC paper's Fig. 5 (CPU; heap leakage in active, waking and gated
-//! banks; heap dynamic; ROM; stack), the current run above the pinned baseline, and the summary table with the
+//! Energy: stacked bars split as the adaptive-GC paper's Fig. 5 on kvm-soc (CPU; heap leakage in active, waking and
+//! gated banks; heap dynamic; ROM; stack) or by what the cores did on android-krait (collecting, the program, other
+//! threads, idle, offline, uncore), the current run above the pinned baseline, and the summary table with the
 //! deltas against the baseline.
 
 use egui_plot::{Bar, BarChart, Plot, PlotPoint, Text};
 
 use super::{heading, legend_row, plot_height};
-use crate::gui::analysis::{EnergyPart, RunView};
+use crate::gui::analysis::{EnergyScheme, RunView};
 use crate::gui::command::Command;
 use crate::gui::format;
 use crate::gui::state::AppState;
@@ -15,33 +16,48 @@ use crate::gui::theme::Palette;
 pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: &mut Vec<Command>) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    // Platforms whose memories are not modelled (android-krait) show the CPU regardless.
-    let memory: f64 = v.energy.parts[1..].iter().sum();
-    let with_cpu = st.settings.energy_with_cpu || memory <= 0.0;
+    let scheme = v.energy.scheme;
+    let names = scheme.names();
+    // The CPU can be left out only where there are memories to compare (kvm-soc).
+    let with_cpu = st.settings.energy_with_cpu || !scheme.cpu_optional();
     heading(
         ui,
         "Energy breakdown",
-        "Where the joules go: the CPU, the heap's leakage split by bank power state (gating a bank cuts its \
-         leakage to 5 %), the heap's accesses, the ROM holding the VM and the stack SRAM.",
+        match scheme {
+            EnergyScheme::Memories => {
+                "Where the joules go: the CPU, the heap's leakage split by bank power state (gating a bank cuts \
+                 its leakage to 5 %), the heap's accesses, the ROM holding the VM and the stack SRAM."
+            }
+            EnergyScheme::CpuByUse => {
+                "Where the joules go on the phone's CPU: cores collecting garbage, running the program or the \
+                 process's other threads, sitting idle or offline, and the shared L2/bus (memories are not \
+                 modelled on this platform)."
+            }
+        },
     );
-    let items: Vec<(egui::Color32, &str, &str)> = EnergyPart::ALL
+    let first = usize::from(!with_cpu);
+    let items: Vec<(egui::Color32, &str, &str)> = names
         .iter()
         .enumerate()
-        .map(|(i, p)| (pal.energy[i], p.label(), p.explain()))
+        .skip(first)
+        .filter(|(_, (label, _))| !label.is_empty())
+        .map(|(i, (label, explain))| (pal.energy[i], *label, *explain))
         .collect();
-    ui.horizontal(|ui| {
-        let mut c = with_cpu;
-        if ui
-            .checkbox(&mut c, "include CPU")
-            .on_hover_text(
-                "The CPU dwarfs the memories; leave it out to compare what the GC policy changes",
-            )
-            .changed()
-        {
-            cmds.push(Command::EnergyWithCpu(c));
-        }
-    });
-    legend_row(ui, &items[usize::from(!with_cpu)..]);
+    if scheme.cpu_optional() {
+        ui.horizontal(|ui| {
+            let mut c = with_cpu;
+            if ui
+                .checkbox(&mut c, "include CPU")
+                .on_hover_text(
+                    "The CPU dwarfs the memories; leave it out to compare what the GC policy changes",
+                )
+                .changed()
+            {
+                cmds.push(Command::EnergyWithCpu(c));
+            }
+        });
+    }
+    legend_row(ui, &items);
     // mJ for the kvm-soc's millijoules, J for a phone's tens of joules.
     let biggest = v
         .energy
@@ -52,13 +68,16 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
     } else {
         (1e3, "energy [mJ]")
     };
+    // A baseline from the other platform splits its energy otherwise: its bars would be mislabelled.
     let runs: Vec<(f64, &RunView, &str)> = match &st.baseline {
-        Some(b) => vec![(1.0, v.as_ref(), "current"), (0.0, b.as_ref(), "baseline")],
-        None => vec![(0.0, v.as_ref(), "current")],
+        Some(b) if b.energy.scheme == scheme => {
+            vec![(1.0, v.as_ref(), "current"), (0.0, b.as_ref(), "baseline")]
+        }
+        _ => vec![(0.0, v.as_ref(), "current")],
     };
     let mut charts: Vec<BarChart> = Vec::new();
-    for (i, part) in EnergyPart::ALL.iter().enumerate() {
-        if *part == EnergyPart::Cpu && !with_cpu {
+    for (i, (label, _)) in names.iter().enumerate().skip(first) {
+        if label.is_empty() {
             continue;
         }
         let bars: Vec<Bar> = runs
@@ -66,15 +85,14 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             .map(|(y, rv, name)| {
                 Bar::new(*y, rv.energy.parts[i] * unit)
                     .name(format!(
-                        "{name}: {} {}",
-                        part.label(),
+                        "{name}: {label} {}",
                         format::joules(rv.energy.parts[i])
                     ))
                     .fill(pal.energy[i])
             })
             .collect();
         let refs: Vec<&BarChart> = charts.iter().collect();
-        let c = BarChart::new(part.label(), bars)
+        let c = BarChart::new(*label, bars)
             .horizontal()
             .width(0.6)
             .color(pal.energy[i])
@@ -82,7 +100,6 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
         charts.push(c);
     }
     // Each bar's name and total, written just past its end.
-    let first = usize::from(!with_cpu);
     let labels: Vec<(f64, f64, String)> = runs
         .iter()
         .map(|(y, rv, name)| {
@@ -143,11 +160,17 @@ pub fn table(ui: &mut egui::Ui, st: &AppState, pal: &Palette) {
                 ui.strong("Δ");
             }
             ui.end_row();
-            for (i, r) in cur_rows.iter().enumerate() {
+            for r in &cur_rows {
                 ui.label(r.name).on_hover_text(r.explain);
                 ui.monospace(&r.text);
                 if let Some(br) = &base_rows {
-                    let o = &br[i];
+                    // Rows are matched by name: a baseline from the other platform has other energy rows.
+                    let Some(o) = br.iter().find(|o| o.name == r.name) else {
+                        ui.weak("—");
+                        ui.label("");
+                        ui.end_row();
+                        continue;
+                    };
                     ui.monospace(&o.text);
                     let d = format::delta(r.value, o.value);
                     let worse = if r.lower_is_better {
@@ -175,6 +198,56 @@ struct Row {
     text: String,
     value: f64,
     lower_is_better: bool,
+}
+
+/// The energy rows under the total: the memories on kvm-soc, the CPU by use on android-krait.
+fn energy_rows(v: &RunView) -> Vec<Row> {
+    let e = &v.run.summary.energy_j;
+    let r = |name, explain, value: f64| Row {
+        name,
+        explain,
+        text: format::joules(value),
+        value,
+        lower_is_better: true,
+    };
+    match v.energy.scheme {
+        EnergyScheme::Memories => vec![
+            r("  heap", "heap SRAM: leakage + accesses", e.heap),
+            r(
+                "  heap leakage",
+                "leakage of the heap banks (gated banks leak 5 %)",
+                e.heap_leakage,
+            ),
+            r(
+                "  heap dynamic",
+                "energy of heap accesses by mutator, allocator and collector",
+                e.heap_dynamic,
+            ),
+            r("  CPU", "the datapath, busy and stalled cycles", e.cpu),
+            r("  ROM", "the ROM holding the VM and its libraries", e.rom),
+            r("  stack", "the stack and VM-variable SRAM", e.stack),
+            r(
+                "dynamic, by GC",
+                "dynamic energy caused by GC work (datapath + memory accesses)",
+                e.gc,
+            ),
+            r(
+                "dynamic, by mutator",
+                "dynamic energy caused by the program itself",
+                e.mutator,
+            ),
+        ],
+        EnergyScheme::CpuByUse => {
+            let names = EnergyScheme::CpuByUse.names();
+            let mut out = vec![r("  CPU", "every core and the uncore (L2, bus)", e.cpu)];
+            for (i, (label, explain)) in names.iter().enumerate() {
+                if !label.is_empty() {
+                    out.push(r(label, explain, v.energy.parts[i]));
+                }
+            }
+            out
+        }
+    }
 }
 
 fn rows(v: &RunView) -> Vec<Row> {
@@ -212,54 +285,9 @@ fn rows(v: &RunView) -> Vec<Row> {
             format::joules(e.total),
             e.total,
         ),
-        r(
-            "  heap",
-            "heap SRAM: leakage + accesses",
-            format::joules(e.heap),
-            e.heap,
-        ),
-        r(
-            "  heap leakage",
-            "leakage of the heap banks (gated banks leak 5 %)",
-            format::joules(e.heap_leakage),
-            e.heap_leakage,
-        ),
-        r(
-            "  heap dynamic",
-            "energy of heap accesses by mutator, allocator and collector",
-            format::joules(e.heap_dynamic),
-            e.heap_dynamic,
-        ),
-        r(
-            "  CPU",
-            "the datapath, busy and stalled cycles",
-            format::joules(e.cpu),
-            e.cpu,
-        ),
-        r(
-            "  ROM",
-            "the ROM holding the VM and its libraries",
-            format::joules(e.rom),
-            e.rom,
-        ),
-        r(
-            "  stack",
-            "the stack and VM-variable SRAM",
-            format::joules(e.stack),
-            e.stack,
-        ),
-        r(
-            "dynamic, by GC",
-            "dynamic energy caused by GC work (datapath + memory accesses)",
-            format::joules(e.gc),
-            e.gc,
-        ),
-        r(
-            "dynamic, by mutator",
-            "dynamic energy caused by the program itself",
-            format::joules(e.mutator),
-            e.mutator,
-        ),
+    ];
+    out.extend(energy_rows(v));
+    out.extend(vec![
         r(
             "GC share of CPU",
             "share of CPU time spent collecting",
@@ -278,7 +306,7 @@ fn rows(v: &RunView) -> Vec<Row> {
             format::bytes(s.peak_live_bytes),
             s.peak_live_bytes as f64,
         ),
-    ];
+    ]);
     if let Some(b) = s.mean_powered_banks {
         out.push(r(
             "powered banks, mean",
