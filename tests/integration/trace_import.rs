@@ -123,6 +123,39 @@ fn heaptrack_jq_replays_live_bytes_after_every_event_and_the_exact_peak() {
     replay_matches_events_csv(&txt);
 }
 
+/// heaptrack's interpreted file of the same run (what `heaptrack` leaves by default) replays the same live bytes
+/// after every event and the same exact peak, although it has no pointers, and names sites by function.
+#[test]
+fn heaptrack_interpreted_jq_replays_the_same_live_bytes_and_peak() {
+    let input = jq().join("trace.interpreted.zst");
+    let d = scratch("heaptrack-interpreted");
+    let out = d.join("jq.gctrace");
+    let said = import(&input, &out, None);
+    assert!(
+        said.contains("68973 objects") && said.contains("interpreted format"),
+        "{said}"
+    );
+    replay_matches_events_csv(&out);
+    let v = stats_json(&out.display().to_string());
+    assert_eq!(
+        v["peak_live_bytes"],
+        summary("peak_live_bytes"),
+        "stats peak"
+    );
+    assert_eq!(v["peak_at_event"], summary("peak_at_seq"), "peak at seq");
+    assert_eq!(
+        v["allocated_bytes"],
+        summary("bytes_allocated_total"),
+        "bytes"
+    );
+    assert_eq!(v["never_freed"], summary("never_freed"), "never freed");
+    let text = v.to_string();
+    assert!(
+        text.contains("jv_mem_alloc"),
+        "sites named by their functions"
+    );
+}
+
 /// The lifetime histogram in bytes allocated agrees with objects.csv's own clocks (free_clock − alloc_clock).
 #[test]
 fn lifetimes_in_bytes_allocated_match_the_objects_csv_clocks() {
@@ -208,8 +241,10 @@ fn elephant_tracks_2_traces_import_with_reconstructed_deaths() {
 #[test]
 fn bad_import_inputs_exit_2_naming_the_line() {
     let d = scratch("bad-import");
-    let cases: [(&str, &[u8], &str, &str); 4] = [
+    let cases: [(&str, &[u8], &str, &str); 5] = [
         ("h.raw", b"v 10400 3\n+ 10 1 zz\n", "heaptrack", ":2:"),
+        // An interpreted file allocating a kind no `a` line defined.
+        ("h.zst", b"v 10400 3\na 10 1\n+ 5\n", "heaptrack", ":3:"),
         (
             "o.csv",
             b"obj,size,alloc_seq,free_seq\n1,8,1,2\n2,x,3,\n",

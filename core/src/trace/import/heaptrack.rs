@@ -5,15 +5,24 @@
 //! (backtrace nodes, numbered 1, 2, … in order). Known and not needed: `v` (versions, kept in the source), `x`/`X`
 //! (executable and command line, kept), `I`, `m`, `R`, `A`, `i`, `s`, `#`. Anything else is counted as a warning.
 //! A `+` at a pointer still live means its free was not recorded: the old allocation dies there (a warning).
-//! heaptrack's *interpreted* format (`a size trace` + `+ index`) carries no pointers and is refused.
+//!
+//! heaptrack's *interpreted* format (what `heaptrack` leaves by default, `*.zst` without `.raw`) is read too:
+//! `a size trace` defines allocation kinds (numbered 0, 1, … in order), `+ kind` allocates and `- kind` frees one
+//! object of that kind, `t ip-index parent` are backtrace nodes over `i ip module [function file line …]` frames
+//! and `s [length] text` strings (numbered 1, 2, …), which name the sites by function. It has no pointers: the
+//! objects get no address (0; viewers lay them out in allocation order), and a free ends the most recently
+//! allocated live object of its kind — objects of one kind have one size and one backtrace, so live bytes and the
+//! peak are exact after every record, while which of several same-kind objects died first is not recorded.
 
 use std::collections::HashMap;
 
 use super::{ImportReport, Lines, write_error};
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
 
-/// Most backtrace nodes kept for naming sites (more are named by index only).
+/// Most backtrace nodes (and frames, and allocation kinds) kept for naming sites (more are named by index only).
 const MAX_TRACE_NODES: usize = 1 << 24;
+/// Most bytes of strings (function and file names) kept for naming sites.
+const MAX_STRING_TABLE_BYTES: usize = 64 << 20;
 
 fn hex(tok: Option<&str>, field: &str, lines: &Lines) -> Result<u64, TraceError> {
     let tok =
@@ -25,8 +34,9 @@ fn hex(tok: Option<&str>, field: &str, lines: &Lines) -> Result<u64, TraceError>
 /// Frames named in a site label, innermost first.
 const SITE_FRAMES: usize = 3;
 
-/// `trace N @0xIP < 0xIP < 0xIP`: the backtrace index and its innermost frames (node `i` is the `i`-th `t` line).
-fn site_label(trace: u64, nodes: &[(u64, u64)]) -> String {
+/// `trace N @0xIP < 0xIP < 0xIP`: the backtrace index and its innermost frames (node `i` is the `i`-th `t` line),
+/// each named by `frame` (raw: the instruction pointer; interpreted: the frame's function when known).
+fn site_label(trace: u64, nodes: &[(u64, u64)], frame: impl Fn(u64) -> String) -> String {
     let mut label = format!("trace {trace}");
     let mut node = trace;
     for k in 0..SITE_FRAMES {
@@ -37,7 +47,7 @@ fn site_label(trace: u64, nodes: &[(u64, u64)]) -> String {
         else {
             break;
         };
-        label += &format!("{}0x{ip:x}", if k == 0 { " @" } else { " < " });
+        label += &format!("{}{}", if k == 0 { " @" } else { " < " }, frame(ip));
         if parent >= node {
             break;
         }
@@ -92,6 +102,15 @@ where
     let mut next_id = 1u64;
     let mut t_ms = 0u64;
     let mut type_id = 0u32;
+    // The interpreted format: allocation kinds `(size, trace)`, the live objects of each kind (most recent last),
+    // frames `(ip, function string index)` and strings.
+    let mut interpreted = false;
+    let mut kinds: Vec<(u64, u64)> = Vec::new();
+    let mut live_of_kind: HashMap<u64, Vec<u64>> = HashMap::new();
+    let mut live_interpreted = 0usize;
+    let mut frames: Vec<(u64, Option<u64>)> = Vec::new();
+    let mut strings: Vec<String> = Vec::new();
+    let mut string_bytes = 0usize;
     while lines.advance()? {
         let line = lines.line();
         let mut toks = line.split(' ');
@@ -107,7 +126,38 @@ where
                 command = line[1..].trim().to_string();
                 continue;
             }
-            "I" | "m" | "R" | "A" | "i" | "s" | "#" | "" => continue,
+            "s" => {
+                // v3: `s LEN TEXT` (LEN in hex); v2: `s TEXT`.
+                let rest = line.get(2..).unwrap_or("");
+                let text = match rest.split_once(' ') {
+                    Some((len, text))
+                        if usize::from_str_radix(len, 16).ok() == Some(text.len()) =>
+                    {
+                        text
+                    }
+                    _ => rest,
+                };
+                if string_bytes < MAX_STRING_TABLE_BYTES {
+                    string_bytes += text.len();
+                    strings.push(text.to_string());
+                } else {
+                    strings.push(String::new());
+                }
+                continue;
+            }
+            "i" => {
+                let ip = hex(toks.next(), "the instruction pointer", &lines)?;
+                let _module = toks.next();
+                let function = match toks.next() {
+                    Some(tok) => Some(hex(Some(tok), "the function's string index", &lines)?),
+                    None => None,
+                };
+                if frames.len() < MAX_TRACE_NODES {
+                    frames.push((ip, function));
+                }
+                continue;
+            }
+            "I" | "m" | "R" | "A" | "#" | "" => continue,
             _ => {}
         }
         if w.is_none() {
@@ -115,14 +165,92 @@ where
         }
         let Some(wr) = w.as_mut() else { continue };
         match op {
+            "a" => {
+                interpreted = true;
+                let size = hex(toks.next(), "the allocation's size", &lines)?;
+                let trace = hex(toks.next(), "the allocation's trace index", &lines)?;
+                if kinds.len() >= MAX_TRACE_NODES {
+                    return Err(lines.error(format!(
+                        "more than {MAX_TRACE_NODES} allocation kinds: expected a heaptrack file"
+                    )));
+                }
+                kinds.push((size, trace));
+            }
+            "+" if interpreted => {
+                let kind = hex(toks.next(), "the allocation kind", &lines)?;
+                let Some(&(size, trace)) = usize::try_from(kind).ok().and_then(|k| kinds.get(k))
+                else {
+                    return Err(lines.error(format!(
+                        "allocation of kind {kind:x}, which no `a size trace` line defined (expected 0 to {:x})",
+                        kinds.len().saturating_sub(1)
+                    )));
+                };
+                let site = match site_ids.get(&trace) {
+                    Some(s) => *s,
+                    None => {
+                        let name_of = |ip_index: u64| {
+                            let f = usize::try_from(ip_index)
+                                .ok()
+                                .and_then(|i| i.checked_sub(1))
+                                .and_then(|i| frames.get(i));
+                            match f {
+                                Some((_, Some(func))) => usize::try_from(*func)
+                                    .ok()
+                                    .and_then(|i| i.checked_sub(1))
+                                    .and_then(|i| strings.get(i))
+                                    .filter(|s| !s.is_empty())
+                                    .cloned()
+                                    .unwrap_or_else(|| format!("string {func}")),
+                                Some((ip, None)) => format!("0x{ip:x}"),
+                                None => format!("frame {ip_index}"),
+                            }
+                        };
+                        let label = site_label(trace, &trace_ips, name_of);
+                        let s = wr
+                            .intern(Table::Site, &label)
+                            .map_err(|e| write_error(&name, &e))?;
+                        site_ids.insert(trace, s);
+                        s
+                    }
+                };
+                let id = next_id;
+                next_id += 1;
+                live_of_kind.entry(kind).or_default().push(id);
+                live_interpreted += 1;
+                wr.event(&Event::Alloc {
+                    id,
+                    site,
+                    type_id,
+                    size_bytes: size,
+                    addr: 0,
+                    t: t_ms,
+                })
+                .map_err(|e| write_error(&name, &e))?;
+                report.objects += 1;
+            }
+            "-" if interpreted => {
+                let kind = hex(toks.next(), "the allocation kind", &lines)?;
+                match live_of_kind.get_mut(&kind).and_then(Vec::pop) {
+                    Some(id) => {
+                        live_interpreted -= 1;
+                        wr.event(&Event::Death { id, t: t_ms })
+                            .map_err(|e| write_error(&name, &e))?;
+                        report.deaths += 1;
+                    }
+                    None => report.warnings.skip(
+                        lines.line_no,
+                        "free of an allocation kind with no live object in the trace",
+                    ),
+                }
+            }
             "+" => {
                 let size = hex(toks.next(), "the size", &lines)?;
                 let trace = match toks.next() {
                     Some(tok) => hex(Some(tok), "the trace index", &lines)?,
                     None => {
                         return Err(lines.error(
-                            "`+ INDEX` is heaptrack's interpreted format: expected the raw capture's \
-                             `+ size trace ptr` (import the *.raw.zst file)",
+                            "`+ INDEX` without an `a size trace` line before it: expected the raw capture's \
+                             `+ size trace ptr`, or the interpreted format's `a` lines first",
                         ));
                     }
                 };
@@ -130,7 +258,7 @@ where
                 let site = match site_ids.get(&trace) {
                     Some(s) => *s,
                     None => {
-                        let label = site_label(trace, &trace_ips);
+                        let label = site_label(trace, &trace_ips, |ip| format!("0x{ip:x}"));
                         let s = wr
                             .intern(Table::Site, &label)
                             .map_err(|e| write_error(&name, &e))?;
@@ -183,12 +311,6 @@ where
                     trace_ips.push((ip, parent));
                 }
             }
-            "a" => {
-                return Err(lines.error(
-                    "`a size trace` is heaptrack's interpreted format: expected the raw capture \
-                     (import the *.raw.zst file)",
-                ));
-            }
             _ => report
                 .warnings
                 .skip(lines.line_no, "unknown heaptrack record"),
@@ -210,9 +332,17 @@ where
         }
     };
     report.events = w.events();
-    report.notes.push(format!(
-        "free = death; {} allocation(s) never freed; times in ms from heaptrack's `c` clock",
-        live.len()
-    ));
+    if interpreted {
+        report.notes.push(format!(
+            "heaptrack's interpreted format: free = death, matched to the most recent live object of the same \
+             size and backtrace (live bytes exact; no addresses); {live_interpreted} allocation(s) never freed; \
+             times in ms from heaptrack's `c` clock"
+        ));
+    } else {
+        report.notes.push(format!(
+            "free = death; {} allocation(s) never freed; times in ms from heaptrack's `c` clock",
+            live.len()
+        ));
+    }
     Ok((report, w))
 }
