@@ -602,6 +602,19 @@ fn concurrent_phases_and_heap_transitions_outside_pauses() {
             cycle_lines,
             "{name}: cycle transitions"
         );
+        let safepoint_lines = text
+            .lines()
+            .map(hotspot_message)
+            .filter(|m| m.starts_with("Safepoint \""))
+            .count();
+        assert!(safepoint_lines > 100, "{name}: the log has safepoints");
+        assert_eq!(p.safepoints.len(), safepoint_lines, "{name}: safepoints");
+        assert!(
+            p.safepoints
+                .iter()
+                .all(|s| s.start_ns <= s.end_ns && !s.operation.is_empty()),
+            "{name}: safepoints with their operation"
+        );
         assert!(
             p.concurrent
                 .windows(2)
@@ -726,6 +739,16 @@ fn real_logs_of_more_collectors_and_decorators() {
             "{name}: pauses, concurrent phases, transitions outside pauses"
         );
         assert_eq!(p.pauses.len(), scan("Pause "), "{name}: pauses by scan");
+        let safepoint_lines = text
+            .lines()
+            .map(hotspot_message)
+            .filter(|m| m.starts_with("Safepoint \"") && m.ends_with(" ns"))
+            .count();
+        assert_eq!(
+            p.safepoints.len(),
+            safepoint_lines,
+            "{name}: safepoints by scan"
+        );
         assert_eq!(
             p.concurrent.len(),
             scan("Concurrent "),

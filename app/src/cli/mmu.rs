@@ -38,6 +38,8 @@ struct Report {
     concurrent: (usize, u64),
     /// Heap transitions logged outside pause lines (cycles, concurrent phases).
     heap_changes: usize,
+    /// Safepoints logged, and the time they stopped the program in all. `[ns]`
+    safepoints: (usize, u64),
 }
 
 /// Runs `gclab mmu` on `args` (everything after `mmu`).
@@ -163,15 +165,19 @@ fn measure(
         Imported::Pauses(p) => p.mutators.clone(),
         Imported::Util(u) => u.names.clone(),
     };
-    let (concurrent, heap_changes) = match &data {
+    let (concurrent, heap_changes, safepoints) = match &data {
         Imported::Pauses(p) => (
             (
                 p.concurrent.len(),
                 importers::covered_ns(p.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
             ),
             p.heap_changes.len(),
+            (
+                p.safepoints.len(),
+                p.safepoints.iter().map(|s| s.end_ns - s.start_ns).sum(),
+            ),
         ),
-        Imported::Util(_) => ((0, 0), 0),
+        Imported::Util(_) => ((0, 0), 0, (0, 0)),
     };
     Ok(Report {
         input: input.to_string(),
@@ -189,6 +195,7 @@ fn measure(
         log_mmu: data.reported_mmu().last().cloned(),
         concurrent,
         heap_changes,
+        safepoints,
     })
 }
 
@@ -229,6 +236,8 @@ impl Report {
             "concurrent_phases": self.concurrent.0,
             "concurrent_ms": ms(self.concurrent.1),
             "heap_transitions_outside_pauses": self.heap_changes,
+            "safepoints": self.safepoints.0,
+            "safepoint_ms": ms(self.safepoints.1),
             "warnings": self.warnings,
         });
         if let Some(r) = &self.log_mmu {
@@ -254,6 +263,13 @@ impl Report {
             duration(self.span_ns.1),
             duration(self.max_pause_ns),
         );
+        if self.safepoints.0 > 0 {
+            s += &format!(
+                "{} safepoints, stopping the program {} in all (GC and other VM operations)\n",
+                self.safepoints.0,
+                duration(self.safepoints.1)
+            );
+        }
         if self.concurrent.0 > 0 {
             s += &format!(
                 "{} concurrent phases, running {} of the span; {} heap transitions outside pauses\n\n",

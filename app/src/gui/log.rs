@@ -69,6 +69,8 @@ pub struct LogView {
     pub concurrent_phases: usize,
     /// Wall time some concurrent phase was running. `[ms]`
     pub concurrent_ms: f64,
+    /// Safepoints logged (HotSpot), and the time they stopped the program in all. `[ms]`
+    pub safepoints: (usize, f64),
     /// The MinMU curve: `(log10 window [ms], utilisation)`.
     pub mmu_curve: Vec<PlotPoint>,
     /// MMU the runtime logged itself (ZGC), last table: `(log10 window [ms], utilisation)`.
@@ -147,6 +149,7 @@ impl LogView {
             concurrent_s: Vec::new(),
             concurrent_phases: 0,
             concurrent_ms: 0.0,
+            safepoints: (0, 0.0),
             mmu_curve: Vec::new(),
             reported_mmu: Vec::new(),
             util_series: Vec::new(),
@@ -198,6 +201,13 @@ impl LogView {
                     totals.push(PlotPoint::new(e, mib(total)));
                 }
             }
+            v.safepoints = (
+                p.safepoints.len(),
+                p.safepoints
+                    .iter()
+                    .map(|s| (s.end_ns - s.start_ns) as f64 * 1e-6)
+                    .sum(),
+            );
             v.concurrent_phases = p.concurrent.len();
             v.concurrent_ms = gclab_core::importers::covered_ns(
                 p.concurrent.iter().map(|c| (c.start_ns, c.end_ns)),

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use super::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
-    PauseSeries, ReportedMmu, Warnings, duration_token_ns, size_token_bytes,
+    PauseSeries, ReportedMmu, Safepoint, Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Skip reasons for lines that are simply not about GC.
@@ -490,6 +490,8 @@ struct Parser {
     concurrent: Vec<ConcurrentPhase>,
     /// Concurrent phases and cycle transitions without a time stamp (they cannot be placed).
     unplaced: usize,
+    /// Every safepoint with a time stamp.
+    stopped: Vec<Safepoint>,
 }
 
 impl Parser {
@@ -605,6 +607,14 @@ impl Parser {
                 points,
             }),
             Ok((_, Message::Safepoint(name, ns))) => {
+                if let Some(end) = time_ns {
+                    self.stopped.push(Safepoint {
+                        start_ns: end.saturating_sub(ns),
+                        end_ns: end,
+                        operation: name.clone(),
+                        line,
+                    });
+                }
                 if self.timed.is_empty() && self.untimed.is_empty() {
                     self.safepoints.push((time_ns, ns, name, line));
                 }
@@ -655,8 +665,10 @@ impl Parser {
             mut heap_changes,
             mut concurrent,
             unplaced,
+            mut stopped,
             ..
         } = self;
+        stopped.sort_by_key(|s| (s.end_ns, s.line));
         for h in &mut heap_changes {
             if h.total_bytes.is_none() {
                 h.total_bytes = h.gc_id.and_then(|id| capacities.get(&id).copied());
@@ -674,6 +686,7 @@ impl Parser {
             reported_mmu,
             heap_changes,
             concurrent,
+            safepoints: stopped,
             ..PauseSeries::default()
         };
         if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {

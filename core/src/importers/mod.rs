@@ -135,6 +135,21 @@ pub struct ConcurrentPhase {
     pub line: usize,
 }
 
+/// A safepoint: every Java thread stopped for a VM operation — a collection's pause or something else
+/// (`Safepoint "G1CollectForAllocation", Time since last: …, Total: 15799351 ns`; JDK 9–16's
+/// `Total time for which application threads were stopped: X seconds`). Its time includes reaching the safepoint.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Safepoint {
+    /// Start (end minus the logged total). `[ns]`
+    pub start_ns: u64,
+    /// End (the line's time stamp). `[ns]`
+    pub end_ns: u64,
+    /// The VM operation (`G1CollectForAllocation`, `ZMarkStart`, `Cleanup`; `stopped` for the JDK 9–16 form).
+    pub operation: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
 /// Length of the union of `spans` (overlapping and nested spans count once). `[ns]`
 pub fn covered_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> u64 {
     let mut v: Vec<(u64, u64)> = spans.into_iter().filter(|(a, b)| b > a).collect();
@@ -179,6 +194,8 @@ pub struct PauseSeries {
     /// Concurrent phases, in time order (nested phases, such as G1's `Concurrent Mark Cycle` and its parts, are
     /// all kept).
     pub concurrent: Vec<ConcurrentPhase>,
+    /// Safepoints with a time stamp, in time order (HotSpot `-Xlog:safepoint`).
+    pub safepoints: Vec<Safepoint>,
     /// Lines not used and notes.
     pub warnings: Warnings,
 }

@@ -475,6 +475,16 @@ fn summary(ui: &mut egui::Ui, log: &LogView) {
     for k in &log.kinds {
         rows.push(("  pauses of kind", format!("{} × {}", k.count, k.kind)));
     }
+    if log.safepoints.0 > 0 {
+        rows.push((
+            "safepoints",
+            format!(
+                "{}, stopping the program {} in all",
+                log.safepoints.0,
+                format::window_ms(log.safepoints.1)
+            ),
+        ));
+    }
     if log.concurrent_phases > 0 {
         rows.push((
             "concurrent phases",
