@@ -18,8 +18,13 @@ const BANKS: u64 = 16;
 
 /// The scenario replaying the trace at `path` under the adaptive collector, in the smallest power-of-two heap
 /// with room for twice the recording's peak live bytes, in 16 banks.
+///
+/// A trace of another tool (heaptrack, Elephant Tracks 2, objects CSV) is imported first; the imported copy stays in
+/// the temporary directory, so that the scenario (saved or re-run) can name it.
 pub fn scenario_for(path: &Path) -> Result<Scenario, String> {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let imported = super::trace::import_to_temp(path)?.map(|(tmp, _)| tmp);
+    let abs = std::path::absolute(imported.as_deref().unwrap_or(path))
+        .unwrap_or_else(|_| path.to_path_buf());
     let quoted = serde_json::to_string(&abs.display().to_string()).map_err(|e| e.to_string())?;
     let name = path
         .file_name()
@@ -100,6 +105,16 @@ mod tests {
             f.heap.size
         );
         assert_eq!(f.heap.size.0 / f.heap.bank_size.0, BANKS, "16 banks");
+        // heaptrack's interpreted file: imported, then replayed as the workload (5.36 MiB peak → a 16 MiB heap).
+        let jq = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/object-traces/heaptrack/jq/trace.interpreted.zst");
+        let sc = scenario_for(&jq).expect("imported, then loaded as a workload");
+        assert_eq!(sc.recorded().map(<[_]>::len), Some(68_973), "jq's objects");
+        assert_eq!(
+            sc.file().heap.size.0,
+            16 << 20,
+            "twice the peak, to a power of two"
+        );
         let missing = scenario_for(Path::new("/nonexistent/x.gctrace"));
         assert!(
             missing

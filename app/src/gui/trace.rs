@@ -750,6 +750,62 @@ impl TraceReplay {
 }
 
 /// True when the file at `path` starts like a gclab trace (text, binary or zstd-compressed) or is named so.
+/// Imports an allocation trace of another tool (heaptrack raw or interpreted, Elephant Tracks 2, objects CSV) as
+/// `gclab trace import` would, into a binary gclab trace in the temporary directory; returns that file and the
+/// format. `Ok(None)`: `path` is none of those formats (or already a gclab trace).
+pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, String> {
+    use gclab_core::trace::import::{self, ImportFormat};
+    use gclab_core::trace::{Form, TraceWriter};
+    let name = path.display().to_string();
+    let format = match import::detect(&name, path) {
+        Ok(ImportFormat::Gclab) | Err(_) => return Ok(None),
+        Ok(f) => f,
+    };
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let stem = path.file_name().map_or_else(
+        || "trace".into(),
+        |n| n.to_string_lossy().replace(['.', ' '], "-"),
+    );
+    let tmp = std::env::temp_dir().join(format!(
+        "gclab-{stem}-{}-{}.gctrace",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let made = import::import(&name, path, format, |h| {
+        TraceWriter::create(&tmp, Some(Form::Binary), h)
+    })
+    .map_err(|e| e.to_string())
+    .and_then(|(_, w)| w.finish().map(drop).map_err(|e| format!("{name}: {e}")));
+    match made {
+        Ok(()) => Ok(Some((tmp, format.name()))),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Opens an allocation trace of another tool ([`import_to_temp`], the imported copy removed once loaded) and
+/// replays it as recorded. `Ok(None)`: `path` is none of the formats gclab imports.
+pub fn load_imported(
+    path: &Path,
+    events: &AtomicU64,
+    cancel: &AtomicBool,
+) -> Result<Option<TraceReplay>, String> {
+    let Some((tmp, format)) = import_to_temp(path)? else {
+        return Ok(None);
+    };
+    let loaded = TraceReplay::load(&tmp, events, cancel);
+    let _ = std::fs::remove_file(&tmp);
+    let mut r = loaded?;
+    r.path = path.to_path_buf();
+    r.name = match path.file_name() {
+        Some(n) => format!("{} (imported from {format})", n.to_string_lossy()),
+        None => path.display().to_string(),
+    };
+    Ok(Some(r))
+}
+
 pub fn looks_like_trace(path: &Path) -> bool {
     let by_name = path
         .extension()
@@ -799,6 +855,32 @@ mod tests {
             let at = u64::from(g) * r.granule;
             at <= a && a < at + u64::from(r.size[u])
         })
+    }
+
+    #[test]
+    fn allocation_traces_of_other_tools_open_through_an_import() {
+        let jq = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/object-traces/heaptrack/jq");
+        let never = AtomicBool::new(false);
+        for (file, synthetic) in [("trace.raw.zst", false), ("trace.interpreted.zst", true)] {
+            let r = load_imported(&jq.join(file), &AtomicU64::new(0), &never)
+                .expect("imports")
+                .expect("a heaptrack file");
+            assert_eq!(r.len(), 68_973, "{file}: every object");
+            assert_eq!(r.synthetic_addresses, synthetic, "{file}: addresses");
+            assert!(r.name.contains("imported from heaptrack"), "{}", r.name);
+        }
+        // A gclab trace or a GC log is not imported.
+        let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
+        assert!(matches!(
+            load_imported(&log, &AtomicU64::new(0), &never),
+            Ok(None)
+        ));
+        assert!(matches!(
+            load_imported(&fixture("v1.gctrace"), &AtomicU64::new(0), &never),
+            Ok(None)
+        ));
     }
 
     #[test]
