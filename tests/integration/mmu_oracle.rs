@@ -2,7 +2,8 @@
 //! `internal/trace` results (MutatorUtilization + NewMMUCurve().MMU / .Examples) for two real Go programs.
 //!
 //! * every recording: the MMU of `pauses.csv` over `[util_start_ns, util_end_ns]` (`meta.txt`, stw) equals
-//!   `mmu_stw.csv`, `util_stw.csv` and `util_system.csv` give `mmu_stw.csv` and `mmu_system.csv` (and
+//!   `mmu_stw.csv`, `util_stw.csv`, `util_system.csv` and the gzipped `util_system_sweep.csv.gz` give `mmu_stw.csv`,
+//!   `mmu_system.csv` and `mmu_system_sweep.csv` (and
 //!   `util_perproc.csv` gives `mmu_perproc.csv` when present), within 1e-9 on all 33–34 windows (1 ns … whole run);
 //! * worst windows: Go keeps a window unless it overlaps a kept window at least as bad (checking only the first
 //!   overlap it meets, in heap order), refining bands from the lowest bound up; `worst_go` replays that and must
@@ -109,6 +110,14 @@ fn cases(dir: &Path) -> Vec<(PathBuf, Format, &'static str)> {
     ];
     if dir.join("util_perproc.csv").is_file() {
         v.push((dir.join("util_perproc.csv"), Format::UtilCsv, "perproc"));
+    }
+    // Gzipped, and its format told from the decompressed header.
+    if dir.join("util_system_sweep.csv.gz").is_file() {
+        v.push((
+            dir.join("util_system_sweep.csv.gz"),
+            Format::Auto,
+            "system_sweep",
+        ));
     }
     v
 }

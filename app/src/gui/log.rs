@@ -112,8 +112,8 @@ impl LogView {
     /// adding the bytes read to `bytes_read`; setting `cancel` stops the read.
     pub fn load(
         path: &Path,
-        bytes_read: &AtomicU64,
-        cancel: &AtomicBool,
+        bytes_read: Arc<AtomicU64>,
+        cancel: Arc<AtomicBool>,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();
         let (format, data) = import_file_watched(path, Format::Auto, bytes_read, cancel)
@@ -392,7 +392,7 @@ impl LogLoader {
                             Err(e2) => Err(e2),
                         })
                 } else {
-                    LogView::load(&p2, &bytes_read, &cancel)
+                    LogView::load(&p2, bytes_read, Arc::clone(&cancel))
                         .map(|l| Opened::Log(Arc::new(l)))
                         .or_else(|e| match imported() {
                             Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),

@@ -16,6 +16,7 @@ pub mod util_csv;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::metrics::mmu::UtilSeries;
@@ -336,12 +337,17 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 const DETECT_LINES: usize = 2000;
 
 /// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data. HotSpot and
-/// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file.
+/// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file. A gzip-,
+/// zstd- or bzip2-compressed file (a rotated `gc.log.0.gz`, Go's `util_system_sweep.csv.gz`) is decompressed on the
+/// fly, found by its magic bytes; line numbers in errors are then those of the decompressed text.
 pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
-    let name = path.display().to_string();
-    let f = std::fs::File::open(path)
-        .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
-    import_reader(&name, BufReader::with_capacity(256 * 1024, f), format)
+    import_file_watched(path, format, Arc::default(), Arc::default())
+}
+
+/// `src` (the file called `name`) with any compression undone.
+fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, ImportError> {
+    crate::trace::reader::decompressed(name, src)
+        .map_err(|e| ImportError::new(name, 0, ImportErrorKind::Io(e.message)))
 }
 
 /// [`import_file`] that adds every byte it reads to `bytes_read` (for a progress bar) and stops with an I/O
@@ -349,28 +355,30 @@ pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), Im
 pub fn import_file_watched(
     path: &Path,
     format: Format,
-    bytes_read: &AtomicU64,
-    cancel: &AtomicBool,
+    bytes_read: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
 ) -> Result<(Format, Imported), ImportError> {
     let name = path.display().to_string();
     let f = std::fs::File::open(path)
         .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
-    let watched = Watched {
+    // Progress counts the file's own (compressed) bytes, so that it runs up to the file's size.
+    let watched = Box::new(Watched {
         inner: f,
         bytes_read,
         cancel,
-    };
-    import_reader(&name, BufReader::with_capacity(256 * 1024, watched), format)
+    });
+    let src = decompressed(&name, watched)?;
+    import_reader(&name, BufReader::with_capacity(256 * 1024, src), format)
 }
 
 /// A reader that counts what it reads and refuses to read once cancelled.
-struct Watched<'a, R> {
+struct Watched<R> {
     inner: R,
-    bytes_read: &'a AtomicU64,
-    cancel: &'a AtomicBool,
+    bytes_read: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
 }
 
-impl<R: Read> Read for Watched<'_, R> {
+impl<R: Read> Read for Watched<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(std::io::Error::other("cancelled"));
@@ -710,8 +718,12 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
         let size = std::fs::metadata(&path).expect("fixture").len();
-        let (read, cancel) = (AtomicU64::new(0), AtomicBool::new(false));
-        let (_, data) = import_file_watched(&path, Format::Auto, &read, &cancel).expect("imports");
+        let (read, cancel) = (
+            Arc::new(AtomicU64::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let (_, data) = import_file_watched(&path, Format::Auto, read.clone(), cancel.clone())
+            .expect("imports");
         assert_eq!(
             read.load(Ordering::Relaxed),
             size,
@@ -719,7 +731,7 @@ mod tests {
         );
         assert_eq!(data, import_file(&path, Format::Auto).expect("imports").1);
         cancel.store(true, Ordering::Relaxed);
-        let e = import_file_watched(&path, Format::Auto, &AtomicU64::new(0), &cancel)
+        let e = import_file_watched(&path, Format::Auto, Arc::default(), cancel)
             .expect_err("cancelled");
         assert!(e.to_string().contains("cancelled"), "{e}");
     }
