@@ -239,27 +239,36 @@ fn transition(token: &str) -> Option<Transition> {
     })
 }
 
+/// The last word of `t` and what precedes it (no allocation: most lines are read and dropped).
+fn split_last(t: &str) -> (&str, &str) {
+    let t = t.trim_end();
+    match t.rsplit_once(char::is_whitespace) {
+        Some((head, last)) => (head.trim_end(), last),
+        None => ("", t),
+    }
+}
+
 /// Splits `… [before->after(total)] [duration]` into the words before them, the transition and the duration.
 fn trailing_heap_and_duration(
     text: &str,
-) -> Result<(String, Option<Transition>, Option<u64>), &'static str> {
-    let mut words: Vec<&str> = text.split_whitespace().collect();
-    let ns = words
-        .last()
-        .filter(|w| !w.contains("->"))
-        .and_then(|w| duration_token_ns(w));
+) -> Result<(&str, Option<Transition>, Option<u64>), &'static str> {
+    let mut rest = text.trim();
+    let (head, last) = split_last(rest);
+    let ns = (!last.contains("->"))
+        .then(|| duration_token_ns(last))
+        .flatten();
     if ns.is_some() {
-        words.pop();
+        rest = head;
     }
-    let heap = match words.last() {
-        Some(w) if w.contains("->") => {
-            let t = transition(w).ok_or(BAD_TRANSITION)?;
-            words.pop();
-            Some(t)
-        }
-        _ => None,
+    let (head, last) = split_last(rest);
+    let heap = if last.contains("->") {
+        let t = transition(last).ok_or(BAD_TRANSITION)?;
+        rest = head;
+        Some(t)
+    } else {
+        None
     };
-    Ok((words.join(" "), heap, ns))
+    Ok((rest, heap, ns))
 }
 
 /// Parses the message (after the decorators) of line `line`.
@@ -291,7 +300,7 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
     ] {
         if rest.starts_with(cycle) {
             let (head, heap, ns) = trailing_heap_and_duration(rest)?;
-            let cause = name_and_groups(&head)
+            let cause = name_and_groups(head)
                 .1
                 .into_iter()
                 .next()
@@ -299,7 +308,7 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
             return Ok((
                 gc_id,
                 Message::Cycle {
-                    what: head,
+                    what: head.to_string(),
                     cause,
                     heap,
                     ns,
@@ -313,7 +322,11 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
         return Ok((
             gc_id,
             match ns {
-                Some(ns) => Message::Concurrent { name, heap, ns },
+                Some(ns) => Message::Concurrent {
+                    name: name.to_string(),
+                    heap,
+                    ns,
+                },
                 None => Message::Info,
             },
         ));
@@ -607,16 +620,17 @@ impl Parser {
                 points,
             }),
             Ok((_, Message::Safepoint(name, ns))) => {
+                // Kept apart as well while no GC pause has been seen (then they may become the pauses).
+                if self.timed.is_empty() && self.untimed.is_empty() {
+                    self.safepoints.push((time_ns, ns, name.clone(), line));
+                }
                 if let Some(end) = time_ns {
                     self.stopped.push(Safepoint {
                         start_ns: end.saturating_sub(ns),
                         end_ns: end,
-                        operation: name.clone(),
+                        operation: name,
                         line,
                     });
-                }
-                if self.timed.is_empty() && self.untimed.is_empty() {
-                    self.safepoints.push((time_ns, ns, name, line));
                 }
             }
             Ok((_, Message::Pause(p, ns))) => {
