@@ -96,14 +96,9 @@ fn replay_matches_events_csv(trace: &Path) {
     assert_eq!(peak, summary("peak_live_bytes"), "exact peak");
 }
 
-#[test]
-fn heaptrack_jq_replays_live_bytes_after_every_event_and_the_exact_peak() {
-    let d = scratch("heaptrack");
-    let out = d.join("jq.gctrace");
-    let said = import(&jq().join("trace.raw.zst"), &out, None);
-    assert!(said.contains("68973 objects"), "{said}");
-    replay_matches_events_csv(&out);
-    let v = stats_json(&out.display().to_string());
+/// `trace stats --json` of `trace` against summary.txt: peak and where, bytes, objects, never freed.
+fn stats_match_the_summary(trace: &Path) -> serde_json::Value {
+    let v = stats_json(&trace.display().to_string());
     assert_eq!(
         v["peak_live_bytes"],
         summary("peak_live_bytes"),
@@ -117,6 +112,17 @@ fn heaptrack_jq_replays_live_bytes_after_every_event_and_the_exact_peak() {
     );
     assert_eq!(v["objects"], summary("allocations"), "objects");
     assert_eq!(v["never_freed"], summary("never_freed"), "never freed");
+    v
+}
+
+#[test]
+fn heaptrack_jq_replays_live_bytes_after_every_event_and_the_exact_peak() {
+    let d = scratch("heaptrack");
+    let out = d.join("jq.gctrace");
+    let said = import(&jq().join("trace.raw.zst"), &out, None);
+    assert!(said.contains("68973 objects"), "{said}");
+    replay_matches_events_csv(&out);
+    stats_match_the_summary(&out);
     // The text form carries the same trace.
     let txt = d.join("jq.gctrace.txt");
     import(&jq().join("trace.raw.zst"), &txt, Some("heaptrack"));
@@ -136,20 +142,7 @@ fn heaptrack_interpreted_jq_replays_the_same_live_bytes_and_peak() {
         "{said}"
     );
     replay_matches_events_csv(&out);
-    let v = stats_json(&out.display().to_string());
-    assert_eq!(
-        v["peak_live_bytes"],
-        summary("peak_live_bytes"),
-        "stats peak"
-    );
-    assert_eq!(v["peak_at_event"], summary("peak_at_seq"), "peak at seq");
-    assert_eq!(
-        v["allocated_bytes"],
-        summary("bytes_allocated_total"),
-        "bytes"
-    );
-    assert_eq!(v["never_freed"], summary("never_freed"), "never freed");
-    let text = v.to_string();
+    let text = stats_match_the_summary(&out).to_string();
     assert!(
         text.contains("jv_mem_alloc"),
         "sites named by their functions"

@@ -96,6 +96,15 @@ fn summary(h: &H, row: &str) -> String {
 }
 
 /// Opens the combo box labelled `combo` and clicks its entry `entry`.
+/// Sets the slider labelled `label` to `value` through accesskit and returns the run it caused.
+fn drag_to(h: &mut H, label: &str, value: f64) -> std::sync::Arc<super::analysis::RunView> {
+    h.get_by_role_and_label(Role::Slider, label)
+        .set_value_accesskit(value);
+    h.run_steps(2);
+    wait_for_run(h);
+    app(h).state.current.clone().expect("a run")
+}
+
 fn choose(h: &mut H, combo: &str, entry: &str) {
     h.get_by_role_and_label(Role::ComboBox, combo).click();
     settle(h);
@@ -129,11 +138,7 @@ fn kittest_collector_and_k_through_the_widgets_rerun_and_change_the_summary() {
         "and a different number of collections"
     );
 
-    let k = h.get_by_role_and_label(Role::Slider, "k");
-    k.set_value_accesskit(50.0);
-    h.run_steps(2);
-    wait_for_run(&mut h);
-    let v = app(&h).state.current.clone().expect("a run");
+    let v = drag_to(&mut h, "k", 50.0);
     assert_eq!(v.scenario.file().collector.k, 50, "the slider's k ran");
     assert_ne!(
         summary(&h, "collections"),
@@ -172,11 +177,7 @@ fn kittest_android_preset_and_target_util_slider() {
     );
     let time_before = summary(&h, "execution time");
     let energy_before = summary(&h, "energy, total");
-    h.get_by_role_and_label(Role::Slider, "targetUtil")
-        .set_value_accesskit(0.2);
-    h.run_steps(2);
-    wait_for_run(&mut h);
-    let v = app(&h).state.current.clone().expect("a run");
+    let v = drag_to(&mut h, "targetUtil", 0.2);
     assert!(
         (v.scenario.file().heap.target_util - 0.2).abs() < 1e-9,
         "targetUtil reached the run"
@@ -187,11 +188,7 @@ fn kittest_android_preset_and_target_util_slider() {
         "a tighter heap changes the summary"
     );
     // Fewer cores: the run schedules its threads on two.
-    h.get_by_role_and_label(Role::Slider, "cores")
-        .set_value_accesskit(2.0);
-    h.run_steps(2);
-    wait_for_run(&mut h);
-    let v = app(&h).state.current.clone().expect("a run");
+    let v = drag_to(&mut h, "cores", 2.0);
     assert_eq!(
         v.scenario.file().android.cpu.cores,
         2,

@@ -383,23 +383,18 @@ impl LogLoader {
                 // A gclab trace, else a GC log; an allocation trace gclab imports (heaptrack, Elephant Tracks 2,
                 // objects CSV) is imported on the way. The first error is the one shown.
                 let imported = || super::trace::load_imported(&p2, &progress, &cancel);
-                let r = if super::trace::looks_like_trace(&p2) {
+                let first = if super::trace::looks_like_trace(&p2) {
                     super::trace::TraceReplay::load(&p2, &progress, &cancel)
                         .map(|t| Opened::Trace(Arc::new(t)))
-                        .or_else(|e| match imported() {
-                            Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
-                            Ok(None) => Err(e),
-                            Err(e2) => Err(e2),
-                        })
                 } else {
                     LogView::load(&p2, bytes_read, Arc::clone(&cancel))
                         .map(|l| Opened::Log(Arc::new(l)))
-                        .or_else(|e| match imported() {
-                            Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
-                            Ok(None) => Err(e),
-                            Err(e2) => Err(e2),
-                        })
                 };
+                let r = first.or_else(|e| match imported() {
+                    Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
+                    Ok(None) => Err(e),
+                    Err(e2) => Err(e2),
+                });
                 let _ = tx.send((request, r));
                 repaint();
             })

@@ -225,6 +225,8 @@ fn size_and_paren(t: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The transition in `token`, or `None` when before or after is not a size (a capacity that is not one is left
+/// out).
 fn transition(token: &str) -> Option<Transition> {
     let (b, a) = token.split_once("->")?;
     let (b, _) = size_and_paren(b);
@@ -232,10 +234,7 @@ fn transition(token: &str) -> Option<Transition> {
     Some(Transition {
         before: size_token_bytes(b)?,
         after: size_token_bytes(a)?,
-        total: match total {
-            Some(t) => Some(size_token_bytes(t)?),
-            None => None,
-        },
+        total: total.and_then(size_token_bytes),
     })
 }
 
@@ -357,21 +356,16 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
         line,
         ..Pause::default()
     };
-    let mut body = body.trim().to_string();
-    if let Some((head, heap)) = body.rsplit_once(' ').filter(|(_, h)| h.contains("->")) {
-        let (before, after) = heap.split_once("->").unwrap_or_default();
-        let (after, total) = after.split_once('(').unwrap_or((after, ""));
-        pause.heap_before_bytes = size_token_bytes(before);
-        pause.heap_after_bytes = size_token_bytes(after);
-        pause.heap_total_bytes = size_token_bytes(total.trim_end_matches(')'));
-        if pause.heap_before_bytes.is_none() || pause.heap_after_bytes.is_none() {
-            return Err(
-                "a heap transition that is not `before->after(total)` (expected e.g. 23M->4M(128M))",
-            );
-        }
-        body = head.trim().to_string();
+    let mut body = body.trim();
+    let (head, last) = split_last(body);
+    if !head.is_empty() && last.contains("->") {
+        let t = transition(last).ok_or(BAD_TRANSITION)?;
+        pause.heap_before_bytes = Some(t.before);
+        pause.heap_after_bytes = Some(t.after);
+        pause.heap_total_bytes = t.total;
+        body = head;
     }
-    let (name, groups) = name_and_groups(&body);
+    let (name, groups) = name_and_groups(body);
     let cause_last = pause.heap_after_bytes.is_some() || groups.len() >= 2;
     let kind_groups = if cause_last {
         &groups[..groups.len().saturating_sub(1)]

@@ -83,6 +83,38 @@ where
     Ok(wr)
 }
 
+/// The site of backtrace `trace`, interned under `label()` the first time it is met.
+fn site_of<W: std::io::Write>(
+    wr: &mut TraceWriter<W>,
+    site_ids: &mut HashMap<u64, u32>,
+    trace: u64,
+    name: &str,
+    label: impl FnOnce() -> String,
+) -> Result<u32, TraceError> {
+    if let Some(s) = site_ids.get(&trace) {
+        return Ok(*s);
+    }
+    let s = wr
+        .intern(Table::Site, &label())
+        .map_err(|e| write_error(name, &e))?;
+    site_ids.insert(trace, s);
+    Ok(s)
+}
+
+/// Writes the death of object `id` at `t_ms` and counts it.
+fn death<W: std::io::Write>(
+    wr: &mut TraceWriter<W>,
+    report: &mut ImportReport,
+    id: u64,
+    t_ms: u64,
+    name: &str,
+) -> Result<(), TraceError> {
+    wr.event(&Event::Death { id, t: t_ms })
+        .map_err(|e| write_error(name, &e))?;
+    report.deaths += 1;
+    Ok(())
+}
+
 /// Imports a heaptrack raw capture; `make` creates the writer from the header.
 pub fn import<W, F>(mut lines: Lines, make: F) -> Result<(ImportReport, TraceWriter<W>), TraceError>
 where
@@ -185,34 +217,26 @@ where
                         kinds.len().saturating_sub(1)
                     )));
                 };
-                let site = match site_ids.get(&trace) {
-                    Some(s) => *s,
-                    None => {
-                        let name_of = |ip_index: u64| {
-                            let f = usize::try_from(ip_index)
+                let site = site_of(wr, &mut site_ids, trace, &name, || {
+                    let name_of = |ip_index: u64| {
+                        let f = usize::try_from(ip_index)
+                            .ok()
+                            .and_then(|i| i.checked_sub(1))
+                            .and_then(|i| frames.get(i));
+                        match f {
+                            Some((_, Some(func))) => usize::try_from(*func)
                                 .ok()
                                 .and_then(|i| i.checked_sub(1))
-                                .and_then(|i| frames.get(i));
-                            match f {
-                                Some((_, Some(func))) => usize::try_from(*func)
-                                    .ok()
-                                    .and_then(|i| i.checked_sub(1))
-                                    .and_then(|i| strings.get(i))
-                                    .filter(|s| !s.is_empty())
-                                    .cloned()
-                                    .unwrap_or_else(|| format!("string {func}")),
-                                Some((ip, None)) => format!("0x{ip:x}"),
-                                None => format!("frame {ip_index}"),
-                            }
-                        };
-                        let label = site_label(trace, &trace_ips, name_of);
-                        let s = wr
-                            .intern(Table::Site, &label)
-                            .map_err(|e| write_error(&name, &e))?;
-                        site_ids.insert(trace, s);
-                        s
-                    }
-                };
+                                .and_then(|i| strings.get(i))
+                                .filter(|s| !s.is_empty())
+                                .cloned()
+                                .unwrap_or_else(|| format!("string {func}")),
+                            Some((ip, None)) => format!("0x{ip:x}"),
+                            None => format!("frame {ip_index}"),
+                        }
+                    };
+                    site_label(trace, &trace_ips, name_of)
+                })?;
                 let id = next_id;
                 next_id += 1;
                 live_of_kind.entry(kind).or_default().push(id);
@@ -233,9 +257,7 @@ where
                 match live_of_kind.get_mut(&kind).and_then(Vec::pop) {
                     Some(id) => {
                         live_interpreted -= 1;
-                        wr.event(&Event::Death { id, t: t_ms })
-                            .map_err(|e| write_error(&name, &e))?;
-                        report.deaths += 1;
+                        death(wr, &mut report, id, t_ms, &name)?;
                     }
                     None => report.warnings.skip(
                         lines.line_no,
@@ -255,25 +277,15 @@ where
                     }
                 };
                 let ptr = hex(toks.next(), "the pointer", &lines)?;
-                let site = match site_ids.get(&trace) {
-                    Some(s) => *s,
-                    None => {
-                        let label = site_label(trace, &trace_ips, |ip| format!("0x{ip:x}"));
-                        let s = wr
-                            .intern(Table::Site, &label)
-                            .map_err(|e| write_error(&name, &e))?;
-                        site_ids.insert(trace, s);
-                        s
-                    }
-                };
+                let site = site_of(wr, &mut site_ids, trace, &name, || {
+                    site_label(trace, &trace_ips, |ip| format!("0x{ip:x}"))
+                })?;
                 if let Some((old, _)) = live.remove(&ptr) {
                     report.warnings.skip(
                         lines.line_no,
                         "allocation at a pointer still live (its free was not recorded): the old object dies here",
                     );
-                    wr.event(&Event::Death { id: old, t: t_ms })
-                        .map_err(|e| write_error(&name, &e))?;
-                    report.deaths += 1;
+                    death(wr, &mut report, old, t_ms, &name)?;
                 }
                 let id = next_id;
                 next_id += 1;
@@ -292,11 +304,7 @@ where
             "-" => {
                 let ptr = hex(toks.next(), "the pointer", &lines)?;
                 match live.remove(&ptr) {
-                    Some((id, _)) => {
-                        wr.event(&Event::Death { id, t: t_ms })
-                            .map_err(|e| write_error(&name, &e))?;
-                        report.deaths += 1;
-                    }
+                    Some((id, _)) => death(wr, &mut report, id, t_ms, &name)?,
                     None => report.warnings.skip(
                         lines.line_no,
                         "free of a pointer not allocated in the trace",
