@@ -18,6 +18,9 @@ use crate::run::{GcEvent, Pause, PauseKind};
 #[derive(Debug, Default)]
 pub(super) struct GcScratch {
     freed: Vec<(u64, u64)>,
+    /// The freed ranges as `addr << 32 | (size − 1)` (addresses and sizes fit 32 bits: heap.size ≤ 4 GiB), so
+    /// that address order is the order of one `u64` — sorting those is about twice as fast as sorting pairs.
+    freed_keys: Vec<u64>,
     survivors: Vec<u32>,
     moved: Vec<(u32, u64)>,
     occupied: Vec<bool>,
@@ -45,19 +48,25 @@ impl KvmSim<'_> {
             + costs.sweep_accesses_per_chunk * walked as f64;
 
         // Its outcome: the dead objects' space joins the free list.
-        s.freed.clear();
+        s.freed_keys.clear();
         let mut freed_bytes = 0u64;
         for id in &dead {
             let o = &mut self.objs[*id as usize];
             o.freed = true;
             freed_bytes += o.size;
-            s.freed.push((o.addr, o.size));
+            s.freed_keys.push(o.addr << 32 | (o.size - 1));
             for b in self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1) {
                 self.bank_objects[b] -= 1;
             }
         }
         self.resident_objects = live_objects;
-        s.freed.sort_unstable_by_key(|f| f.0);
+        s.freed_keys.sort_unstable();
+        s.freed.clear();
+        s.freed.extend(
+            s.freed_keys
+                .iter()
+                .map(|k| (k >> 32, (k & 0xffff_ffff) + 1)),
+        );
         self.free.free_sorted(&s.freed);
 
         // Compaction, only when the failed allocation still does not fit (§3.1, occasion (i)).
