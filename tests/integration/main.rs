@@ -2,6 +2,8 @@
 
 /// The android-krait heap map: pieces placed first-fit, never moved, agreeing with the occupancy timeline.
 mod android_layout;
+/// What counts as a mutator pause on android-krait: dispatch vs wake-up ends, a mutator's own explicit GC.
+mod android_pauses;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
 /// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.

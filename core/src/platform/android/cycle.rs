@@ -78,7 +78,10 @@ impl Sim<'_> {
         if boosted {
             self.threads[collector].nice = self.cfg.sched.boost_nice;
         }
-        self.start_pause(collector, PauseKind::Foreground);
+        // A mutator's own System.gc() is its own call, not a pause, unless `android.pauses.explicit_gc`.
+        if trigger != Trigger::Explicit || self.cfg.pauses.explicit_gc {
+            self.start_pause(collector, PauseKind::Foreground);
+        }
         let phase = if self.lock_holder == Some(collector) {
             Ph::Suspend1
         } else {

@@ -51,6 +51,7 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
         on_gc_end: None,
         token: 0,
         pause: None,
+        pause_ending: false,
         cpu_ns: 0,
         migrations: 0,
         delayed_ns: 0,
@@ -204,7 +205,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
     let end = sim.now.max(1);
     for t in 0..sim.threads.len() {
         if sim.threads[t].pause.is_some() {
-            sim.end_pause(t);
+            sim.close_pause(t);
         }
     }
     sim.pauses.sort_by_key(|p| (p.start, p.mutator));

@@ -45,12 +45,31 @@ impl Sim<'_> {
     }
 
     pub(super) fn start_pause(&mut self, t: usize, kind: PauseKind) {
+        if self.threads[t].pause_ending {
+            // Stopped again before it ran: the last pause ends here and the new one starts.
+            self.close_pause(t);
+        }
         if self.is_mutator(t) && self.threads[t].pause.is_none() {
             self.threads[t].pause = Some((self.now, kind));
         }
     }
 
+    /// The collector is done with `t`: its pause ends now, or — under `android.pauses.end = "dispatch"`, while
+    /// `t` is not running — when it next gets a core ([`Sim::close_pause`] from `dispatch`).
     pub(super) fn end_pause(&mut self, t: usize) {
+        if self.threads[t].pause.is_some()
+            && self.cfg.pauses.end == super::config::PauseEnd::Dispatch
+            && !matches!(self.threads[t].state, TState::Running(_))
+        {
+            self.threads[t].pause_ending = true;
+            return;
+        }
+        self.close_pause(t);
+    }
+
+    /// Records `t`'s open pause as ending now.
+    pub(super) fn close_pause(&mut self, t: usize) {
+        self.threads[t].pause_ending = false;
         if let Some((start, kind)) = self.threads[t].pause.take()
             && let super::sim::Role::Mutator(i) = self.threads[t].role
             && self.now > start

@@ -124,6 +124,9 @@ pub(super) struct Thread {
     pub(super) token: u64,
     /// Start of the current pause of a mutator, and its kind.
     pub(super) pause: Option<(u64, PauseKind)>,
+    /// The pause is over for the collector but the thread has not run yet (`android.pauses.end = "dispatch"`):
+    /// it closes when the thread gets a core, or blocks again first.
+    pub(super) pause_ending: bool,
     pub(super) cpu_ns: u64,
     pub(super) migrations: u64,
     pub(super) delayed_ns: u64,
@@ -385,6 +388,9 @@ impl Sim<'_> {
 
     /// Takes `t` off its core (blocked or preempted); the core picks its next thread.
     pub(super) fn block(&mut self, t: usize, why: Block) {
+        if self.threads[t].pause_ending {
+            self.close_pause(t);
+        }
         if let TState::Running(core) = self.threads[t].state {
             self.settle(core);
             self.close_activity(core);
@@ -467,6 +473,9 @@ impl Sim<'_> {
     }
 
     fn dispatch(&mut self, t: usize, core: usize) {
+        if self.threads[t].pause_ending {
+            self.close_pause(t);
+        }
         let s = &self.cfg.sched;
         let mut overhead_us = 0.0;
         if self.cores[core].last_thread != Some(t) {
