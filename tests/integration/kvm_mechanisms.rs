@@ -92,8 +92,11 @@ fn bank_leakage_integrates_the_power_states() {
 
 #[test]
 fn out_of_memory_ends_the_run_as_a_result() {
-    let r = run("kvm/kshape", &["heap.size=64KiB"]);
-    assert!(r.summary.out_of_memory, "Kshape's map cannot fit 64 KiB");
+    let r = run("kvm/kshape", &["heap.size=32KiB"]);
+    assert!(
+        r.summary.out_of_memory,
+        "Kshape's state and map cache outgrow 32 KiB"
+    );
     assert!(
         r.summary.allocations < 22_800,
         "the run stopped at the failing allocation"
@@ -256,4 +259,67 @@ fn collecting_after_every_allocation_terminates() {
         s.allocations,
         base.summary.allocations
     );
+}
+
+#[test]
+fn a_cache_sized_by_free_memory_takes_back_what_a_collection_frees() {
+    // 4000 entries of 64 B that never age out (256 KiB) into a 22 KiB dynamic heap (crypto's 10 KiB permanent
+    // space in 32 KiB): as plain long-lived objects they run out of memory; as cache entries the program evicts
+    // its oldest entry whenever it inserts one with less than 2 KiB free, and the run completes.
+    let phase = |kind: &str| {
+        format!(
+            "workload.phases=[{{name = \"tiles\", allocations = 4000, sizes = [{{weight = 1.0, min = 64, max = 64}}], \
+             lifetimes = [{{weight = 1.0, kind = \"{kind}\", min_allocations = 100000, max_allocations = 100000}}]}}]"
+        )
+    };
+    let sets = |kind: &str, collector: &str| {
+        vec![
+            phase(kind),
+            "workload.cache_free_bytes=2048".to_string(),
+            "heap.size=32KiB".to_string(),
+            "heap.bank_size=4KiB".to_string(),
+            collector.to_string(),
+            "collector.k=100".to_string(),
+        ]
+    };
+    let go = |s: Vec<String>| {
+        let sc = Scenario::load("preset:kvm/crypto", &s).expect("loads");
+        simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
+    };
+    let plain = go(sets("uniform", "collector.kind=base"));
+    assert!(
+        plain.summary.out_of_memory,
+        "plain long-lived objects overflow"
+    );
+    let cached = go(sets("cache", "collector.kind=base"));
+    assert!(
+        !cached.summary.out_of_memory,
+        "the cache shrinks to the heap"
+    );
+    assert_eq!(cached.summary.allocations, 4000);
+    // Every periodic collection's freed memory is taken back by the growing cache, so allocation failures go on
+    // between periodic collections: 100 allocations of 64 B outrun a 2 KiB slack (32 allocations) each window.
+    let k = go(sets("cache", "collector.kind=k-allocation"));
+    let failures = k
+        .gc_events
+        .iter()
+        .filter(|e| e.trigger == gclab_core::collector::Trigger::Alloc)
+        .count();
+    let periodic = k.gc_events.len() - failures;
+    assert!(periodic >= 35, "{periodic} periodic collections");
+    assert!(
+        failures >= periodic,
+        "{failures} failures against {periodic} periodic collections"
+    );
+}
+
+#[test]
+fn a_cache_class_needs_its_free_memory_bound() {
+    let sets = vec![
+        "workload.phases=[{name = \"tiles\", allocations = 10, sizes = [{weight = 1.0, min = 64, max = 64}], \
+         lifetimes = [{weight = 1.0, kind = \"cache\", min_allocations = 5, max_allocations = 9}]}]"
+            .to_string(),
+    ];
+    let e = Scenario::load("preset:kvm/crypto", &sets).expect_err("refused");
+    assert!(e.to_string().contains("cache_free_bytes"), "{e}");
 }

@@ -13,10 +13,6 @@ fn default_results() -> &'static [AppResult] {
     R.get_or_init(|| run_all(&[]).expect("reproduction runs"))
 }
 
-/// Cells where gclab knowingly misses Table 2 by more than 10 %, with the reason in docs/calibration.md
-/// ("Known deviations"): Kshape's failure collections under k = 250 and 500.
-const KNOWN_TABLE2_DEVIATIONS: [(&str, u64); 2] = [("kvm/kshape", 250), ("kvm/kshape", 500)];
-
 #[test]
 fn table2_k_allocation_activations_within_10_percent() {
     let mut misses = Vec::new();
@@ -29,22 +25,9 @@ fn table2_k_allocation_activations_within_10_percent() {
             }
         }
     }
-    let unexpected: Vec<_> = misses
-        .iter()
-        .filter(|m| {
-            !KNOWN_TABLE2_DEVIATIONS
-                .iter()
-                .any(|(a, k)| *a == m.0 && *k == m.1)
-        })
-        .collect();
     assert!(
-        unexpected.is_empty(),
-        "Table 2 cells off by more than 10 %: {unexpected:?}"
-    );
-    assert_eq!(
-        misses.len(),
-        KNOWN_TABLE2_DEVIATIONS.len(),
-        "a known deviation is gone: update the list and the docs"
+        misses.is_empty(),
+        "Table 2 cells off by more than 10 %: {misses:?}"
     );
 }
 

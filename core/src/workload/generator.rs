@@ -13,6 +13,8 @@ pub enum Lifetime {
     PhaseEnd(usize),
     /// Never (lives to the end of the run).
     Immortal,
+    /// A cache entry: unreachable after this many further allocations, or when evicted earlier.
+    Cached(u64),
 }
 
 /// Who asked for the allocation.
@@ -93,12 +95,17 @@ fn draw_stratified(
             let mean = l.mean_allocations.unwrap_or(1.0);
             Lifetime::Allocations(round_to_u64(-mean * (1.0 - v).ln()).max(1))
         }
-        LifetimeKind::Uniform => {
+        LifetimeKind::Uniform | LifetimeKind::Cache => {
             let (lo, hi) = (
                 l.min_allocations.unwrap_or(1),
                 l.max_allocations.unwrap_or(1),
             );
-            Lifetime::Allocations(lo + ((v * (hi - lo + 1) as f64) as u64).min(hi - lo))
+            let n = lo + ((v * (hi - lo + 1) as f64) as u64).min(hi - lo);
+            if l.kind == LifetimeKind::Cache {
+                Lifetime::Cached(n)
+            } else {
+                Lifetime::Allocations(n)
+            }
         }
         LifetimeKind::Phase => Lifetime::PhaseEnd(phase),
         LifetimeKind::Immortal => Lifetime::Immortal,
@@ -158,6 +165,10 @@ fn draw_lifetime(
             Lifetime::Allocations(rng.exp_count(c.mean_allocations.unwrap_or(1.0)))
         }
         LifetimeKind::Uniform => Lifetime::Allocations(rng.range_inclusive(
+            c.min_allocations.unwrap_or(1),
+            c.max_allocations.unwrap_or(1),
+        )),
+        LifetimeKind::Cache => Lifetime::Cached(rng.range_inclusive(
             c.min_allocations.unwrap_or(1),
             c.max_allocations.unwrap_or(1),
         )),

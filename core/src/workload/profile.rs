@@ -35,6 +35,11 @@ pub enum LifetimeKind {
     Phase,
     /// Lives until the end of the run.
     Immortal,
+    /// An entry of the program's memory-sized cache (a map viewer's tiles): lives at most a uniform
+    /// `[min_allocations, max_allocations]` like `uniform`, but is evicted earlier — oldest first — when the
+    /// program inserts a new entry while the heap's free memory is under the profile's `cache_free_bytes`
+    /// (the J2ME idiom of sizing a cache by `Runtime.freeMemory()`).
+    Cache,
 }
 
 /// One class of lifetimes, picked with probability ∝ `weight`.
@@ -152,6 +157,11 @@ pub struct WorkloadProfile {
     /// The program's phases, in order (kvm-soc).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phases: Vec<Phase>,
+    /// The free memory (`Runtime.freeMemory()`: free-list bytes; garbage not yet collected is not free) under
+    /// which inserting a `cache` entry evicts the oldest one instead of growing the cache. Required when a
+    /// lifetime class is `cache`. `[bytes]`
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_free_bytes: Option<ByteSize>,
     /// The program as the android-krait engine runs it (SYSTOR'15 Table 1 characteristics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub android: Option<AndroidProfile>,
@@ -227,6 +237,20 @@ impl WorkloadProfile {
             return Err((
                 "phases".into(),
                 "expected 1 to 200,000,000 allocations in all".into(),
+            ));
+        }
+        let cached = |l: &[LifetimeClass]| l.iter().any(|c| c.kind == LifetimeKind::Cache);
+        if self.cache_free_bytes.is_none()
+            && (self.phases.iter().any(|p| cached(&p.lifetimes))
+                || self.timer.as_ref().is_some_and(|t| cached(&t.lifetimes))
+                || self
+                    .on_collection
+                    .as_ref()
+                    .is_some_and(|c| cached(&c.lifetimes)))
+        {
+            return Err((
+                "cache_free_bytes".into(),
+                "expected the free memory under which the cache evicts (a lifetime class is \"cache\")".into(),
             ));
         }
         for (i, p) in self.phases.iter().enumerate() {
@@ -337,15 +361,17 @@ fn check_lifetimes(classes: &[LifetimeClass], at: &str) -> Result<(), (String, S
                     ));
                 }
             },
-            LifetimeKind::Uniform => match (c.min_allocations, c.max_allocations) {
-                (Some(lo), Some(hi)) if lo >= 1 && hi >= lo => {}
-                _ => {
-                    return Err((
+            LifetimeKind::Uniform | LifetimeKind::Cache => {
+                match (c.min_allocations, c.max_allocations) {
+                    (Some(lo), Some(hi)) if lo >= 1 && hi >= lo => {}
+                    _ => {
+                        return Err((
                         format!("{at}.{j}"),
-                        "kind \"uniform\" needs 1 ≤ min_allocations ≤ max_allocations".into(),
+                        "kinds \"uniform\" and \"cache\" need 1 ≤ min_allocations ≤ max_allocations".into(),
                     ));
+                    }
                 }
-            },
+            }
             LifetimeKind::Phase | LifetimeKind::Immortal => {}
         }
     }

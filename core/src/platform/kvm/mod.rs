@@ -60,6 +60,10 @@ struct KvmSim<'s> {
     due: Vec<u32>,
     phase_objs: Vec<Vec<u32>>,
     killed_phases: usize,
+    /// The program's cache entries, oldest first (some may have died of age since).
+    cache: std::collections::VecDeque<u32>,
+    /// `workload.cache_free_bytes`: free memory under which a new entry evicts the oldest. `[bytes]`
+    cache_free_bytes: u64,
     policy: Box<dyn TriggerPolicy>,
     heap_acc_mutator: f64,
     heap_acc_alloc: f64,
@@ -173,6 +177,8 @@ impl<'s> KvmSim<'s> {
             due: Vec::new(),
             phase_objs: vec![Vec::new(); sc.workload().phases.len()],
             killed_phases: 0,
+            cache: std::collections::VecDeque::new(),
+            cache_free_bytes: sc.workload().cache_free_bytes.map_or(0, |b| b.0),
             policy: create_trigger(&f.collector),
             heap_acc_mutator: 0.0,
             heap_acc_alloc: 0.0,
@@ -273,6 +279,9 @@ impl<'s> KvmSim<'s> {
         if size > self.perm_start {
             return false;
         }
+        if matches!(d.lifetime, Lifetime::Cached(_)) {
+            self.evict_if_short();
+        }
         let place = if self.needs_placement {
             self.free.peek(size)
         } else {
@@ -339,9 +348,31 @@ impl<'s> KvmSim<'s> {
                     v.push(id);
                 }
             }
+            Lifetime::Cached(n) => {
+                self.deaths.push(self.alloc_index + n, id);
+                self.cache.push_back(id);
+            }
             Lifetime::Immortal => {}
         }
         self.sample();
         true
+    }
+
+    /// The program is about to insert a cache entry: with less than `cache_free_bytes` free (as KVM's
+    /// `Runtime.freeMemory()` reports it — the free list; uncollected garbage is not free) it drops its oldest
+    /// live entry first, which becomes garbage for the next collection.
+    fn evict_if_short(&mut self) {
+        let free = self
+            .perm_start
+            .saturating_sub(self.live_bytes + self.dead_bytes);
+        if free >= self.cache_free_bytes {
+            return;
+        }
+        while let Some(id) = self.cache.pop_front() {
+            if !self.objs[id as usize].dead {
+                self.mark_dead(id);
+                return;
+            }
+        }
     }
 }
