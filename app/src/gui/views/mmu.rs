@@ -90,6 +90,20 @@ pub fn plot(
     if st.baseline.is_some() {
         items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
     }
+    // Variant curves take the category colours other than the current run's and the asymptote's, so no dotted
+    // curve can be mistaken for either.
+    let variant_colors: Vec<_> = pal
+        .energy
+        .iter()
+        .copied()
+        .filter(|c| *c != pal.current && *c != pal.powered)
+        .collect();
+    let variant_color = |i: usize| {
+        variant_colors
+            .get(i % variant_colors.len().max(1))
+            .copied()
+            .unwrap_or(pal.guide)
+    };
     let names: Vec<String> = variants
         .curves
         .iter()
@@ -97,7 +111,7 @@ pub fn plot(
         .collect();
     for (i, n) in names.iter().enumerate() {
         items.push((
-            pal.energy[i % pal.energy.len()],
+            variant_color(i),
             n.as_str(),
             "this variant on the same scenario",
         ));
@@ -142,7 +156,7 @@ pub fn plot(
                         format!("{} ({})", k.name(), variants.label),
                         curve.as_slice(),
                     )
-                    .color(pal.energy[i % pal.energy.len()])
+                    .color(variant_color(i))
                     .style(LineStyle::dotted_dense())
                     .width(2.0),
                 );
