@@ -50,6 +50,9 @@ pub struct Palette {
     pub warn: Color32,
     /// Energy parts, in the order of [`crate::gui::analysis::EnergyPart::ALL`].
     pub energy: [Color32; 7],
+    /// The CMS variants cms, gencms, cmsfly, bg, fg — one colour each in every view (MinMU, sweep), none of
+    /// them the current run's, the asymptote's or a warning's.
+    pub variants: [Color32; 5],
     /// Text on the heap map's "now" column.
     pub text: Color32,
     /// GC work on a core (the strip under each CPU lane).
@@ -69,6 +72,20 @@ const fn rgb(r: u8, g: u8, b: u8) -> Color32 {
 }
 
 impl Palette {
+    /// The colour of a collector variant's series; a kvm-soc collector (never drawn as a variant) gets the guide
+    /// colour.
+    pub fn variant(&self, kind: gclab_core::CollectorKind) -> Color32 {
+        use gclab_core::CollectorKind as K;
+        match kind {
+            K::Cms => self.variants[0],
+            K::Gencms => self.variants[1],
+            K::Cmsfly => self.variants[2],
+            K::Bg => self.variants[3],
+            K::Fg => self.variants[4],
+            K::Base | K::KAllocation | K::Adaptive => self.guide,
+        }
+    }
+
     /// The palette of `theme`.
     pub fn of(theme: Theme) -> Palette {
         match theme {
@@ -147,6 +164,13 @@ const LIGHT: Palette = Palette {
         rgb(0xc0, 0x50, 0x50),
         rgb(0x8a, 0x6a, 0x40),
     ],
+    variants: [
+        rgb(0x5b, 0x4b, 0xa8),
+        rgb(0xd0, 0x90, 0x00),
+        rgb(0x13, 0x8a, 0x8a),
+        rgb(0x8a, 0x8a, 0x96),
+        rgb(0x9a, 0x5a, 0x20),
+    ],
     text: rgb(0x20, 0x20, 0x20),
     gc_work: rgb(0x10, 0x10, 0x10),
     freq_low: rgb(0xc6, 0xe4, 0x8b),
@@ -179,6 +203,13 @@ const DARK: Palette = Palette {
         rgb(0x4a, 0x9c, 0xf0),
         rgb(0xe0, 0x70, 0x70),
         rgb(0xb0, 0x90, 0x60),
+    ],
+    variants: [
+        rgb(0x9e, 0x8c, 0xf0),
+        rgb(0xf0, 0xc0, 0x30),
+        rgb(0x40, 0xc8, 0xc8),
+        rgb(0xa0, 0xa0, 0xaa),
+        rgb(0xd0, 0x8a, 0x50),
     ],
     text: rgb(0xe8, 0xe8, 0xe8),
     gc_work: rgb(0xf4, 0xf4, 0xf4),

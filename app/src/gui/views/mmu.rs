@@ -90,28 +90,14 @@ pub fn plot(
     if st.baseline.is_some() {
         items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
     }
-    // Variant curves take the category colours other than the current run's and the asymptote's, so no dotted
-    // curve can be mistaken for either.
-    let variant_colors: Vec<_> = pal
-        .energy
-        .iter()
-        .copied()
-        .filter(|c| *c != pal.current && *c != pal.powered)
-        .collect();
-    let variant_color = |i: usize| {
-        variant_colors
-            .get(i % variant_colors.len().max(1))
-            .copied()
-            .unwrap_or(pal.guide)
-    };
     let names: Vec<String> = variants
         .curves
         .iter()
         .map(|(k, _)| format!("{} (dotted)", k.name()))
         .collect();
-    for (i, n) in names.iter().enumerate() {
+    for ((k, _), n) in variants.curves.iter().zip(&names) {
         items.push((
-            variant_color(i),
+            pal.variant(*k),
             n.as_str(),
             "this variant on the same scenario",
         ));
@@ -150,13 +136,13 @@ pub fn plot(
                         .width(2.0),
                 );
             }
-            for (i, (k, curve)) in variants.curves.iter().enumerate() {
+            for (k, curve) in &variants.curves {
                 p.line(
                     Line::new(
                         format!("{} ({})", k.name(), variants.label),
                         curve.as_slice(),
                     )
-                    .color(variant_color(i))
+                    .color(pal.variant(*k))
                     .style(LineStyle::dotted_dense())
                     .width(2.0),
                 );

@@ -107,7 +107,6 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
 /// The android-krait sweep: energy and execution time against targetUtil, one line per CMS variant (SYSTOR'15
 /// Figs. 6 and 8).
 fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState) {
-    let colour = |i: usize| pal.energy[i % pal.energy.len()];
     heading(
         ui,
         "Sweep: energy and time versus targetUtil",
@@ -124,8 +123,7 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
     let names: Vec<(egui::Color32, &str, &str)> = r
         .variants
         .iter()
-        .enumerate()
-        .map(|(i, (k, _))| (colour(i), k.name(), "a CMS variant (SYSTOR'15 §3)"))
+        .map(|(k, _)| (pal.variant(*k), k.name(), "a CMS variant (SYSTOR'15 §3)"))
         .collect();
     legend_row(ui, &names);
     let h = (ui.available_height() - 60.0).max(120.0);
@@ -147,7 +145,7 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
                     ])
                     .y_axis_label(title)
                     .show(ui, |p| {
-                        for (i, (kind, pts)) in r.variants.iter().enumerate() {
+                        for (kind, pts) in &r.variants {
                             let line: Vec<[f64; 2]> = pts
                                 .iter()
                                 .map(|q| {
@@ -156,10 +154,14 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
                                 .collect();
                             p.line(
                                 Line::new(kind.name(), line.clone())
-                                    .color(colour(i))
+                                    .color(pal.variant(*kind))
                                     .width(2.5),
                             );
-                            p.points(Points::new(kind.name(), line).radius(3.5).color(colour(i)));
+                            p.points(
+                                Points::new(kind.name(), line)
+                                    .radius(3.5)
+                                    .color(pal.variant(*kind)),
+                            );
                         }
                     });
             });
