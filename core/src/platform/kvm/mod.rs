@@ -3,7 +3,8 @@
 //! (base, k-allocation, adaptive), bank supply gating, and the energy of Fig. 5 ([`energy`]).
 //!
 //! The loop: the workload draws a request (compute, size, lifetime); the mutator computes; deaths that are due
-//! happen; the trigger may collect; first-fit places the object (collecting, compacting if needed, on failure;
+//! happen; a cache entry first evicts the program's oldest one when free memory is short (`cache` lifetimes);
+//! the trigger may collect; first-fit places the object (collecting, compacting if needed, on failure;
 //! out-of-memory ends the run as a result); gated banks the object lands in wake (350 cycles each). Time is an
 //! integer cycle count, converted to [`SimTime`] once per record.
 
