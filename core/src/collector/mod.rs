@@ -158,11 +158,59 @@ pub const KVM_MARK_SWEEP: CollectorConstraints = CollectorConstraints {
 
 /// The trigger policy of `config.kind`; `forced_bytes` must be resolved (the scenario does so).
 pub fn create_trigger(config: &CollectorConfig) -> Box<dyn TriggerPolicy> {
-    match config.kind {
-        CollectorKind::KAllocation => {
-            Box::new(KAllocationTrigger::new(config.k, config.failure_resets_k))
+    Box::new(BuiltinTrigger::new(config))
+}
+
+/// The built-in triggers by value: an engine that holds this instead of a `Box<dyn TriggerPolicy>` gets its
+/// per-allocation [`TriggerPolicy::before_alloc`] call dispatched by a `match` the compiler can inline (one call
+/// per allocation, millions per sweep).
+#[derive(Debug, Clone)]
+pub enum BuiltinTrigger {
+    /// [`BaseTrigger`].
+    Base(BaseTrigger),
+    /// [`KAllocationTrigger`].
+    KAllocation(KAllocationTrigger),
+    /// [`AdaptiveTrigger`].
+    Adaptive(AdaptiveTrigger),
+}
+
+impl BuiltinTrigger {
+    /// The trigger `config` selects (collector kinds without a trigger of their own collect on failure only).
+    pub fn new(config: &CollectorConfig) -> Self {
+        match config.kind {
+            CollectorKind::KAllocation => BuiltinTrigger::KAllocation(KAllocationTrigger::new(
+                config.k,
+                config.failure_resets_k,
+            )),
+            CollectorKind::Adaptive => BuiltinTrigger::Adaptive(AdaptiveTrigger::new(config)),
+            _ => BuiltinTrigger::Base(BaseTrigger),
         }
-        CollectorKind::Adaptive => Box::new(AdaptiveTrigger::new(config)),
-        _ => Box::new(BaseTrigger),
+    }
+}
+
+impl TriggerPolicy for BuiltinTrigger {
+    #[inline]
+    fn before_alloc(&mut self, req: &AllocRequest) -> Option<Trigger> {
+        match self {
+            BuiltinTrigger::Base(t) => t.before_alloc(req),
+            BuiltinTrigger::KAllocation(t) => t.before_alloc(req),
+            BuiltinTrigger::Adaptive(t) => t.before_alloc(req),
+        }
+    }
+
+    fn after_collection(&mut self, outcome: &CollectionOutcome) {
+        match self {
+            BuiltinTrigger::Base(t) => t.after_collection(outcome),
+            BuiltinTrigger::KAllocation(t) => t.after_collection(outcome),
+            BuiltinTrigger::Adaptive(t) => t.after_collection(outcome),
+        }
+    }
+
+    fn needs_placement(&self) -> bool {
+        match self {
+            BuiltinTrigger::Base(t) => t.needs_placement(),
+            BuiltinTrigger::KAllocation(t) => t.needs_placement(),
+            BuiltinTrigger::Adaptive(t) => t.needs_placement(),
+        }
     }
 }

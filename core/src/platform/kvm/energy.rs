@@ -31,7 +31,11 @@ impl KvmSim<'_> {
         );
         let (spans, bank_leak, wakeups) = banks.finish(total_cycles);
         let heap_leakage: f64 = bank_leak.iter().sum();
-        let heap_dyn_mutator = (self.heap_acc_mutator + self.heap_acc_alloc) * e.sram_access_j;
+        // The mutator's heap accesses: per cycle of its compute and per byte it allocates — products of the run's
+        // integer totals (summing them per allocation cost a floating-point add each).
+        let heap_acc_mutator = self.mutator_cycles as f64 * e.mutator_heap_accesses_per_cycle
+            + self.allocated_bytes as f64 * e.alloc_accesses_per_byte;
+        let heap_dyn_mutator = heap_acc_mutator * e.sram_access_j;
         let heap_dyn_gc = self.heap_acc_gc * e.sram_access_j;
         let heap_dynamic = heap_dyn_mutator + heap_dyn_gc;
         let stack_leak = leak_per_byte_cycle * e.stack_sram_size.0 as f64 * total_cycles as f64;

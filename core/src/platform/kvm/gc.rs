@@ -11,7 +11,7 @@
 //! thousands of collections thus costs O(dead objects + free chunks) per collection, not O(live objects).
 
 use super::KvmSim;
-use crate::collector::{CollectionOutcome, Trigger};
+use crate::collector::{CollectionOutcome, Trigger, TriggerPolicy};
 use crate::run::{GcEvent, Pause, PauseKind};
 
 /// Buffers a collection reuses from one collection to the next (a run may collect thousands of times).

@@ -11,7 +11,7 @@
 mod energy;
 mod gc;
 
-use crate::collector::{AllocRequest, Trigger, TriggerPolicy, create_trigger};
+use crate::collector::{AllocRequest, BuiltinTrigger, Trigger, TriggerPolicy};
 use crate::error::SimError;
 use crate::heap::{BankState, Banks, FreeList};
 use crate::progress::{Cancel, Progress};
@@ -65,9 +65,7 @@ struct KvmSim<'s> {
     cache: std::collections::VecDeque<u32>,
     /// `workload.cache_free_bytes`: free memory under which a new entry evicts the oldest. `[bytes]`
     cache_free_bytes: u64,
-    policy: Box<dyn TriggerPolicy>,
-    heap_acc_mutator: f64,
-    heap_acc_alloc: f64,
+    policy: BuiltinTrigger,
     heap_acc_gc: f64,
     occupancy: Vec<OccupancySample>,
     gc_events: Vec<GcEvent>,
@@ -105,8 +103,6 @@ pub fn simulate_kvm(
         }
         sim.now += d.compute_cycles;
         sim.mutator_cycles += d.compute_cycles;
-        sim.heap_acc_mutator +=
-            d.compute_cycles as f64 * sc.file().kvm.energy.mutator_heap_accesses_per_cycle;
         sim.kill_due(d.phase);
         let before = sim.gc_events.len();
         if !sim.allocate(&d) {
@@ -180,9 +176,7 @@ impl<'s> KvmSim<'s> {
             killed_phases: 0,
             cache: std::collections::VecDeque::new(),
             cache_free_bytes: sc.workload().cache_free_bytes.map_or(0, |b| b.0),
-            policy: create_trigger(&f.collector),
-            heap_acc_mutator: 0.0,
-            heap_acc_alloc: 0.0,
+            policy: BuiltinTrigger::new(&f.collector),
             heap_acc_gc: 0.0,
             occupancy: Vec::with_capacity(expect + expect / 8),
             gc_events: Vec::new(),
@@ -339,7 +333,6 @@ impl<'s> KvmSim<'s> {
         self.alloc_index += 1;
         self.bytes_since_gc += size;
         self.allocated_bytes += size;
-        self.heap_acc_alloc += size as f64 * self.sc.file().kvm.energy.alloc_accesses_per_byte;
         match d.lifetime {
             Lifetime::Allocations(n) => self.deaths.push(self.alloc_index + n, id),
             Lifetime::PhaseEnd(p) => {
