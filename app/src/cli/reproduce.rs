@@ -284,7 +284,9 @@ fn slack_section(all: &[(String, Vec<AppResult>)]) -> String {
          | cache_free_bytes | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | base | adaptive |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
-    let kshape = |rs: &[AppResult]| rs.iter().find(|r| r.app == "kvm/kshape").cloned();
+    fn kshape(rs: &[AppResult]) -> Option<&AppResult> {
+        rs.iter().find(|r| r.app == "kvm/kshape")
+    }
     let rows = std::iter::once(("1792 (default)".to_string(), kshape(&all[0].1))).chain(
         all.iter()
             .filter(|(n, _)| n.starts_with("kshape slack"))

@@ -1,5 +1,5 @@
 //! Collectors decide *when* to collect (a [`TriggerPolicy`], chosen by [`CollectorKind`] through
-//! [`create_trigger`]) and *how* (the platform's collector mechanism, e.g. `platform::kvm::gc`). Triggers see only
+//! [`BuiltinTrigger::new`]) and *how* (the platform's collector mechanism, e.g. `platform::kvm::gc`). Triggers see only
 //! an [`AllocRequest`] and the outcome of each collection, so they can serve any platform.
 
 pub mod trigger;
@@ -156,14 +156,9 @@ pub const KVM_MARK_SWEEP: CollectorConstraints = CollectorConstraints {
     generational: false,
 };
 
-/// The trigger policy of `config.kind`; `forced_bytes` must be resolved (the scenario does so).
-pub fn create_trigger(config: &CollectorConfig) -> Box<dyn TriggerPolicy> {
-    Box::new(BuiltinTrigger::new(config))
-}
-
-/// The built-in triggers by value: an engine that holds this instead of a `Box<dyn TriggerPolicy>` gets its
-/// per-allocation [`TriggerPolicy::before_alloc`] call dispatched by a `match` the compiler can inline (one call
-/// per allocation, millions per sweep).
+/// The built-in triggers by value: an engine holds this rather than a `Box<dyn TriggerPolicy>`, so its
+/// per-allocation [`TriggerPolicy::before_alloc`] call is a `match` the compiler can inline (one call per
+/// allocation, millions per sweep). Another platform's own trigger still only has to implement the trait.
 #[derive(Debug, Clone)]
 pub enum BuiltinTrigger {
     /// [`BaseTrigger`].
@@ -175,7 +170,8 @@ pub enum BuiltinTrigger {
 }
 
 impl BuiltinTrigger {
-    /// The trigger `config` selects (collector kinds without a trigger of their own collect on failure only).
+    /// The trigger `config.kind` selects (kinds without a trigger of their own collect on failure only);
+    /// `forced_bytes` must be resolved (the scenario does so).
     pub fn new(config: &CollectorConfig) -> Self {
         match config.kind {
             CollectorKind::KAllocation => BuiltinTrigger::KAllocation(KAllocationTrigger::new(

@@ -100,12 +100,10 @@ fn draw_stratified(
                 l.min_allocations.unwrap_or(1),
                 l.max_allocations.unwrap_or(1),
             );
-            let n = lo + ((v * (hi - lo + 1) as f64) as u64).min(hi - lo);
-            if l.kind == LifetimeKind::Cache {
-                Lifetime::Cached(n)
-            } else {
-                Lifetime::Allocations(n)
-            }
+            counted(
+                l.kind,
+                lo + ((v * (hi - lo + 1) as f64) as u64).min(hi - lo),
+            )
         }
         LifetimeKind::Phase => Lifetime::PhaseEnd(phase),
         LifetimeKind::Immortal => Lifetime::Immortal,
@@ -153,6 +151,15 @@ fn draw_size(rng: &mut SimRng, classes: &[SizeClass], weights: &[f64]) -> (u64, 
     (rng.range_inclusive(c.min.0, c.max.0), i as u32)
 }
 
+/// A lifetime of `n` allocations drawn for a `uniform` or `cache` class: a cache entry may also be evicted earlier.
+fn counted(kind: LifetimeKind, n: u64) -> Lifetime {
+    if kind == LifetimeKind::Cache {
+        Lifetime::Cached(n)
+    } else {
+        Lifetime::Allocations(n)
+    }
+}
+
 fn draw_lifetime(
     rng: &mut SimRng,
     classes: &[LifetimeClass],
@@ -164,14 +171,13 @@ fn draw_lifetime(
         LifetimeKind::Exp => {
             Lifetime::Allocations(rng.exp_count(c.mean_allocations.unwrap_or(1.0)))
         }
-        LifetimeKind::Uniform => Lifetime::Allocations(rng.range_inclusive(
-            c.min_allocations.unwrap_or(1),
-            c.max_allocations.unwrap_or(1),
-        )),
-        LifetimeKind::Cache => Lifetime::Cached(rng.range_inclusive(
-            c.min_allocations.unwrap_or(1),
-            c.max_allocations.unwrap_or(1),
-        )),
+        LifetimeKind::Uniform | LifetimeKind::Cache => counted(
+            c.kind,
+            rng.range_inclusive(
+                c.min_allocations.unwrap_or(1),
+                c.max_allocations.unwrap_or(1),
+            ),
+        ),
         LifetimeKind::Phase => Lifetime::PhaseEnd(phase),
         LifetimeKind::Immortal => Lifetime::Immortal,
     }

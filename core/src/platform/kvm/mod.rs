@@ -195,11 +195,16 @@ impl<'s> KvmSim<'s> {
         SimTime(self.now * self.ns_per_cycle)
     }
 
+    /// Free bytes of the dynamic heap — what KVM's `Runtime.freeMemory()` reports: garbage not yet collected is
+    /// not free. `[bytes]`
+    fn free_bytes(&self) -> u64 {
+        self.perm_start
+            .saturating_sub(self.live_bytes + self.dead_bytes)
+    }
+
     fn sample(&mut self) {
         let t = self.time();
-        let free = self
-            .perm_start
-            .saturating_sub(self.live_bytes + self.dead_bytes);
+        let free = self.free_bytes();
         self.occupancy.push(OccupancySample {
             time: t,
             live_bytes: self.live_bytes,
@@ -356,10 +361,7 @@ impl<'s> KvmSim<'s> {
     /// `Runtime.freeMemory()` reports it — the free list; uncollected garbage is not free) it drops its oldest
     /// live entry first, which becomes garbage for the next collection.
     fn evict_if_short(&mut self) {
-        let free = self
-            .perm_start
-            .saturating_sub(self.live_bytes + self.dead_bytes);
-        if free >= self.cache_free_bytes {
+        if self.free_bytes() >= self.cache_free_bytes {
             return;
         }
         while let Some(id) = self.cache.pop_front() {
