@@ -85,9 +85,9 @@ impl KvmSim<'_> {
         for id in &dead {
             let o = &mut self.objs[*id as usize];
             o.freed = true;
-            freed_bytes += o.size;
-            s.freed_keys.push(o.addr << 32 | (o.size - 1));
-            for b in self.banks.bank_of(o.addr)..=self.banks.bank_of(o.addr + o.size - 1) {
+            freed_bytes += o.size();
+            s.freed_keys.push(o.addr() << 32 | u64::from(o.size_m1));
+            for b in self.banks.bank_of(o.addr())..=self.banks.bank_of(o.addr() + o.size() - 1) {
                 self.bank_objects[b] -= 1;
             }
         }
@@ -117,20 +117,20 @@ impl KvmSim<'_> {
             s.survivors.extend_from_slice(&self.maybe_resident);
             let objs = &self.objs;
             s.survivors
-                .sort_unstable_by_key(|id| objs[*id as usize].addr);
+                .sort_unstable_by_key(|id| objs[*id as usize].addr32);
             self.bank_objects.fill(0);
             let mut to = 0u64;
             for id in &s.survivors {
                 let o = &mut self.objs[*id as usize];
-                if o.addr != to {
-                    moved_bytes += o.size;
-                    o.addr = to;
+                if o.addr() != to {
+                    moved_bytes += o.size();
+                    o.set_addr(to);
                     s.moved.push((*id, to));
                 }
-                for b in self.banks.bank_of(to)..=self.banks.bank_of(to + o.size - 1) {
+                for b in self.banks.bank_of(to)..=self.banks.bank_of(to + o.size() - 1) {
                     self.bank_objects[b] += 1;
                 }
-                to += o.size;
+                to += o.size();
             }
             cycles += costs.compact_cycles_per_object * s.moved.len() as u64
                 + (costs.compact_cycles_per_byte * moved_bytes as f64).round() as u64;
