@@ -156,6 +156,7 @@ impl Sim<'_> {
                         self.suspend_all(t);
                     }
                     if ph == Ph::SweepLock {
+                        self.stall_computing_mutators();
                         let us = self.sweep_batch_us() * g.sweep_locked_fraction;
                         self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepFree);
                         return;
@@ -224,10 +225,13 @@ impl Sim<'_> {
                         .as_ref()
                         .map_or((true, false), |c| (c.concurrent, c.hold_lock));
                     if concurrent {
-                        self.resume_all();
+                        // Dalvik unlocks the heap, then resumes the threads; fg keeps the lock, so the
+                        // resumed mutators stall at their next allocation.
                         if !hold {
                             self.unlock(t);
                         }
+                        self.resume_all();
+                        self.stall_computing_mutators();
                     }
                     self.set_phase(Ph::Mark);
                     let us = self.mark_us();
@@ -307,10 +311,11 @@ impl Sim<'_> {
             }
             Ph::Mark => self.set_phase(if concurrent { Ph::Lock2 } else { Ph::SweepWalk }),
             Ph::Remark => {
-                self.resume_all();
                 if !hold {
                     self.unlock(t);
                 }
+                self.resume_all();
+                self.stall_computing_mutators();
                 self.set_phase(Ph::SweepWalk);
             }
             Ph::SweepWalk => self.set_phase(Ph::SweepLock),

@@ -179,6 +179,9 @@ impl Sim<'_> {
         let mut w = self.work_us(us, self.prof.mutator_stall_fraction);
         w.cycles += self.work_us(debt, 0.0).cycles;
         self.go(t, w, Step::Compute, CpuTag::Mutator);
+        if self.collector_holds_lock() {
+            self.stall_on_heap_lock(t);
+        }
     }
 
     /// The cohort's compute is done. Its interleaved allocations met the other running mutators' allocations
@@ -219,6 +222,47 @@ impl Sim<'_> {
         self.sleep_until(t, self.now + super::sim::us_to_ns(sleep_us).max(1));
     }
 
+    /// True while a collection holds the heap lock outside a stop-the-world phase (its sweep's locked halves,
+    /// fg's whole cycle): a mutator computing now meets it at its next interleaved allocation.
+    pub(super) fn collector_holds_lock(&self) -> bool {
+        !self.suspending
+            && self
+                .cycle
+                .as_ref()
+                .is_some_and(|c| Some(c.collector) == self.lock_holder)
+    }
+
+    /// `t` is computing a cohort while the collector holds the heap lock: its next interleaved allocation (one
+    /// object's compute away — well under a microsecond, taken as now) blocks on the lock. The rest of the
+    /// compute waits in `lock_interrupted`; the lock's FIFO hands it over after the collector's hold, and
+    /// [`Sim::mutator_locked`] releases it at once and resumes the compute. A contention (Table 1), a concurrent
+    /// pause (§2.4.2: waiting for the collector's lock), and real context switches (the scheduler charges them).
+    pub(super) fn stall_on_heap_lock(&mut self, t: usize) {
+        if !self.is_mutator(t) || self.threads[t].step != Step::Compute {
+            return;
+        }
+        match self.threads[t].state {
+            TState::Running(core) => self.settle(core),
+            TState::Runnable => {}
+            TState::Blocked(_) => return,
+        }
+        let i = self.mut_index(t);
+        self.mutators[i].lock_interrupted = Some(self.threads[t].work);
+        let got = self.try_lock(t);
+        debug_assert!(!got, "the collector holds the lock");
+    }
+
+    /// The collector has just taken the heap lock outside a stop-the-world phase: every computing mutator
+    /// stalls at its next allocation.
+    pub(super) fn stall_computing_mutators(&mut self) {
+        if !self.collector_holds_lock() {
+            return;
+        }
+        for x in 0..self.threads.len() {
+            self.stall_on_heap_lock(x);
+        }
+    }
+
     /// The cohort's compute is done: allocate it (takes the heap lock).
     pub(super) fn mutator_alloc(&mut self, t: usize) {
         if self.try_lock(t) {
@@ -233,6 +277,12 @@ impl Sim<'_> {
     /// Holding the heap lock: the allocation path of models.md §1.3.
     pub(super) fn mutator_locked(&mut self, t: usize) {
         let i = self.mut_index(t);
+        if let Some(w) = self.mutators[i].lock_interrupted.take() {
+            // An interleaved allocation that waited for the collector: allocate, release, compute on.
+            self.unlock(t);
+            self.go(t, w, Step::Compute, CpuTag::Mutator);
+            return;
+        }
         let n = self.mutators[i].cohort;
         let fits_soft = self.allocated + n <= self.soft_limit;
         let fits_growth = self.allocated + n <= self.growth_limit;

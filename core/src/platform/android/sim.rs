@@ -168,6 +168,9 @@ pub(super) struct MutState {
     pub(super) switch_debt_us: f64,
     /// What the mutator does when its sleep ends.
     pub(super) after_sleep: Resume,
+    /// Compute cut short when an interleaved allocation found the heap lock held by the collector: resumed once
+    /// the lock has been taken and released ([`Sim::stall_on_heap_lock`]).
+    pub(super) lock_interrupted: Option<Work>,
 }
 
 impl Default for MutState {
@@ -180,6 +183,7 @@ impl Default for MutState {
             explicit_left: 0,
             switch_debt_us: 0.0,
             after_sleep: Resume::Next,
+            lock_interrupted: None,
         }
     }
 }
