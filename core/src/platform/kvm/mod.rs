@@ -84,6 +84,10 @@ struct KvmSim<'s> {
     banks: Banks,
     bank_size: u64,
     perm_start: u64,
+    /// Banks not wholly inside the permanent space (fixed for the run).
+    dyn_banks: usize,
+    /// `heap.alignment − 1` (a power of two, scenario validation): sizes round up with a mask, not a division.
+    align_mask: u64,
     live_bytes: u64,
     dead_bytes: u64,
     peak_live: u64,
@@ -197,6 +201,8 @@ impl<'s> KvmSim<'s> {
             ),
             bank_size,
             perm_start,
+            dyn_banks: (perm_start.div_ceil(bank_size) as usize).min(nbanks),
+            align_mask: align - 1,
             live_bytes: 0,
             dead_bytes: 0,
             peak_live: 0,
@@ -294,21 +300,19 @@ impl<'s> KvmSim<'s> {
     /// Powered banks of the dynamic heap (those not wholly inside the permanent space). O(1): a bank holding
     /// permanent data is woken at start-up and never gated, so every gated bank is a dynamic one.
     fn powered_dynamic_banks(&self) -> usize {
-        let dyn_banks = (self.perm_start.div_ceil(self.bank_size) as usize).min(self.banks.count());
         debug_assert_eq!(
-            dyn_banks.saturating_sub(self.banks.gated_count()),
-            (0..dyn_banks)
+            self.dyn_banks.saturating_sub(self.banks.gated_count()),
+            (0..self.dyn_banks)
                 .filter(|b| self.banks.state(*b) != BankState::Gated)
                 .count(),
             "gated banks lie in the dynamic heap"
         );
-        dyn_banks.saturating_sub(self.banks.gated_count())
+        self.dyn_banks.saturating_sub(self.banks.gated_count())
     }
 
     /// One allocation; false when the heap cannot hold it even after a compacting collection.
     fn allocate(&mut self, d: &AllocDraw) -> bool {
-        let align = self.sc.file().heap.alignment;
-        let size = d.size_bytes.div_ceil(align) * align;
+        let size = d.size_bytes.saturating_add(self.align_mask) & !self.align_mask;
         if size > self.perm_start {
             return false;
         }
