@@ -14,7 +14,7 @@ use crate::{Cancel, NoProgress, Scenario, simulate};
 pub const TARGET_UTILS: [f64; 5] = [0.1, 0.3, 0.5, 0.75, 0.9];
 
 /// The estimates and open choices whose effect on the corollaries the report shows: (label, override).
-pub const SENSITIVITY: [(&str, &str); 8] = [
+pub const SENSITIVITY: [(&str, &str); 11] = [
     ("contention sleep 5 µs", "android.gc.contention_sleep_us=5"),
     (
         "contention sleep 10 µs",
@@ -29,7 +29,16 @@ pub const SENSITIVITY: [(&str, &str); 8] = [
     ("tracing 100 ns/object", "android.gc.mark_ns_per_object=100"),
     ("tracing 400 ns/object", "android.gc.mark_ns_per_object=400"),
     ("Eq. (1) as printed", "android.heap.sizing=\"printed\""),
+    ("GC daemon at nice 5", "android.sched.daemon_nice=5"),
+    (
+        "sweep wholly under the lock",
+        "android.gc.sweep_locked_fraction=1",
+    ),
+    ("pauses end at wake-up", "android.pauses.end=\"wakeup\""),
 ];
+
+/// The benchmarks Corollary 4 names (fg best on lusearch and xalan, bg on javac).
+pub const COROLLARY4: [&str; 3] = ["android/lusearch", "android/xalan", "android/javac"];
 
 /// One run of the plan.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +75,17 @@ pub fn plan() -> Vec<Job> {
                     preset: p,
                     kind,
                     target_util: u,
+                    sensitivity: Some(i),
+                });
+            }
+        }
+        // Corollary 4 compares all five variants at 0.75 (cms and bg are above).
+        for p in COROLLARY4 {
+            for kind in ["gencms", "cmsfly", "fg"] {
+                jobs.push(Job {
+                    preset: p,
+                    kind,
+                    target_util: 0.75,
                     sensitivity: Some(i),
                 });
             }
@@ -480,15 +500,7 @@ fn sensitivity_section(s: &mut String, r: &Results<'_>) {
         JAVA.map(short).join(" | "),
         "---|".repeat(JAVA.len())
     );
-    let labels: Vec<(Option<usize>, &str)> = std::iter::once((None, "defaults"))
-        .chain(
-            SENSITIVITY
-                .iter()
-                .enumerate()
-                .map(|(i, (l, _))| (Some(i), *l)),
-        )
-        .collect();
-    for (sens, label) in labels {
+    for (sens, label) in labels_of_sensitivity() {
         let cells: Vec<String> = JAVA
             .iter()
             .map(|p| {
@@ -506,4 +518,48 @@ fn sensitivity_section(s: &mut String, r: &Results<'_>) {
             .collect();
         let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
     }
+    let _ = writeln!(
+        s,
+        "\nCorollary 4 under the same settings: per benchmark, the variant with the best mean MinMU at 0.75 and \
+         fg's mean MinMU minus the best (0 when fg leads). The paper has fg best on lusearch and xalan, bg on \
+         javac.\n\n| setting | {} |\n|---|{}",
+        COROLLARY4.map(short).join(" | "),
+        "---|".repeat(COROLLARY4.len())
+    );
+    for (sens, label) in labels_of_sensitivity() {
+        let cells: Vec<String> = COROLLARY4
+            .iter()
+            .map(|p| {
+                let mmu: Vec<(&str, f64)> = VARIANTS
+                    .iter()
+                    .filter_map(|k| r.get_with(sens, p, k, 0.75).map(|x| (*k, mean_mmu(x))))
+                    .collect();
+                let fg = mmu.iter().find(|(k, _)| *k == "fg").map(|x| x.1);
+                let best = mmu
+                    .iter()
+                    .copied()
+                    .fold(None, |b: Option<(&str, f64)>, x| match b {
+                        Some(b) if b.1 >= x.1 => Some(b),
+                        _ => Some(x),
+                    });
+                match (best, fg, mmu.len() == VARIANTS.len()) {
+                    (Some((k, v)), Some(f), true) => format!("{k} ({:+.3})", f - v),
+                    _ => "—".into(),
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
+    }
+}
+
+/// The sensitivity settings with their labels, the defaults first.
+fn labels_of_sensitivity() -> Vec<(Option<usize>, &'static str)> {
+    std::iter::once((None, "defaults"))
+        .chain(
+            SENSITIVITY
+                .iter()
+                .enumerate()
+                .map(|(i, (l, _))| (Some(i), *l)),
+        )
+        .collect()
 }
