@@ -123,6 +123,11 @@ impl Banks {
         (b as usize).min(self.state.len().saturating_sub(1))
     }
 
+    /// The banks overlapping `[addr, addr+len)`, `len` ≥ 1.
+    pub fn spanned(&self, addr: u64, len: u64) -> std::ops::RangeInclusive<usize> {
+        self.bank_of(addr)..=self.bank_of(addr + len - 1)
+    }
+
     /// The current state of bank `b`.
     pub fn state(&self, b: usize) -> BankState {
         self.state[b]
@@ -146,7 +151,7 @@ impl Banks {
         if len == 0 {
             return false;
         }
-        (self.bank_of(addr)..=self.bank_of(addr + len - 1))
+        self.spanned(addr, len)
             .any(|b| self.state[b] == BankState::Gated)
     }
 
@@ -155,7 +160,7 @@ impl Banks {
         if len == 0 {
             return 0;
         }
-        (self.bank_of(addr)..=self.bank_of(addr + len - 1))
+        self.spanned(addr, len)
             .filter(|b| self.state[*b] == BankState::Gated)
             .count()
     }
@@ -167,7 +172,7 @@ impl Banks {
             return 0;
         }
         let mut t = now;
-        for b in self.bank_of(addr)..=self.bank_of(addr + len - 1) {
+        for b in self.spanned(addr, len) {
             if self.state[b] == BankState::Gated {
                 self.gated -= 1;
                 self.set(b, BankState::Waking, t);

@@ -424,16 +424,8 @@ pub fn report(r: &Results<'_>) -> String {
         "---|".repeat(VARIANTS.len())
     );
     for row in TABLE1 {
-        let vals: Vec<Option<f64>> = VARIANTS
-            .iter()
-            .map(|k| r.get(row.preset, k, d).map(mean_mmu))
-            .collect();
-        let best = vals
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| v.map(|v| (i, v)))
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _)| i);
+        let vals = variant_mmus(r, None, row.preset);
+        let best = best_of(&vals);
         let cells: Vec<String> = vals
             .iter()
             .enumerate()
@@ -489,67 +481,83 @@ pub fn report(r: &Results<'_>) -> String {
     s
 }
 
-/// How the corollaries move with the estimates: per setting, time and energy at targetUtil 0.9 over 0.1 (CMS),
-/// and bg's energy over CMS's, for the four Java benchmarks.
-fn sensitivity_section(s: &mut String, r: &Results<'_>) {
+/// Mean MinMU of each variant (in [`VARIANTS`] order) on `preset` at targetUtil 0.75 under sensitivity `sens`.
+fn variant_mmus(r: &Results<'_>, sens: Option<usize>, preset: &str) -> Vec<Option<f64>> {
+    VARIANTS
+        .iter()
+        .map(|k| r.get_with(sens, preset, k, 0.75).map(mean_mmu))
+        .collect()
+}
+
+/// Index of the highest value (the last of equals).
+fn best_of(vals: &[Option<f64>]) -> Option<usize> {
+    vals.iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}
+
+/// One sensitivity table: `intro` (markdown ending in the column header row's lead), a column per benchmark, a row
+/// per setting (defaults first), each cell from `cell(setting, benchmark)`.
+fn sensitivity_table(
+    s: &mut String,
+    intro: &str,
+    benches: &[&str],
+    cell: impl Fn(Option<usize>, &str) -> String,
+) {
+    let names: Vec<&str> = benches.iter().map(|p| short(p)).collect();
     let _ = writeln!(
+        s,
+        "{intro}\n\n| setting | {} |\n|---|{}",
+        names.join(" | "),
+        "---|".repeat(benches.len())
+    );
+    for (sens, label) in labels_of_sensitivity() {
+        let cells: Vec<String> = benches.iter().map(|p| cell(sens, p)).collect();
+        let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
+    }
+}
+
+/// How the corollaries move with the estimates: per setting, time and energy at targetUtil 0.9 over 0.1 (CMS),
+/// and bg's energy over CMS's, for the four Java benchmarks; then Corollary 4's best variant.
+fn sensitivity_section(s: &mut String, r: &Results<'_>) {
+    sensitivity_table(
         s,
         "\n## Sensitivity: the corollaries under other estimates\n\nEach cell: T(0.9)/T(0.1), E(0.9)/E(0.1) under \
          CMS; then bg/CMS energy at 0.75. Corollary 1 wants T > 1 everywhere and E < 1 only for lusearch; \
-         Corollary 3 wants bg/CMS > 1.\n\n| setting | {} |\n|---|{}",
-        JAVA.map(short).join(" | "),
-        "---|".repeat(JAVA.len())
+         Corollary 3 wants bg/CMS > 1.",
+        &JAVA,
+        |sens, p| {
+            let g = |k, u| r.get_with(sens, p, k, u);
+            match (g("cms", 0.1), g("cms", 0.9), g("cms", 0.75), g("bg", 0.75)) {
+                (Some(a), Some(b), Some(c), Some(d)) => format!(
+                    "{:.3}, {:.3}; {:.3}",
+                    b.execution_time_s / a.execution_time_s,
+                    b.energy_j.total / a.energy_j.total,
+                    d.energy_j.total / c.energy_j.total
+                ),
+                _ => "—".into(),
+            }
+        },
     );
-    for (sens, label) in labels_of_sensitivity() {
-        let cells: Vec<String> = JAVA
-            .iter()
-            .map(|p| {
-                let g = |k, u| r.get_with(sens, p, k, u);
-                match (g("cms", 0.1), g("cms", 0.9), g("cms", 0.75), g("bg", 0.75)) {
-                    (Some(a), Some(b), Some(c), Some(d)) => format!(
-                        "{:.3}, {:.3}; {:.3}",
-                        b.execution_time_s / a.execution_time_s,
-                        b.energy_j.total / a.energy_j.total,
-                        d.energy_j.total / c.energy_j.total
-                    ),
-                    _ => "—".into(),
-                }
-            })
-            .collect();
-        let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
-    }
-    let _ = writeln!(
+    sensitivity_table(
         s,
         "\nCorollary 4 under the same settings: per benchmark, the variant with the best mean MinMU at 0.75 and \
          fg's mean MinMU minus the best (0 when fg leads). The paper has fg best on lusearch and xalan, bg on \
-         javac.\n\n| setting | {} |\n|---|{}",
-        COROLLARY4.map(short).join(" | "),
-        "---|".repeat(COROLLARY4.len())
-    );
-    for (sens, label) in labels_of_sensitivity() {
-        let cells: Vec<String> = COROLLARY4
-            .iter()
-            .map(|p| {
-                let mmu: Vec<(&str, f64)> = VARIANTS
-                    .iter()
-                    .filter_map(|k| r.get_with(sens, p, k, 0.75).map(|x| (*k, mean_mmu(x))))
-                    .collect();
-                let fg = mmu.iter().find(|(k, _)| *k == "fg").map(|x| x.1);
-                let best = mmu
-                    .iter()
-                    .copied()
-                    .fold(None, |b: Option<(&str, f64)>, x| match b {
-                        Some(b) if b.1 >= x.1 => Some(b),
-                        _ => Some(x),
-                    });
-                match (best, fg, mmu.len() == VARIANTS.len()) {
-                    (Some((k, v)), Some(f), true) => format!("{k} ({:+.3})", f - v),
-                    _ => "—".into(),
+         javac.",
+        &COROLLARY4,
+        |sens, p| {
+            let vals = variant_mmus(r, sens, p);
+            let fg = VARIANTS.iter().position(|k| *k == "fg");
+            match (best_of(&vals), fg.and_then(|i| vals[i])) {
+                (Some(b), Some(f)) if vals.iter().all(Option::is_some) => {
+                    format!("{} ({:+.3})", VARIANTS[b], f - vals[b].unwrap_or(f))
                 }
-            })
-            .collect();
-        let _ = writeln!(s, "| {label} | {} |", cells.join(" | "));
-    }
+                _ => "—".into(),
+            }
+        },
+    );
 }
 
 /// The sensitivity settings with their labels, the defaults first.

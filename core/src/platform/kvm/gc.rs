@@ -87,7 +87,7 @@ impl KvmSim<'_> {
             o.freed = true;
             freed_bytes += o.size();
             s.freed_keys.push(o.addr() << 32 | u64::from(o.size_m1));
-            for b in self.banks.bank_of(o.addr())..=self.banks.bank_of(o.addr() + o.size() - 1) {
+            for b in self.banks.spanned(o.addr(), o.size()) {
                 self.bank_objects[b] -= 1;
             }
         }
@@ -127,7 +127,7 @@ impl KvmSim<'_> {
                     o.set_addr(to);
                     s.moved.push((*id, to));
                 }
-                for b in self.banks.bank_of(to)..=self.banks.bank_of(to + o.size() - 1) {
+                for b in self.banks.spanned(to, o.size()) {
                     self.bank_objects[b] += 1;
                 }
                 to += o.size();

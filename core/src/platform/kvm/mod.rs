@@ -358,7 +358,7 @@ impl<'s> KvmSim<'s> {
         self.objs.push(Obj::new(addr, size));
         self.maybe_resident.push(id);
         self.resident_objects += 1;
-        for b in self.banks.bank_of(addr)..=self.banks.bank_of(addr + size - 1) {
+        for b in self.banks.spanned(addr, size) {
             self.bank_objects[b] += 1;
         }
         let t = self.time();
