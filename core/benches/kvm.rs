@@ -1,13 +1,16 @@
 //! Benchmarks of the kvm-soc platform (issue #2, item 19): all nine JVM'02 applications under base, the six
 //! k-allocation collectors and adaptive — 72 runs — on one core, with the full recording the app uses (layout
-//! included) and without it (what sweeps use). Run: `cargo bench -p gclab-core --bench kvm`.
+//! included) and without it (what sweeps use). Each pass starts from an empty [`WorkloadTapes`] store, as a
+//! sweep or `gclab reproduce` does: each application's workload is drawn once, by its first run, and replayed
+//! by the other seven. The "draws each" figure is every run drawing its workload itself (plain `simulate`).
+//! Run: `cargo bench -p gclab-core --bench kvm`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gclab_core::reproduce::kvm::collector_sets;
 use gclab_core::scenario::presets::KVM_APPS;
-use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+use gclab_core::{Cancel, NoProgress, Scenario, WorkloadTapes, simulate, simulate_with};
 
 fn scenarios(layout: bool) -> Vec<Scenario> {
     let mut out = Vec::new();
@@ -43,11 +46,24 @@ fn all_72_runs(c: &mut Criterion) {
         g.throughput(criterion::Throughput::Elements(allocations));
         g.bench_function(name, |b| {
             b.iter(|| {
+                let tapes = WorkloadTapes::new();
                 for s in &scs {
-                    black_box(simulate(s, &Cancel::never(), &mut NoProgress).expect("runs"));
+                    black_box(
+                        simulate_with(s, Some(&tapes), &Cancel::never(), &mut NoProgress)
+                            .expect("runs"),
+                    );
                 }
             });
         });
+        if !layout {
+            g.bench_function("kvm/72 runs (summary only, draws each)", |b| {
+                b.iter(|| {
+                    for s in &scs {
+                        black_box(simulate(s, &Cancel::never(), &mut NoProgress).expect("runs"));
+                    }
+                });
+            });
+        }
         g.finish();
     }
 }

@@ -50,6 +50,7 @@ pub use progress::{Cancel, NoProgress, Progress};
 pub use run::{Run, Summary};
 pub use scenario::{CollectorKind, PlatformKind, Scenario};
 pub use units::SimTime;
+pub use workload::WorkloadTapes;
 
 /// Runs `scenario` to its end: a pure function of the scenario (and its seed). `cancel` is polled now and then;
 /// `progress` receives the fraction done.
@@ -58,8 +59,20 @@ pub fn simulate(
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
+    simulate_with(scenario, None, cancel, progress)
+}
+
+/// [`simulate`], sharing generated workloads through `tapes` with the other runs given the same store: runs of
+/// one workload and seed (a sweep over collectors, a session of slider drags) draw it once. The `Run` is
+/// bit-identical to [`simulate`]'s. kvm-soc profiles are taped; other workloads are drawn as usual.
+pub fn simulate_with(
+    scenario: &Scenario,
+    tapes: Option<&WorkloadTapes>,
+    cancel: &Cancel,
+    progress: &mut dyn Progress,
+) -> Result<Run, SimError> {
     match scenario.platform() {
-        PlatformKind::KvmSoc => platform::kvm::simulate_kvm(scenario, cancel, progress),
+        PlatformKind::KvmSoc => platform::kvm::simulate_kvm(scenario, tapes, cancel, progress),
         PlatformKind::AndroidKrait => {
             platform::android::simulate_android(scenario, cancel, progress)
         }

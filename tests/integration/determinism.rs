@@ -2,7 +2,7 @@
 //! stored fingerprints (`tests/fixtures/fingerprints.txt`; regenerate with `GCLAB_BLESS=1` after an intended
 //! model change, and say why in the commit).
 
-use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+use gclab_core::{Cancel, NoProgress, Scenario, WorkloadTapes, simulate, simulate_with};
 
 fn sc(preset: &str, sets: &[&str]) -> Scenario {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
@@ -61,6 +61,58 @@ fn parallel_runs_match_sequential_runs() {
         sequential, parallel,
         "thread scheduling must not change any run"
     );
+}
+
+#[test]
+fn shared_workload_tapes_change_no_run() {
+    // The 72 runs of the reproduction, two threads sharing one store of tapes (as `sweep` and the app use it),
+    // against each run drawing its workload itself.
+    let scenarios: Vec<Scenario> = gclab_core::scenario::presets::KVM_APPS
+        .iter()
+        .flat_map(|p| {
+            gclab_core::reproduce::kvm::collector_sets()
+                .into_iter()
+                .map(move |set| {
+                    let set: Vec<&str> = set.iter().map(String::as_str).collect();
+                    sc(p, &set)
+                })
+        })
+        .collect();
+    assert_eq!(scenarios.len(), 72);
+    let tapes = WorkloadTapes::new();
+    let (first, second) = scenarios.split_at(36);
+    let taped: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = [first, second]
+            .into_iter()
+            .map(|half| {
+                let tapes = &tapes;
+                scope.spawn(move || {
+                    half.iter()
+                        .map(|s| {
+                            simulate_with(s, Some(tapes), &Cancel::never(), &mut NoProgress)
+                                .expect("runs")
+                                .fingerprint()
+                        })
+                        .collect::<Vec<u64>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("thread"))
+            .collect()
+    });
+    assert_eq!(tapes.len(), 9, "one tape per application");
+    for (s, f) in scenarios.iter().zip(taped) {
+        let own = simulate(s, &Cancel::never(), &mut NoProgress).expect("runs");
+        assert_eq!(
+            own.fingerprint(),
+            f,
+            "{} {:?}: a taped run differs",
+            s.origin(),
+            s.overrides()
+        );
+    }
 }
 
 #[test]

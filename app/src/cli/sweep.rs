@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use gclab_core::sweep::{expand, parse_vary};
-use gclab_core::{Cancel, NoProgress, Run, Scenario, SimError, simulate};
+use gclab_core::{Cancel, NoProgress, Run, Scenario, SimError, WorkloadTapes, simulate_with};
 
 use super::output::write_json;
 use super::{Args, CliError};
@@ -73,9 +73,10 @@ pub fn sweep(a: &Args) -> Result<(), CliError> {
 }
 
 /// Runs `scenarios` on all available cores; results in input order. Progress goes to stderr once a sweep has
-/// taken more than a second.
+/// taken more than a second. Runs of one workload share its draws (a [`WorkloadTapes`] store).
 pub fn run_parallel(scenarios: &[&Scenario]) -> Vec<Result<Run, SimError>> {
     let n = scenarios.len();
+    let tapes = WorkloadTapes::new();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Run, SimError>>>> =
@@ -87,7 +88,8 @@ pub fn run_parallel(scenarios: &[&Scenario]) -> Vec<Result<Run, SimError>> {
     let last_report = Mutex::new(started);
     std::thread::scope(|scope| {
         for w in 0..workers {
-            let (next, done, results, last_report) = (&next, &done, &results, &last_report);
+            let (next, done, results, last_report, tapes) =
+                (&next, &done, &results, &last_report, &tapes);
             let _ = std::thread::Builder::new()
                 .name(format!("sweep-{w}"))
                 .spawn_scoped(scope, move || {
@@ -96,7 +98,12 @@ pub fn run_parallel(scenarios: &[&Scenario]) -> Vec<Result<Run, SimError>> {
                         if i >= n {
                             break;
                         }
-                        let r = simulate(scenarios[i], &Cancel::never(), &mut NoProgress);
+                        let r = simulate_with(
+                            scenarios[i],
+                            Some(tapes),
+                            &Cancel::never(),
+                            &mut NoProgress,
+                        );
                         if let Ok(mut res) = results.lock() {
                             res[i] = Some(r);
                         }

@@ -9,7 +9,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, bounded};
-use gclab_core::{Cancel, CollectorKind, NoProgress, PlatformKind, Scenario, simulate};
+use gclab_core::{
+    Cancel, CollectorKind, NoProgress, PlatformKind, Scenario, WorkloadTapes, simulate,
+    simulate_with,
+};
 use toml::Value;
 
 /// The k values of the sweep. (k = 1 is left out: on kvm/kwml it takes minutes in the core, not milliseconds.)
@@ -94,28 +97,32 @@ impl SweepState {
             .name("sweep-worker".into())
             .spawn(move || {
                 let cancel = Cancel::from_flag(Arc::clone(&f2));
+                let tapes = WorkloadTapes::new();
                 for job in jobs {
                     if f2.load(Ordering::Relaxed) {
                         return;
                     }
                     let msg = match job {
-                        Ok((kind, k, sc)) => match simulate(&sc, &cancel, &mut NoProgress) {
-                            Ok(run) => Msg::Point(
-                                kind,
-                                SweepPoint {
-                                    k,
-                                    target_util: if sc.platform() == PlatformKind::AndroidKrait {
-                                        sc.file().heap.target_util
-                                    } else {
-                                        0.0
+                        Ok((kind, k, sc)) => {
+                            match simulate_with(&sc, Some(&tapes), &cancel, &mut NoProgress) {
+                                Ok(run) => Msg::Point(
+                                    kind,
+                                    SweepPoint {
+                                        k,
+                                        target_util: if sc.platform() == PlatformKind::AndroidKrait
+                                        {
+                                            sc.file().heap.target_util
+                                        } else {
+                                            0.0
+                                        },
+                                        heap_j: run.summary.energy_j.heap,
+                                        total_j: run.summary.energy_j.total,
+                                        time_s: run.summary.execution_time_s,
                                     },
-                                    heap_j: run.summary.energy_j.heap,
-                                    total_j: run.summary.energy_j.total,
-                                    time_s: run.summary.execution_time_s,
-                                },
-                            ),
-                            Err(e) => Msg::Error(e.to_string()),
-                        },
+                                ),
+                                Err(e) => Msg::Error(e.to_string()),
+                            }
+                        }
                         Err(e) => Msg::Error(e),
                     };
                     d2.fetch_add(1, Ordering::Relaxed);

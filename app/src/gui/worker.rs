@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
-use gclab_core::{Cancel, NoProgress, Scenario, SimError, simulate};
+use gclab_core::{Cancel, NoProgress, Scenario, SimError, WorkloadTapes, simulate_with};
 
 use super::analysis::RunView;
 
@@ -123,6 +123,8 @@ fn worker_loop(
     latest: &Arc<AtomicU64>,
     repaint: &dyn Fn(),
 ) {
+    // Slider drags re-run one workload under other collector settings: it is drawn once for the session.
+    let tapes = WorkloadTapes::new();
     while let Ok(mut req) = rx.recv() {
         while let Ok(newer) = rx.try_recv() {
             req = newer;
@@ -134,7 +136,7 @@ fn worker_loop(
         let l = Arc::clone(latest);
         let cancel = Cancel::from_fn(move || l.load(Ordering::Relaxed) > generation);
         let t0 = Instant::now();
-        let reply = match simulate(&req.scenario, &cancel, &mut NoProgress) {
+        let reply = match simulate_with(&req.scenario, Some(&tapes), &cancel, &mut NoProgress) {
             Ok(run) => {
                 let sim_s = t0.elapsed().as_secs_f64();
                 if cancel.is_cancelled() {

@@ -8,7 +8,7 @@ use crate::error::{ScenarioError, SimError};
 use crate::progress::{Cancel, NoProgress};
 use crate::run::Summary;
 use crate::scenario::Scenario;
-use crate::simulate;
+use crate::{WorkloadTapes, simulate_with};
 
 /// Results of one application under the eight collectors.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,12 +84,14 @@ pub fn collector_sets() -> Vec<Vec<String>> {
 /// Runs one application under the eight collectors with extra `overrides` (e.g. `heap.bank_size=8KiB`).
 pub fn run_app(app: &str, overrides: &[String]) -> Result<AppResult, ReproError> {
     let mut runs = Vec::with_capacity(8);
+    // The eight collectors run the same workload: drawn once.
+    let tapes = WorkloadTapes::new();
     for set in collector_sets() {
         let mut all: Vec<String> = vec!["record.layout=false".into()];
         all.extend(overrides.iter().cloned());
         all.extend(set);
         let sc = Scenario::load(&format!("preset:{app}"), &all)?;
-        runs.push(simulate(&sc, &Cancel::never(), &mut NoProgress)?.summary);
+        runs.push(simulate_with(&sc, Some(&tapes), &Cancel::never(), &mut NoProgress)?.summary);
     }
     Ok(AppResult {
         app: app.to_string(),

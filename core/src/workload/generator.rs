@@ -1,7 +1,10 @@
 //! `WorkloadGen`: turns a [`WorkloadProfile`] into the stream of allocation requests a run performs — seeded,
 //! deterministic, one draw at a time, interleaving the program's own work with its timer's ticks by wall time.
 
+use std::sync::Arc;
+
 use super::profile::{LifetimeClass, LifetimeKind, Phase, SizeClass, WorkloadProfile};
+use super::tape::WorkloadTape;
 use crate::rng::{SimRng, round_to_u64};
 
 /// When an allocated object becomes unreachable.
@@ -135,6 +138,47 @@ pub struct WorkloadGen {
     life_weights: Vec<Vec<f64>>,
     timer_size_weights: Vec<f64>,
     timer_life_weights: Vec<f64>,
+    /// The work and timer streams drawn ahead, shared by runs of the same workload and seed (see [`WorkloadTape`]).
+    tape: Option<Arc<WorkloadTape>>,
+    /// Work draws taken so far (the tape's work draws run through the phases in order).
+    work_pos: usize,
+    /// Timer draws taken so far (one past the tape's length once the timer stream carries on by itself).
+    timer_pos: usize,
+}
+
+/// One object drawn from the work or timer stream, before the engine sees it as a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Drawn {
+    pub(super) compute_cycles: u64,
+    pub(super) size_bytes: u64,
+    pub(super) lifetime: Lifetime,
+    /// Size class index within its stream.
+    pub(super) class: u32,
+}
+
+impl Drawn {
+    /// The request as the engine sees it.
+    fn request(self, source: AllocSource, phase: usize, site: u32) -> AllocDraw {
+        AllocDraw {
+            compute_cycles: self.compute_cycles,
+            size_bytes: self.size_bytes,
+            lifetime: self.lifetime,
+            source,
+            phase,
+            site,
+        }
+    }
+
+    /// A timer draw taped ahead, its phase-scoped lifetime moved to the phase it is taken in.
+    fn in_phase(self, phase: usize) -> Drawn {
+        match self.lifetime {
+            Lifetime::PhaseEnd(_) => Drawn {
+                lifetime: Lifetime::PhaseEnd(phase),
+                ..self
+            },
+            _ => self,
+        }
+    }
 }
 
 fn weights_of_sizes(s: &[SizeClass]) -> Vec<f64> {
@@ -261,7 +305,45 @@ impl WorkloadGen {
                 .map(|t| weights_of_lifetimes(&t.lifetimes))
                 .unwrap_or_default(),
             profile: profile.clone(),
+            tape: None,
+            work_pos: 0,
+            timer_pos: 0,
         }
+    }
+
+    /// A generator that takes its work and timer draws from `tape` (drawn from the same profile and seed): the
+    /// same stream as [`Self::new`], bit for bit, without drawing it again.
+    pub fn with_tape(profile: &WorkloadProfile, seed: u64, tape: Arc<WorkloadTape>) -> Self {
+        debug_assert!(tape.is_of(profile, seed), "a tape replays its own workload");
+        WorkloadGen {
+            tape: Some(tape),
+            ..WorkloadGen::new(profile, seed)
+        }
+    }
+
+    /// Draws `profile`'s whole work stream and `timer_draws` of its timer stream, in order — what
+    /// [`WorkloadTape`] keeps.
+    pub(super) fn draw_ahead(
+        profile: &WorkloadProfile,
+        seed: u64,
+        timer_draws: usize,
+    ) -> (Vec<Drawn>, Vec<Drawn>, SimRng) {
+        let mut g = WorkloadGen::new(profile, seed);
+        let mut work = Vec::with_capacity(profile.work_allocations() as usize);
+        for (i, p) in profile.phases.iter().enumerate() {
+            g.phase = i;
+            for _ in 0..p.allocations {
+                work.push(g.draw_work());
+            }
+        }
+        g.phase = 0;
+        let mut timer = Vec::with_capacity(timer_draws);
+        while timer.len() < timer_draws
+            && let Some(d) = g.draw_timer()
+        {
+            timer.push(d);
+        }
+        (work, timer, g.rng_timer)
     }
 
     /// A collection just ended: the allocations that follow it are owed (drawn now: the integer part of the mean,
@@ -327,36 +409,54 @@ impl WorkloadGen {
             if self.burst_left == 0 && self.pending_timer > 0 && !self.last_was_timer {
                 self.burst_left = timer.allocations_per_tick.min(self.pending_timer);
             }
-            if self.burst_left > 0 {
+            if self.burst_left > 0
+                && let Some(d) = self.timer_object()
+            {
                 self.burst_left -= 1;
                 self.pending_timer -= 1;
                 self.last_was_timer = self.burst_left == 0;
-                let mean = timer
-                    .mutator_cycles_per_allocation
-                    .unwrap_or(self.profile.mutator_cycles_per_allocation);
-                let compute_cycles = draw_compute(&mut self.rng_timer, mean);
-                let (size_bytes, class, lifetime) = draw_object(
-                    &mut self.rng_timer,
-                    &timer.sizes,
-                    &self.timer_size_weights,
-                    &timer.lifetimes,
-                    &self.timer_life_weights,
-                    self.phase,
-                );
-                let site = 1000 + class;
-                return Some(AllocDraw {
-                    compute_cycles,
-                    size_bytes,
-                    lifetime,
-                    source: AllocSource::Timer,
-                    phase: self.phase,
-                    site,
-                });
+                return Some(d.request(AllocSource::Timer, self.phase, 1000 + d.class));
             }
         }
         self.last_was_timer = false;
-        let p = &self.profile.phases[self.phase];
         self.left_in_phase -= 1;
+        let d = self.work_object();
+        Some(d.request(
+            AllocSource::Work,
+            self.phase,
+            (self.phase as u32) * 100 + d.class,
+        ))
+    }
+
+    /// The program's next work draw in the current phase: from the tape when there is one, else drawn now.
+    fn work_object(&mut self) -> Drawn {
+        if let Some(t) = &self.tape {
+            let d = t.work[self.work_pos];
+            self.work_pos += 1;
+            return d;
+        }
+        self.draw_work()
+    }
+
+    /// The timer's next draw, its phase-scoped lifetimes in the current phase: from the tape while it lasts (the
+    /// timer's own stream then carries on from where the tape's ended), else drawn now.
+    fn timer_object(&mut self) -> Option<Drawn> {
+        if let Some(t) = &self.tape
+            && self.timer_pos <= t.timer.len()
+        {
+            if let Some(d) = t.timer.get(self.timer_pos) {
+                self.timer_pos += 1;
+                return Some(d.in_phase(self.phase));
+            }
+            self.rng_timer = t.timer_rng_after.clone();
+            self.timer_pos += 1;
+        }
+        self.draw_timer()
+    }
+
+    /// Draws the program's next work object of the current phase (the work stream only).
+    fn draw_work(&mut self) -> Drawn {
+        let p = &self.profile.phases[self.phase];
         let mean = p
             .mutator_cycles_per_allocation
             .unwrap_or(self.profile.mutator_cycles_per_allocation);
@@ -379,14 +479,34 @@ impl WorkloadGen {
                 self.phase,
             )
         };
-        let site = (self.phase as u32) * 100 + class;
-        Some(AllocDraw {
+        Drawn {
             compute_cycles,
             size_bytes,
             lifetime,
-            source: AllocSource::Work,
-            phase: self.phase,
-            site,
+            class,
+        }
+    }
+
+    /// Draws the timer handler's next object (the timer stream only; phase-scoped lifetimes in the current phase).
+    fn draw_timer(&mut self) -> Option<Drawn> {
+        let timer = self.profile.timer.as_ref()?;
+        let mean = timer
+            .mutator_cycles_per_allocation
+            .unwrap_or(self.profile.mutator_cycles_per_allocation);
+        let compute_cycles = draw_compute(&mut self.rng_timer, mean);
+        let (size_bytes, class, lifetime) = draw_object(
+            &mut self.rng_timer,
+            &timer.sizes,
+            &self.timer_size_weights,
+            &timer.lifetimes,
+            &self.timer_life_weights,
+            self.phase,
+        );
+        Some(Drawn {
+            compute_cycles,
+            size_bytes,
+            lifetime,
+            class,
         })
     }
 }

@@ -6,6 +6,7 @@ pub mod deaths;
 pub mod generator;
 pub mod profile;
 pub mod stream;
+pub mod tape;
 
 pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
@@ -15,3 +16,4 @@ pub use profile::{
     WorkloadProfile,
 };
 pub use stream::DrawStream;
+pub use tape::{WorkloadTape, WorkloadTapes};

@@ -1,7 +1,7 @@
 //! `DrawStream`: where an engine's allocation requests come from — a profile's seeded generator, or a recorded
 //! trace's requests in order (`[workload.trace]`).
 
-use super::{AllocDraw, WorkloadGen};
+use super::{AllocDraw, WorkloadGen, WorkloadTapes};
 use crate::scenario::Scenario;
 
 /// The allocation requests of one run.
@@ -19,11 +19,19 @@ pub enum DrawStream<'a> {
 }
 
 impl<'a> DrawStream<'a> {
-    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed.
-    pub fn of(sc: &'a Scenario) -> Self {
-        match sc.recorded() {
-            Some(draws) => DrawStream::Recorded { draws, next: 0 },
-            None => DrawStream::Generated(Box::new(WorkloadGen::new(sc.workload(), sc.seed()))),
+    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed — replaying
+    /// the shared tape from `tapes` when given one (the same stream, drawn once for all runs of the workload).
+    pub fn of(sc: &'a Scenario, tapes: Option<&WorkloadTapes>) -> Self {
+        match (sc.recorded(), tapes) {
+            (Some(draws), _) => DrawStream::Recorded { draws, next: 0 },
+            (None, None) => {
+                DrawStream::Generated(Box::new(WorkloadGen::new(sc.workload(), sc.seed())))
+            }
+            (None, Some(t)) => DrawStream::Generated(Box::new(WorkloadGen::with_tape(
+                sc.workload(),
+                sc.seed(),
+                t.tape(sc.workload(), sc.seed()),
+            ))),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::progress::{Cancel, Progress};
 use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
-use crate::workload::{AllocDraw, AllocSource, DeathQueue, DrawStream, Lifetime};
+use crate::workload::{AllocDraw, AllocSource, DeathQueue, DrawStream, Lifetime, WorkloadTapes};
 
 /// An object in the dynamic heap. Its id is its index, also its layout id. 12 bytes: the engine reaches objects
 /// by id in allocation order, so half the footprint of `u64` fields keeps more of them in cache. Addresses and
@@ -115,14 +115,15 @@ struct KvmSim<'s> {
     needs_placement: bool,
 }
 
-/// Runs a kvm-soc scenario.
+/// Runs a kvm-soc scenario, its generated workload replayed from `tapes` when given (bit-identical either way).
 pub fn simulate_kvm(
     sc: &Scenario,
+    tapes: Option<&WorkloadTapes>,
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
     let mut sim = KvmSim::new(sc);
-    let mut workload = DrawStream::of(sc);
+    let mut workload = DrawStream::of(sc, tapes);
     let total_work = sc.work_allocations().max(1) as f64;
     let mut work_done = 0u64;
     let mut oom = false;
