@@ -89,7 +89,7 @@ pub fn timer_draws_expected(p: &WorkloadProfile) -> usize {
 }
 
 /// How many workloads [`WorkloadTapes`] keeps (the least recently used goes first).
-const KEPT_TAPES: usize = 8;
+const KEPT_TAPES: usize = 16;
 
 /// A shared store of tapes, keyed by profile and seed: hand the same one to every run of a sweep, or keep one
 /// for a session of slider drags. Safe to share between threads; a tape is drawn once even when several runs ask
