@@ -245,6 +245,26 @@ fn draw_object(
     )
 }
 
+/// One object of a randomly drawn stream (timer, after-collection): its compute around `mean_cycles`, then its
+/// size and lifetime from the stream's classes and weights — in that order, which is part of the stream.
+fn draw_from(
+    rng: &mut SimRng,
+    mean_cycles: f64,
+    sizes: (&[SizeClass], &[f64]),
+    lifetimes: (&[LifetimeClass], &[f64]),
+    phase: usize,
+) -> Drawn {
+    let compute_cycles = draw_compute(rng, mean_cycles);
+    let (size_bytes, class, lifetime) =
+        draw_object(rng, sizes.0, sizes.1, lifetimes.0, lifetimes.1, phase);
+    Drawn {
+        compute_cycles,
+        size_bytes,
+        lifetime,
+        class,
+    }
+}
+
 fn draw_compute(rng: &mut SimRng, mean: f64) -> u64 {
     // Uniform in [mean/2, 3·mean/2]: the mean is kept, the spacing varies.
     let f = 0.5 + rng.next_f64();
@@ -376,26 +396,15 @@ impl WorkloadGen {
             && let Some(c) = &self.profile.on_collection
         {
             self.pending_collection -= 1;
-            let mean = c
-                .mutator_cycles_per_allocation
-                .unwrap_or(self.profile.mutator_cycles_per_allocation);
-            let compute_cycles = draw_compute(&mut self.rng_collection, mean);
-            let (size_bytes, class, lifetime) = draw_object(
+            let d = draw_from(
                 &mut self.rng_collection,
-                &c.sizes,
-                &self.collection_size_weights,
-                &c.lifetimes,
-                &self.collection_life_weights,
+                c.mutator_cycles_per_allocation
+                    .unwrap_or(self.profile.mutator_cycles_per_allocation),
+                (&c.sizes, &self.collection_size_weights),
+                (&c.lifetimes, &self.collection_life_weights),
                 self.phase,
             );
-            return Some(AllocDraw {
-                compute_cycles,
-                size_bytes,
-                lifetime,
-                source: AllocSource::Collection,
-                phase: self.phase,
-                site: 2000 + class,
-            });
+            return Some(d.request(AllocSource::Collection, self.phase, 2000 + d.class));
         }
         if let Some(timer) = &self.profile.timer {
             if now_cycles >= self.next_tick_cycles {
@@ -490,23 +499,14 @@ impl WorkloadGen {
     /// Draws the timer handler's next object (the timer stream only; phase-scoped lifetimes in the current phase).
     fn draw_timer(&mut self) -> Option<Drawn> {
         let timer = self.profile.timer.as_ref()?;
-        let mean = timer
-            .mutator_cycles_per_allocation
-            .unwrap_or(self.profile.mutator_cycles_per_allocation);
-        let compute_cycles = draw_compute(&mut self.rng_timer, mean);
-        let (size_bytes, class, lifetime) = draw_object(
+        Some(draw_from(
             &mut self.rng_timer,
-            &timer.sizes,
-            &self.timer_size_weights,
-            &timer.lifetimes,
-            &self.timer_life_weights,
+            timer
+                .mutator_cycles_per_allocation
+                .unwrap_or(self.profile.mutator_cycles_per_allocation),
+            (&timer.sizes, &self.timer_size_weights),
+            (&timer.lifetimes, &self.timer_life_weights),
             self.phase,
-        );
-        Some(Drawn {
-            compute_cycles,
-            size_bytes,
-            lifetime,
-            class,
-        })
+        ))
     }
 }
