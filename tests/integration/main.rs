@@ -1,6 +1,7 @@
 //! gclab's cross-crate tests, compiled into one binary. One module per topic.
 
 /// The heap lock on android-krait: computing mutators stop at their next allocation while the collector holds it.
+mod android_allocation;
 mod android_heap_lock;
 /// The android-krait heap map: pieces placed first-fit, never moved, agreeing with the occupancy timeline.
 mod android_layout;

@@ -112,4 +112,9 @@ pub struct Summary {
     /// Mutator pauses by kind: `safepoint`, `foreground`, `concurrent_wait` → count (android-krait).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub pauses_by_kind: Option<BTreeMap<String, u64>>,
+    /// GC-ALLOC triggers that found a collection running and waited for it instead of collecting in the
+    /// foreground (android-krait; SYSTOR'15 §2.1). Not in `collections_by_trigger.alloc`, which counts
+    /// collections.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub alloc_waits: Option<u64>,
 }

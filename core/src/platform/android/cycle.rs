@@ -96,6 +96,7 @@ impl Sim<'_> {
             start: self.now,
             phase,
             reclaim_bytes: 0,
+            reclaim_sizes: Vec::new(),
             reclaim_pieces: Vec::new(),
             mark_bytes: 0,
             allocated_at_mark: 0,
@@ -257,6 +258,28 @@ impl Sim<'_> {
         }
     }
 
+    /// The current sweep batch's frees, under the heap lock: `bytesAllocated` falls batch by batch, so mutators
+    /// allocate into what the sweep has freed so far (Dalvik's `sweepBitmapCallback` → `dvmHeapSourceFreeList`,
+    /// models.md §1.6 step 4); the soft limit moves only at the cycle's end.
+    fn free_batch(&mut self) {
+        let batches = self.cfg.gc.sweep_batches.max(1) as usize;
+        let Some(c) = self.cycle.as_ref() else {
+            return;
+        };
+        let (n, k) = (c.reclaim_sizes.len(), c.batch as usize);
+        let range = n * k.min(batches) / batches..n * (k + 1).min(batches) / batches;
+        let bytes: u64 = c.reclaim_sizes[range.clone()].iter().sum();
+        let freed = bytes.min(self.allocated);
+        self.allocated -= freed;
+        self.dead = self.dead.saturating_sub(freed);
+        if let Some(l) = self.layout.as_mut()
+            && let Some(c) = self.cycle.as_ref()
+        {
+            let pieces = c.reclaim_pieces.get(range).unwrap_or(&[]);
+            l.reclaim(pieces, SimTime(self.now));
+        }
+    }
+
     fn sweep_batch_us(&self) -> f64 {
         let g = &self.cfg.gc;
         let freed = self.cycle.as_ref().map_or(0, |c| c.reclaim_bytes) as f64;
@@ -320,6 +343,7 @@ impl Sim<'_> {
             }
             Ph::SweepWalk => self.set_phase(Ph::SweepLock),
             Ph::SweepFree => {
+                self.free_batch();
                 if concurrent && !hold {
                     self.unlock(t);
                 }
@@ -341,6 +365,10 @@ impl Sim<'_> {
         };
         if let Some(l) = self.layout.as_mut() {
             c.reclaim_pieces = l.snapshot(c.minor);
+        }
+        c.reclaim_sizes = std::mem::take(&mut self.dead_sizes_young);
+        if !c.minor {
+            c.reclaim_sizes.append(&mut self.dead_sizes_old);
         }
         if c.minor {
             c.reclaim_bytes = self.dead_young;
@@ -461,12 +489,8 @@ impl Sim<'_> {
             self.resume_all();
         }
         self.suspending = false;
-        let freed = c.reclaim_bytes.min(self.allocated);
-        self.allocated -= freed;
-        self.dead = self.dead.saturating_sub(freed);
-        if let Some(l) = self.layout.as_mut() {
-            l.reclaim(&c.reclaim_pieces, SimTime(self.now));
-        }
+        // Every batch has freed its share (free_batch).
+        let freed = c.reclaim_bytes;
         self.resize_heap(c.minor);
         self.gc_events.push(GcEvent {
             start: SimTime(c.start),
@@ -580,6 +604,9 @@ impl Sim<'_> {
             self.dead += b;
             if epoch == self.epoch {
                 self.dead_young += b;
+                self.dead_sizes_young.push(b);
+            } else {
+                self.dead_sizes_old.push(b);
             }
         }
         self.peak_live = self.peak_live.max(self.live);

@@ -108,7 +108,8 @@ impl AndroidLayout {
         reclaim
     }
 
-    /// The collection ends at `t`: the snapshot's pieces return their ranges; a keyframe when one is due.
+    /// A sweep batch at `t` frees these pieces of the snapshot: they return their ranges; a keyframe when one is
+    /// due.
     pub(super) fn reclaim(&mut self, pieces: &[u32], t: SimTime) {
         self.freed.clear();
         for p in pieces {

@@ -153,6 +153,8 @@ pub fn simulate_android(
         live: initial_live,
         dead: 0,
         dead_young: 0,
+        dead_sizes_young: Vec::new(),
+        dead_sizes_old: Vec::new(),
         young_alloc: 0,
         epoch: 0,
         pieces: BinaryHeap::new(),
@@ -181,6 +183,7 @@ pub fn simulate_android(
         minors: 0,
         majors: 0,
         contentions: 0,
+        alloc_waits: 0,
         context_switches: 0,
         live_at_gc_sum: 0.0,
         live_at_gc_n: 0,
@@ -280,6 +283,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
             0
         }),
         pauses_by_kind: Some(by_kind),
+        alloc_waits: Some(sim.alloc_waits),
     };
     let threads = sim
         .threads

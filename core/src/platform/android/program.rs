@@ -297,12 +297,19 @@ impl Sim<'_> {
             self.go(t, w, Step::Alloc, CpuTag::Mutator);
             return;
         }
+        let retried = self.mutators[i].after_gc_for_alloc;
+        if !fits_soft && !bg && !retried && self.soft_limit > self.allocated {
+            // The cohort's objects are allocated one by one: those below the soft limit succeed, the first one
+            // past it fails (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB
+            // between the concurrent trigger and the limit by up to a cohort.
+            self.allocate_part(t, self.soft_limit - self.allocated);
+        }
         if self.cycle.is_some() {
+            self.alloc_waits += 1;
             self.unlock(t);
             self.wait_gc(t, Resume::Alloc);
             return;
         }
-        let retried = self.mutators[i].after_gc_for_alloc;
         if bg {
             // Past the growth limit: only the daemon can make room.
             if !retried && self.daemon.is_some() {
@@ -337,6 +344,31 @@ impl Sim<'_> {
         }
     }
 
+    /// Holding the heap lock, the first `bytes` of mutator `t`'s cohort succeed on their own (the rest of the
+    /// cohort stays to be allocated); a success past the concurrent trigger signals the daemon.
+    fn allocate_part(&mut self, t: usize, bytes: u64) {
+        let i = self.mut_index(t);
+        let bytes = bytes.min(self.mutators[i].cohort.saturating_sub(1));
+        if bytes == 0 {
+            return;
+        }
+        self.place_cohort(bytes, i as u32);
+        self.mutators[i].left_in_iteration -= bytes;
+        self.mutators[i].cohort -= bytes;
+        self.concurrent_trigger();
+    }
+
+    /// models.md §1.3 step 2: after a successful allocation past `concurrentStartBytes`, with no collection
+    /// running, the daemon is signalled.
+    fn concurrent_trigger(&mut self) {
+        if self.kind != CollectorKind::Fg
+            && self.cycle.is_none()
+            && self.conc_start.is_some_and(|c| self.allocated > c)
+        {
+            self.signal_daemon(Trigger::Concurrent);
+        }
+    }
+
     fn out_of_memory(&mut self, t: usize) {
         self.oom = true;
         self.unlock(t);
@@ -360,12 +392,7 @@ impl Sim<'_> {
             }
         }
         self.unlock(t);
-        if self.kind != CollectorKind::Fg
-            && self.cycle.is_none()
-            && self.conc_start.is_some_and(|c| self.allocated > c)
-        {
-            self.signal_daemon(Trigger::Concurrent);
-        }
+        self.concurrent_trigger();
         let think = self.prof.think_us_per_kib * n as f64 / 1024.0;
         if think > 0.0 {
             let mean_ns = think * 1000.0;

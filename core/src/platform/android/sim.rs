@@ -205,7 +205,10 @@ pub(super) struct Cycle {
     pub(super) start: u64,
     pub(super) phase: super::cycle::Ph,
     pub(super) reclaim_bytes: u64,
-    /// The heap-map pieces the snapshot will reclaim (empty without a map).
+    /// The sizes of the dead pieces the snapshot will reclaim, in the order the sweep frees them; batch `k` of
+    /// `B` frees `reclaim_sizes[len·k/B .. len·(k+1)/B]`.
+    pub(super) reclaim_sizes: Vec<u64>,
+    /// The heap-map pieces the snapshot will reclaim, parallel to `reclaim_sizes` (empty without a map).
     pub(super) reclaim_pieces: Vec<u32>,
     pub(super) mark_bytes: u64,
     pub(super) allocated_at_mark: u64,
@@ -258,6 +261,10 @@ pub(super) struct Sim<'a> {
     pub(super) live: u64,
     pub(super) dead: u64,
     pub(super) dead_young: u64,
+    /// Sizes of the dead, not yet reclaimed pieces, born in the current GC epoch and before (the order the
+    /// heap map keeps its pieces in, so that a sweep batch frees the same pieces in both).
+    pub(super) dead_sizes_young: Vec<u64>,
+    pub(super) dead_sizes_old: Vec<u64>,
     pub(super) young_alloc: u64,
     pub(super) epoch: u64,
     pub(super) pieces: BinaryHeap<Piece>,
@@ -285,6 +292,8 @@ pub(super) struct Sim<'a> {
     pub(super) minors: u64,
     pub(super) majors: u64,
     pub(super) contentions: u64,
+    /// GC-ALLOC events that waited for the running cycle (Table 1 counts them; §2.1, §4.3).
+    pub(super) alloc_waits: u64,
     pub(super) context_switches: u64,
     pub(super) live_at_gc_sum: f64,
     pub(super) live_at_gc_n: u64,

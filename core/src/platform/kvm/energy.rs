@@ -121,6 +121,7 @@ impl KvmSim<'_> {
             context_switches: None,
             mean_live_bytes: None,
             pauses_by_kind: None,
+            alloc_waits: None,
         };
         Run {
             summary,
