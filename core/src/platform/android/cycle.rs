@@ -96,8 +96,7 @@ impl Sim<'_> {
             start: self.now,
             phase,
             reclaim_bytes: 0,
-            reclaim_sizes: Vec::new(),
-            reclaim_pieces: Vec::new(),
+            reclaim: Vec::new(),
             mark_bytes: 0,
             allocated_at_mark: 0,
             heap_before: self.allocated,
@@ -266,18 +265,14 @@ impl Sim<'_> {
         let Some(c) = self.cycle.as_ref() else {
             return;
         };
-        let (n, k) = (c.reclaim_sizes.len(), c.batch as usize);
-        let range = n * k.min(batches) / batches..n * (k + 1).min(batches) / batches;
-        let bytes: u64 = c.reclaim_sizes[range.clone()].iter().sum();
-        let freed = bytes.min(self.allocated);
+        let (n, k) = (c.reclaim.len(), c.batch as usize);
+        let batch = &c.reclaim[n * k.min(batches) / batches..n * (k + 1).min(batches) / batches];
+        let freed = batch.iter().map(|p| p.0).sum::<u64>().min(self.allocated);
+        if let Some(l) = self.layout.as_mut() {
+            l.reclaim(batch.iter().map(|p| p.1), SimTime(self.now));
+        }
         self.allocated -= freed;
         self.dead = self.dead.saturating_sub(freed);
-        if let Some(l) = self.layout.as_mut()
-            && let Some(c) = self.cycle.as_ref()
-        {
-            let pieces = c.reclaim_pieces.get(range).unwrap_or(&[]);
-            l.reclaim(pieces, SimTime(self.now));
-        }
     }
 
     fn sweep_batch_us(&self) -> f64 {
@@ -363,12 +358,10 @@ impl Sim<'_> {
         let Some(c) = self.cycle.as_mut() else {
             return;
         };
-        if let Some(l) = self.layout.as_mut() {
-            c.reclaim_pieces = l.snapshot(c.minor);
-        }
-        c.reclaim_sizes = std::mem::take(&mut self.dead_sizes_young);
+        // A minor reclaims the young dead only; the old dead wait for a major.
+        c.reclaim = std::mem::take(&mut self.dead_pieces_young);
         if !c.minor {
-            c.reclaim_sizes.append(&mut self.dead_sizes_old);
+            c.reclaim.append(&mut self.dead_pieces_old);
         }
         if c.minor {
             c.reclaim_bytes = self.dead_young;
@@ -598,15 +591,15 @@ impl Sim<'_> {
             }
             self.pieces.pop();
             if let Some(l) = self.layout.as_mut() {
-                l.died(piece, epoch == self.epoch, SimTime(self.now));
+                l.died(piece, SimTime(self.now));
             }
             self.live -= b;
             self.dead += b;
             if epoch == self.epoch {
                 self.dead_young += b;
-                self.dead_sizes_young.push(b);
+                self.dead_pieces_young.push((b, piece));
             } else {
-                self.dead_sizes_old.push(b);
+                self.dead_pieces_old.push((b, piece));
             }
         }
         self.peak_live = self.peak_live.max(self.live);

@@ -25,9 +25,6 @@ pub(super) struct AndroidLayout {
     parts: Vec<(u32, u32)>,
     /// Per layout id: (address, bytes, reclaimed).
     spans: Vec<(u64, u64, bool)>,
-    /// Dead pieces born in the current GC epoch (any collection reclaims them) and older ones (majors only).
-    dead_young: Vec<u32>,
-    dead_old: Vec<u32>,
     /// Layout ids that may be resident (filtered when a keyframe is taken).
     maybe_resident: Vec<u32>,
     freed: Vec<(u64, u64)>,
@@ -42,8 +39,6 @@ impl AndroidLayout {
             free: FreeList::from_chunks([(0, heap_bytes)]),
             parts: Vec::new(),
             spans: Vec::new(),
-            dead_young: Vec::new(),
-            dead_old: Vec::new(),
             maybe_resident: Vec::new(),
             freed: Vec::new(),
         };
@@ -83,37 +78,22 @@ impl AndroidLayout {
         first..first + n
     }
 
-    /// Piece `piece` became unreachable at `t`; `young`: born in the current GC epoch.
-    pub(super) fn died(&mut self, piece: u64, young: bool, t: SimTime) {
+    /// Piece `piece` became unreachable at `t` (it stays in place until a sweep reclaims it; the engine keeps
+    /// which collection that is).
+    pub(super) fn died(&mut self, piece: u64, t: SimTime) {
         if piece == NO_PIECE {
             return;
         }
         for id in self.ids(piece) {
             self.rec.death(id, t);
         }
-        if young {
-            self.dead_young.push(piece as u32);
-        } else {
-            self.dead_old.push(piece as u32);
-        }
     }
 
-    /// A collection's root-scan snapshot: the pieces it will reclaim (all dead for a major, the young dead for a
-    /// minor). Dead young pieces a minor leaves become old.
-    pub(super) fn snapshot(&mut self, minor: bool) -> Vec<u32> {
-        let mut reclaim = std::mem::take(&mut self.dead_young);
-        if !minor {
-            reclaim.append(&mut self.dead_old);
-        }
-        reclaim
-    }
-
-    /// A sweep batch at `t` frees these pieces of the snapshot: they return their ranges; a keyframe when one is
-    /// due.
-    pub(super) fn reclaim(&mut self, pieces: &[u32], t: SimTime) {
+    /// A sweep batch at `t` frees these pieces: they return their ranges; a keyframe when one is due.
+    pub(super) fn reclaim(&mut self, pieces: impl Iterator<Item = u64>, t: SimTime) {
         self.freed.clear();
         for p in pieces {
-            for id in self.ids(u64::from(*p)) {
+            for id in self.ids(p) {
                 let s = &mut self.spans[id as usize];
                 if !s.2 {
                     s.2 = true;

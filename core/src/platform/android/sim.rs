@@ -192,6 +192,9 @@ impl Default for MutState {
 /// A cohort piece waiting to die: (death on the allocation clock, bytes, GC epoch of its birth, heap-map piece).
 pub(super) type Piece = Reverse<(u64, u64, u64, u64)>;
 
+/// A dead piece waiting for its sweep: (bytes, heap-map piece).
+pub(super) type DeadPiece = (u64, u64);
+
 /// The running collection.
 #[derive(Debug, Clone)]
 pub(super) struct Cycle {
@@ -205,11 +208,9 @@ pub(super) struct Cycle {
     pub(super) start: u64,
     pub(super) phase: super::cycle::Ph,
     pub(super) reclaim_bytes: u64,
-    /// The sizes of the dead pieces the snapshot will reclaim, in the order the sweep frees them; batch `k` of
-    /// `B` frees `reclaim_sizes[len·k/B .. len·(k+1)/B]`.
-    pub(super) reclaim_sizes: Vec<u64>,
-    /// The heap-map pieces the snapshot will reclaim, parallel to `reclaim_sizes` (empty without a map).
-    pub(super) reclaim_pieces: Vec<u32>,
+    /// The dead pieces the snapshot will reclaim, in the order the sweep frees them; batch `k` of `B` frees
+    /// `reclaim[len·k/B .. len·(k+1)/B]`.
+    pub(super) reclaim: Vec<DeadPiece>,
     pub(super) mark_bytes: u64,
     pub(super) allocated_at_mark: u64,
     pub(super) heap_before: u64,
@@ -261,10 +262,10 @@ pub(super) struct Sim<'a> {
     pub(super) live: u64,
     pub(super) dead: u64,
     pub(super) dead_young: u64,
-    /// Sizes of the dead, not yet reclaimed pieces, born in the current GC epoch and before (the order the
-    /// heap map keeps its pieces in, so that a sweep batch frees the same pieces in both).
-    pub(super) dead_sizes_young: Vec<u64>,
-    pub(super) dead_sizes_old: Vec<u64>,
+    /// The dead, not yet reclaimed pieces born in the current GC epoch (any collection reclaims them) and
+    /// before (majors only).
+    pub(super) dead_pieces_young: Vec<DeadPiece>,
+    pub(super) dead_pieces_old: Vec<DeadPiece>,
     pub(super) young_alloc: u64,
     pub(super) epoch: u64,
     pub(super) pieces: BinaryHeap<Piece>,
@@ -292,7 +293,8 @@ pub(super) struct Sim<'a> {
     pub(super) minors: u64,
     pub(super) majors: u64,
     pub(super) contentions: u64,
-    /// GC-ALLOC events that waited for the running cycle (Table 1 counts them; §2.1, §4.3).
+    /// GC-ALLOC triggers that waited for the running cycle (whether Table 1's ALLOC counts them is open:
+    /// docs/models-android.md, Known deviations).
     pub(super) alloc_waits: u64,
     pub(super) context_switches: u64,
     pub(super) live_at_gc_sum: f64,
