@@ -1,13 +1,27 @@
 //! The android-krait allocation path against Dalvik's (models.md §1.3, §1.6): the sweep returns memory batch by
 //! batch, so `bytesAllocated` falls while the cycle still runs, and a cohort that reaches the soft limit is
 //! allocated object by object up to it — the first object past it fails and waits for the running cycle.
+//! Large objects (`[android.large_objects]`) succeed or fail whole: one bigger than the 128 KiB between the
+//! concurrent trigger and the soft limit fails from below the trigger, a foreground GC-ALLOC (SYSTOR'15 §2.1).
 
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use gclab_core::{Cancel, NoProgress, Run, Scenario, collector::Trigger, simulate};
 
 fn run(preset: &str) -> Run {
-    let sc = Scenario::load(&format!("preset:{preset}"), &[]).expect("preset loads");
+    run_with(preset, &[])
+}
+
+fn run_with(preset: &str, set: &[&str]) -> Run {
+    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
+    let sc = Scenario::load(&format!("preset:{preset}"), &set).expect("preset loads");
     simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
 }
+
+const KIB: u64 = 1024;
+const LARGE: [&str; 3] = [
+    "workload.android.large_objects.share=0.3",
+    "workload.android.large_objects.min_kib=512",
+    "workload.android.large_objects.max_kib=1024",
+];
 
 #[test]
 fn the_sweep_frees_batch_by_batch_before_the_cycle_ends() {
@@ -74,5 +88,96 @@ fn an_allocation_fills_the_heap_to_the_soft_limit_before_it_waits() {
                 .unwrap_or(0),
         r.summary.collections,
         "waits are not collections"
+    );
+}
+
+#[test]
+fn a_large_object_fails_from_below_the_concurrent_trigger_and_collects_in_the_foreground() {
+    let plain = run("android/jack");
+    assert_eq!(
+        plain.summary.collections_by_trigger.get("alloc"),
+        None,
+        "jack's 32 KiB cohorts never jump the 128 KiB window"
+    );
+    let r = run_with("android/jack", &LARGE);
+    let fg: Vec<_> = r
+        .gc_events
+        .iter()
+        .filter(|g| g.trigger == Trigger::Alloc)
+        .collect();
+    assert!(
+        fg.len() >= 5,
+        "512 KiB-1 MiB requests over a 2 MiB room: foreground collections ({})",
+        fg.len()
+    );
+    // The sample before each foreground GC: the heap had not reached the concurrent trigger (128 KiB below the
+    // soft limit), so no GC-CONC was signalled — the request jumped the window.
+    let below_trigger = fg
+        .iter()
+        .filter(|g| {
+            let i = r.occupancy.partition_point(|s| s.time <= g.start);
+            i > 0 && r.occupancy[i - 1].free_bytes > 128 * KIB
+        })
+        .count();
+    assert!(
+        2 * below_trigger > fg.len(),
+        "most foreground GCs start with more than 128 KiB free ({below_trigger} of {})",
+        fg.len()
+    );
+}
+
+#[test]
+fn large_objects_make_their_share_of_the_bytes_and_lie_in_one_range_each() {
+    let r = run_with("android/jack", &LARGE);
+    let objs = r.layout.objects.iter().filter(|o| o.site != u32::MAX);
+    let total: u64 = objs.clone().map(|o| o.size).sum();
+    let large: u64 = objs
+        .clone()
+        .filter(|o| o.size >= 512 * KIB)
+        .map(|o| o.size)
+        .sum();
+    let share = large as f64 / total as f64;
+    assert!(
+        (share - 0.3).abs() < 0.02,
+        "large objects are 30 % of the bytes allocated ({share:.3})"
+    );
+    // Cohort pieces are 4 KiB (split over holes into smaller parts); a large object is never split.
+    let split = objs
+        .filter(|o| o.size > 4 * KIB && o.size < 512 * KIB)
+        .count();
+    assert_eq!(split, 0, "no large object is placed in parts");
+}
+
+#[test]
+fn a_bad_large_object_share_names_its_field() {
+    let err = Scenario::load(
+        "preset:android/jack",
+        &["workload.android.large_objects.share=1.5".to_string()],
+    )
+    .expect_err("a share above 0.95 is refused");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("large_objects.share") && msg.contains("0.95"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_large_object_can_fail_with_enough_free_bytes_but_no_free_range_to_hold_it() {
+    // Dalvik's "frag case" (tryMalloc's TODO): javac's 10 MiB live set is spread over the heap, so a 1 MiB
+    // request can find the bytes under the soft limit but no single free range below the footprint limit.
+    let r = run_with("android/javac", &LARGE);
+    let frag = r
+        .gc_events
+        .iter()
+        .filter(|g| g.trigger == Trigger::Alloc)
+        .filter(|g| {
+            let i = r.occupancy.partition_point(|s| s.time <= g.start);
+            i > 0 && r.occupancy[i - 1].free_bytes >= 1024 * KIB
+        })
+        .count();
+    assert!(
+        frag > 0,
+        "some foreground GCs start with a whole large object's bytes free"
     );
 }

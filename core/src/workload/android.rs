@@ -60,6 +60,34 @@ pub struct AndroidProfile {
     /// Work per compilation on the JIT thread, at the reference clock. `[µs]`, default 300 [E].
     #[serde(default = "jit_work")]
     pub compile_us: f64,
+    /// Large single-object requests (bitmap pixels, I/O buffers): none by default — no Table 1 benchmark
+    /// publishes its size tail. `[android.large_objects]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_objects: Option<LargeObjects>,
+}
+
+/// `[android.large_objects]`: a share of the allocated bytes requested as single objects, each succeeding or
+/// failing whole (models.md §1.3). A request bigger than the 128 KiB between the concurrent trigger and the soft
+/// limit can fail from below the trigger, with no GC-CONC signalled: a foreground GC-ALLOC (SYSTOR'15 §2.1, "or
+/// when allocation fails"). Bitmaps are Java byte arrays on Android 3.0–7.1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LargeObjects {
+    /// Share of the allocated bytes in large objects. Range [0, 0.95].
+    pub share: f64,
+    /// Smallest large object; sizes are uniform between `min_kib` and `max_kib`. `[KiB]`, default 256.
+    #[serde(default = "large_min")]
+    pub min_kib: f64,
+    /// Largest large object. `[KiB]`, default 1024, at least `min_kib`.
+    #[serde(default = "large_max")]
+    pub max_kib: f64,
+}
+
+fn large_min() -> f64 {
+    256.0
+}
+fn large_max() -> f64 {
+    1024.0
 }
 
 fn one() -> u32 {
@@ -126,6 +154,16 @@ impl AndroidProfile {
         check("background_work_us", self.background_work_us, 0.0, 1e7)?;
         check("compilations", f64::from(self.compilations), 0.0, 1e7)?;
         check("compile_us", self.compile_us, 0.0, 1e7)?;
+        if let Some(l) = &self.large_objects {
+            check("large_objects.share", l.share, 0.0, 0.95)?;
+            check("large_objects.min_kib", l.min_kib, 1.0, 1024.0 * 1024.0)?;
+            check(
+                "large_objects.max_kib",
+                l.max_kib,
+                l.min_kib,
+                1024.0 * 1024.0,
+            )?;
+        }
         Ok(())
     }
 
@@ -166,6 +204,7 @@ impl AndroidProfile {
             background_work_us: bg_work(),
             compilations: 0,
             compile_us: jit_work(),
+            large_objects: None,
         });
         p.allocated_mib = s.allocated_bytes / MIB;
         p.live_mib = s.mean_live_bytes / MIB;

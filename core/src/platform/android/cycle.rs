@@ -562,6 +562,16 @@ impl Sim<'_> {
     /// Allocates a cohort of `n` bytes: its pieces get lifetimes; the allocation clock moves; deaths happen.
     pub(super) fn place_cohort(&mut self, n: u64, site: u32) {
         let k = u64::from(self.cfg.engine.pieces_per_cohort).min(n.max(1));
+        self.place_pieces(n, k, site);
+    }
+
+    /// Allocates one large object of `n` bytes: a single piece with one lifetime.
+    pub(super) fn place_object(&mut self, n: u64, site: u32) {
+        self.place_pieces(n, 1, site);
+    }
+
+    /// Allocates `n` bytes as `k` pieces, each with its own lifetime; the allocation clock moves; deaths happen.
+    fn place_pieces(&mut self, n: u64, k: u64, site: u32) {
         let piece = n / k;
         for i in 0..k {
             let b = if i + 1 == k {

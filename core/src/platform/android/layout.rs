@@ -5,9 +5,14 @@
 //! address range `[0, growth limit)` ([`FreeList`], the kvm-soc allocator) and stays where it is until the sweep
 //! that reclaims it returns its range. A piece is a group of objects, so when no single free chunk holds it the
 //! piece is split over the lowest chunks — no fragmentation failure is invented that the byte accounting of the
-//! engine does not have. The map only observes: the engine's accounting, and therefore every result, is the same
-//! with it on or off. Placement granularity is the piece (a cohort of `engine.cohort_bytes` split in
+//! engine does not have. Placement granularity is the piece (a cohort of `engine.cohort_bytes` split in
 //! `engine.pieces_per_cohort`), not dlmalloc's per-object bins.
+//!
+//! The map only observes — every result is the same with it on or off — except for **large objects**
+//! (`[android.large_objects]`): one object must lie in one free range, below dlmalloc's footprint limit. The map
+//! answers [`AndroidLayout::fits_whole`] for them, which is Dalvik's "frag case" (a request fails with enough free
+//! bytes but no chunk to hold it; the TODO in `tryMalloc`, dalvik/vm/alloc/Heap.cpp, names it). With large objects
+//! the engine keeps the map even when `record.layout` is off.
 
 use crate::heap::FreeList;
 use crate::run::{HeapLayout, LayoutRecorder};
@@ -28,6 +33,10 @@ pub(super) struct AndroidLayout {
     /// Layout ids that may be resident (filtered when a keyframe is taken).
     maybe_resident: Vec<u32>,
     freed: Vec<(u64, u64)>,
+    /// dlmalloc's footprint: the highest address placed since the last trim. `[bytes]`
+    footprint: u64,
+    /// The address range's end (the growth limit). `[bytes]`
+    heap_bytes: u64,
 }
 
 impl AndroidLayout {
@@ -41,6 +50,8 @@ impl AndroidLayout {
             spans: Vec::new(),
             maybe_resident: Vec::new(),
             freed: Vec::new(),
+            footprint: 0,
+            heap_bytes,
         };
         if initial_live > 0 {
             l.place(initial_live, SimTime(0), u32::MAX);
@@ -63,6 +74,7 @@ impl AndroidLayout {
                 // The accounting never exceeds the growth limit; should the map run out, the rest goes unmapped.
                 break;
             };
+            self.footprint = self.footprint.max(addr + take);
             let id = self.rec.alloc(addr, take, t, site);
             self.spans.push((addr, take, false));
             self.maybe_resident.push(id);
@@ -71,6 +83,26 @@ impl AndroidLayout {
         let idx = self.parts.len() as u64;
         self.parts.push((first, self.spans.len() as u32 - first));
         idx
+    }
+
+    /// Whether one object of `bytes` fits in a single free range below dlmalloc's footprint limit, which is the
+    /// soft limit when that is at or above the footprint and the footprint otherwise (Dalvik 4.4 `setSoftLimit`:
+    /// a heap sized below its footprint may not grow past it; models.md §1.2–§1.4). First fit takes the lowest
+    /// range that holds the object, so if that one ends past the limit every other does too.
+    pub(super) fn fits_whole(&self, bytes: u64, soft_limit_bytes: u64) -> bool {
+        let limit = soft_limit_bytes.max(self.footprint);
+        self.free.peek(bytes).is_some_and(|a| a + bytes <= limit)
+    }
+
+    /// The daemon's trim (`mspace_trim`): the footprint drops to the end of the highest piece in place.
+    pub(super) fn trim(&mut self) {
+        let top = self
+            .free
+            .chunks()
+            .last()
+            .filter(|(start, len)| start + len >= self.heap_bytes)
+            .map_or(self.heap_bytes, |(start, _)| start);
+        self.footprint = top;
     }
 
     fn ids(&self, piece: u64) -> std::ops::Range<u32> {

@@ -171,9 +171,8 @@ pub fn simulate_android(
         suspend_pending: 0,
         oom: false,
         record_activity: f.record.layout,
-        layout: f
-            .record
-            .layout
+        // Large objects need the map to decide contiguity (layout.rs); it is recorded only when asked for.
+        layout: (f.record.layout || prof.large_objects.is_some_and(|l| l.share > 0.0))
             .then(|| layout::AndroidLayout::new(growth_limit, initial_live)),
         activity: Vec::new(),
         occupancy: Vec::new(),
@@ -299,6 +298,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
     let layout = sim
         .layout
         .take()
+        .filter(|_| f.record.layout)
         .map(layout::AndroidLayout::finish)
         .unwrap_or_default();
     // The heap's address range as the run grew it: the map's top rounded up to a bank (the growth limit is a

@@ -169,10 +169,10 @@ impl Sim<'_> {
             self.iteration_end(t);
             return;
         }
-        let n = left.min(self.cfg.engine.cohort_bytes.0);
+        let n = self.next_request(i, left);
         self.mutators[i].cohort = n;
         // The cohort's compute with all but its last allocation interleaved (each a short heap-lock hold).
-        let objects = self.objects_in(n);
+        let objects = self.request_objects(i, n);
         let us = self.prof.mutator_us_per_kib * n as f64 / 1024.0
             + (objects - 1.0).max(0.0) * self.cfg.gc.alloc_ns_per_object / 1000.0;
         let debt = std::mem::take(&mut self.mutators[i].switch_debt_us);
@@ -184,6 +184,53 @@ impl Sim<'_> {
         }
     }
 
+    /// The size of mutator `i`'s next request, at most `left`: a cohort of small objects, or — when the profile
+    /// has `[android.large_objects]` and the stream owes a large object — one large object (its size uniform in
+    /// `min_kib..max_kib`, drawn when the previous one was requested). Small cohorts add `share / (1 − share)`
+    /// of their bytes to the stream's credit, so large objects make `share` of the bytes allocated.
+    fn next_request(&mut self, i: usize, left: u64) -> u64 {
+        let cohort = left.min(self.cfg.engine.cohort_bytes.0);
+        let Some(lo) = self.prof.large_objects.filter(|l| l.share > 0.0) else {
+            return cohort;
+        };
+        let m = &mut self.mutators[i];
+        if m.next_large_bytes == 0 {
+            let kib = lo.min_kib + (lo.max_kib - lo.min_kib) * self.rng.next_f64();
+            m.next_large_bytes = (kib * 1024.0).round().max(1.0) as u64;
+        }
+        // A large object that does not fit in what is left of the iteration waits for the next one.
+        m.large = m.large_credit_bytes >= m.next_large_bytes as f64 && left >= m.next_large_bytes;
+        if m.large {
+            let n = m.next_large_bytes;
+            m.large_credit_bytes -= n as f64;
+            m.next_large_bytes = 0;
+            return n;
+        }
+        m.large_credit_bytes += cohort as f64 * lo.share / (1.0 - lo.share);
+        cohort
+    }
+
+    /// Whether mutator `i`'s pending request of `n` bytes finds room in one piece: always for a cohort of small
+    /// objects (the byte check decides) and after a grow; for a large object, the heap map decides.
+    fn fits_whole(&self, i: usize, n: u64) -> bool {
+        let m = &self.mutators[i];
+        !m.large
+            || m.grown
+            || self
+                .layout
+                .as_ref()
+                .is_none_or(|l| l.fits_whole(n, self.soft_limit))
+    }
+
+    /// Objects in mutator `i`'s pending request of `n` bytes: one for a large object.
+    fn request_objects(&self, i: usize, n: u64) -> f64 {
+        if self.mutators[i].large {
+            1.0
+        } else {
+            self.objects_in(n)
+        }
+    }
+
     /// The cohort's compute is done. Its interleaved allocations met the other running mutators' allocations
     /// on the heap lock: each object found it held with probability `1 − (1 − h)^k` (k other mutators
     /// computing, each holding the lock a share h of its time); each such contention sleeps
@@ -192,7 +239,7 @@ impl Sim<'_> {
     pub(super) fn mutator_computed(&mut self, t: usize) {
         let i = self.mut_index(t);
         let n = self.mutators[i].cohort;
-        let objects = self.objects_in(n);
+        let objects = self.request_objects(i, n);
         let k = self
             .threads
             .iter()
@@ -284,7 +331,7 @@ impl Sim<'_> {
             return;
         }
         let n = self.mutators[i].cohort;
-        let fits_soft = self.allocated + n <= self.soft_limit;
+        let fits_soft = self.allocated + n <= self.soft_limit && self.fits_whole(i, n);
         let fits_growth = self.allocated + n <= self.growth_limit;
         let bg = self.kind == CollectorKind::Bg;
         if fits_soft || (bg && fits_growth) {
@@ -292,13 +339,14 @@ impl Sim<'_> {
                 self.signal_daemon(Trigger::Alloc);
             }
             // The cohort's last allocation (the others were interleaved with its compute).
-            let ns = self.objects_in(n).min(1.0) * self.cfg.gc.alloc_ns_per_object;
+            let ns = self.request_objects(i, n).min(1.0) * self.cfg.gc.alloc_ns_per_object;
             let w = self.work_us(ns / 1000.0, self.prof.mutator_stall_fraction);
             self.go(t, w, Step::Alloc, CpuTag::Mutator);
             return;
         }
         let retried = self.mutators[i].after_gc_for_alloc;
-        if !fits_soft && !bg && !retried && self.soft_limit > self.allocated {
+        let large = self.mutators[i].large;
+        if !fits_soft && !bg && !retried && !large && self.soft_limit > self.allocated {
             // The cohort's objects are allocated one by one: those below the soft limit succeed, the first one
             // past it fails (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB
             // between the concurrent trigger and the limit by up to a cohort.
@@ -306,6 +354,8 @@ impl Sim<'_> {
         }
         if self.cycle.is_some() {
             self.alloc_waits += 1;
+            // tryMalloc retries once after the wait, then grows — no second collection (models.md §1.3).
+            self.mutators[i].after_gc_for_alloc = true;
             self.unlock(t);
             self.wait_gc(t, Resume::Alloc);
             return;
@@ -324,8 +374,10 @@ impl Sim<'_> {
         }
         if retried {
             if fits_growth {
-                // Grow: the soft limit gives way for this allocation (dvmHeapSourceAllocAndGrow).
-                self.soft_limit = self.allocated + n;
+                // Grow: the soft limit, and for a large object the footprint, give way for this allocation
+                // (dvmHeapSourceAllocAndGrow).
+                self.soft_limit = self.soft_limit.max(self.allocated + n);
+                self.mutators[i].grown = true;
                 self.mutators[i].after_gc_for_alloc = false;
                 self.mutator_locked(t);
                 return;
@@ -379,9 +431,14 @@ impl Sim<'_> {
     pub(super) fn commit_alloc(&mut self, t: usize) {
         let i = self.mut_index(t);
         let n = self.mutators[i].cohort;
-        self.place_cohort(n, i as u32);
+        if self.mutators[i].large {
+            self.place_object(n, i as u32);
+        } else {
+            self.place_cohort(n, i as u32);
+        }
         self.mutators[i].left_in_iteration -= n;
         self.mutators[i].after_gc_for_alloc = false;
+        self.mutators[i].grown = false;
         if self.mutators[i].iteration == 0 && self.jit.is_some() {
             self.jit_credit += self.jit_per_cohort;
             if self.jit_credit >= 1.0 {
@@ -620,6 +677,9 @@ impl Sim<'_> {
             Step::Alloc => self.commit_alloc(t),
             Step::Poll => self.reached_safepoint(t),
             Step::Gc(super::sim::GcStep::Trim) if self.cycle.is_none() => {
+                if let Some(l) = self.layout.as_mut() {
+                    l.trim();
+                }
                 self.daemon_idle(t, false);
             }
             Step::Gc(super::sim::GcStep::Wake) => self.daemon_woken(t),

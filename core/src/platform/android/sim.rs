@@ -171,6 +171,14 @@ pub(super) struct MutState {
     /// Compute cut short when an interleaved allocation found the heap lock held by the collector: resumed once
     /// the lock has been taken and released ([`Sim::stall_on_heap_lock`]).
     pub(super) lock_interrupted: Option<Work>,
+    /// The pending request is one large object (`[android.large_objects]`): it succeeds or fails whole.
+    pub(super) large: bool,
+    /// Large-object bytes owed to the stream: grows with every small cohort by `share / (1 − share)` of it.
+    pub(super) large_credit_bytes: f64,
+    /// Size of the next large object, drawn when the previous one was requested (0: not drawn yet). `[bytes]`
+    pub(super) next_large_bytes: u64,
+    /// The pending request was granted past the limits (`dvmHeapSourceAllocAndGrow`): it is placed wherever it fits.
+    pub(super) grown: bool,
 }
 
 impl Default for MutState {
@@ -184,6 +192,10 @@ impl Default for MutState {
             switch_debt_us: 0.0,
             after_sleep: Resume::Next,
             lock_interrupted: None,
+            large: false,
+            large_credit_bytes: 0.0,
+            next_large_bytes: 0,
+            grown: false,
         }
     }
 }
