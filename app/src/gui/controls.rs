@@ -270,6 +270,26 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             ui.end_row();
 
             let android = platform == PlatformKind::AndroidKrait;
+            let l = ui.label("large objects").on_hover_text(
+                "Share of the allocated bytes requested as single large objects (bitmaps, buffers; 256 KiB–1 MiB \
+                 unless the workload says otherwise). One bigger than the 128 KiB between the concurrent trigger \
+                 and the soft limit fails before the GC daemon is signalled, and the mutator collects in the \
+                 foreground (GC_FOR_ALLOC) (android-krait only)",
+            );
+            let r = ui.add_enabled(
+                android,
+                egui::Slider::new(&mut c.large_share, 0.0..=0.6)
+                    .fixed_decimals(2)
+                    .custom_formatter(|v, _| format!("{:.0} %", 100.0 * v))
+                    .custom_parser(|t| {
+                        let t = t.trim().trim_end_matches('%').trim();
+                        t.parse::<f64>().ok().map(|v| v / 100.0)
+                    }),
+            )
+            .labelled_by(l.id);
+            changed |= r.changed();
+            ui.end_row();
+
             let l = ui.label("governor").on_hover_text(
                 "How the CPU frequency follows the load: ondemand (Android's default) raises it when cores are \
                  busy; performance and powersave pin it at the top or bottom (android-krait only)",

@@ -199,6 +199,27 @@ fn kittest_android_preset_and_target_util_slider() {
         Some(2),
         "two core lanes"
     );
+    // Large objects (bitmaps): requests that jump the 128 KiB window collect in the foreground.
+    let v = drag_to(&mut h, "large objects", 0.3);
+    assert_eq!(
+        v.scenario
+            .workload()
+            .android
+            .as_ref()
+            .and_then(|a| a.large_objects)
+            .map(|l| l.share),
+        Some(0.3),
+        "the share reached the workload"
+    );
+    assert!(
+        v.run
+            .summary
+            .collections_by_trigger
+            .get("alloc")
+            .is_some_and(|n| *n > 0),
+        "foreground GC-ALLOCs: {:?}",
+        v.run.summary.collections_by_trigger
+    );
 }
 
 #[test]

@@ -120,12 +120,17 @@ pub struct Controls {
     pub hotplug: HotplugKind,
     /// Cores in the cluster (android-krait).
     pub cores: u32,
+    /// Share of the allocated bytes in large objects — bitmaps, buffers (android-krait).
+    pub large_share: f64,
+    /// The base workload already has large objects (so a share of 0 must be written, not left out).
+    pub large_in_base: bool,
 }
 
 impl Controls {
     /// The controls showing `sc`'s values.
     pub fn of(sc: &Scenario, preset: &str) -> Controls {
         let f = sc.file();
+        let large = sc.workload().android.as_ref().and_then(|a| a.large_objects);
         Controls {
             preset: preset.to_string(),
             collector: f.collector.kind,
@@ -137,6 +142,8 @@ impl Controls {
             governor: f.android.cpu.governor,
             hotplug: f.android.cpu.hotplug,
             cores: f.android.cpu.cores,
+            large_share: large.map_or(0.0, |l| l.share),
+            large_in_base: large.is_some(),
         }
     }
 
@@ -172,6 +179,12 @@ impl Controls {
                 "android.cpu.cores".into(),
                 Value::Integer(i64::from(self.cores)),
             ));
+            if self.large_share > 0.0 || self.large_in_base {
+                v.push((
+                    "workload.android.large_objects.share".into(),
+                    Value::Float(self.large_share),
+                ));
+            }
         }
         v
     }
