@@ -215,6 +215,11 @@ impl AndroidProfile {
         Ok(p)
     }
 
+    /// The large-object stream, when it has a share to allocate.
+    pub fn active_large_objects(&self) -> Option<LargeObjects> {
+        self.large_objects.filter(|l| l.share > 0.0)
+    }
+
     /// Mean object size. `[bytes]`
     pub fn mean_object_bytes(&self) -> f64 {
         self.allocated_mib * MIB / (self.objects_m * 1e6)

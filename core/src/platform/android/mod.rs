@@ -172,7 +172,7 @@ pub fn simulate_android(
         oom: false,
         record_activity: f.record.layout,
         // Large objects need the map to decide contiguity (layout.rs); it is recorded only when asked for.
-        layout: (f.record.layout || prof.large_objects.is_some_and(|l| l.share > 0.0))
+        layout: (f.record.layout || prof.active_large_objects().is_some())
             .then(|| layout::AndroidLayout::new(growth_limit, initial_live)),
         activity: Vec::new(),
         occupancy: Vec::new(),

@@ -190,7 +190,7 @@ impl Sim<'_> {
     /// of their bytes to the stream's credit, so large objects make `share` of the bytes allocated.
     fn next_request(&mut self, i: usize, left: u64) -> u64 {
         let cohort = left.min(self.cfg.engine.cohort_bytes.0);
-        let Some(lo) = self.prof.large_objects.filter(|l| l.share > 0.0) else {
+        let Some(lo) = self.prof.active_large_objects() else {
             return cohort;
         };
         let m = &mut self.mutators[i];

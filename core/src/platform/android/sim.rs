@@ -305,8 +305,8 @@ pub(super) struct Sim<'a> {
     pub(super) minors: u64,
     pub(super) majors: u64,
     pub(super) contentions: u64,
-    /// GC-ALLOC triggers that waited for the running cycle (whether Table 1's ALLOC counts them is open:
-    /// docs/models-android.md, Known deviations).
+    /// GC-ALLOC triggers that waited for the running cycle (concurrent pauses; Table 1's ALLOC counts only
+    /// foreground collections: docs/models-android.md, Known deviations).
     pub(super) alloc_waits: u64,
     pub(super) context_switches: u64,
     pub(super) live_at_gc_sum: f64,
