@@ -3,5 +3,6 @@
 
 pub mod android;
 pub mod kvm;
+pub mod marks;
 pub mod paper_android;
 pub mod paper_kvm;
