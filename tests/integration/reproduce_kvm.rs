@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 use gclab_core::reproduce::kvm::{
     AppResult, adaptive_saving_pct, mean_slowdown_pct, paper_row, run_all,
 };
+use gclab_core::reproduce::kvm_report::summary_lines;
 use gclab_core::reproduce::paper_kvm::{KS, TABLE2};
+use gclab_tests::{gclab, repo_root};
 
 fn default_results() -> &'static [AppResult] {
     static R: OnceLock<Vec<AppResult>> = OnceLock::new();
@@ -118,5 +120,32 @@ fn other_bank_and_heap_sizes_keep_adaptive_near_the_best_k() {
                 r.app
             );
         }
+    }
+}
+
+/// `docs/reproduction.md` is exactly what `gclab reproduce` writes from today's model, and the README quotes every
+/// summary line of it verbatim — so neither can claim more than the model shows.
+#[test]
+fn the_committed_report_is_current_and_the_readme_quotes_its_summaries() {
+    let out = gclab(&["reproduce", "--out", "-"]);
+    assert!(out.status.success(), "gclab reproduce failed: {out:?}");
+    let fresh = String::from_utf8(out.stdout).expect("utf-8 report");
+    let committed = std::fs::read_to_string(repo_root().join("docs/reproduction.md"))
+        .expect("docs/reproduction.md");
+    assert!(
+        fresh == committed,
+        "docs/reproduction.md is stale: run `gclab reproduce --out docs/reproduction.md`"
+    );
+    let lines = summary_lines(&fresh);
+    assert!(
+        lines.len() >= 6,
+        "the report has its summary lines: {lines:?}"
+    );
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    for l in lines {
+        assert!(
+            readme.contains(l),
+            "README.md does not quote the report's summary line {l:?}"
+        );
     }
 }

@@ -1,9 +1,9 @@
 //! Reproduction of the adaptive-GC paper on the kvm-soc platform: runs every application under base, the six
 //! k-allocation collectors and adaptive, and compares with Tables 2–3 and Fig. 4; the same at other bank and
-//! heap sizes (§4.5–4.6). Pure and single-threaded; `gclab reproduce` writes `docs/reproduction.md` from it, and
-//! the tests assert on the same numbers.
+//! heap sizes (§4.5–4.6). Pure and single-threaded; [`super::kvm_report`] turns the results into
+//! `docs/reproduction.md`, and the tests assert on the same numbers.
 
-use super::paper_kvm::{APPS, KS, TABLE2, TABLE3};
+use super::paper_kvm::{APPS, KS};
 use crate::error::{ScenarioError, SimError};
 use crate::progress::{Cancel, NoProgress};
 use crate::run::Summary;
@@ -45,6 +45,18 @@ impl AppResult {
     pub fn best_k(&self) -> (u64, f64) {
         (0..6)
             .map(|i| (KS[i], self.heap_energy_norm(i)))
+            .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a })
+    }
+
+    /// Total energy (CPU datapath + every memory) of run `i` over base's.
+    pub fn total_energy_norm(&self, i: usize) -> f64 {
+        self.runs[i].energy_j.total / self.base().energy_j.total
+    }
+
+    /// Lowest total energy of the six k-allocation runs, over base's, and its k.
+    pub fn best_k_total(&self) -> (u64, f64) {
+        (0..6)
+            .map(|i| (KS[i], self.total_energy_norm(i)))
             .fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a })
     }
 
@@ -107,80 +119,6 @@ pub fn run_all(overrides: &[String]) -> Result<Vec<AppResult>, ReproError> {
 /// Index of `app` in the paper's tables.
 pub fn paper_row(app: &str) -> Option<usize> {
     APPS.iter().position(|a| *a == app)
-}
-
-fn short(app: &str) -> &str {
-    app.trim_start_matches("kvm/")
-}
-
-fn cell_count(ours: u64, paper: u64) -> String {
-    if ours == paper {
-        format!("{ours}")
-    } else {
-        format!("{ours} ({paper})")
-    }
-}
-
-/// Table 2 as markdown: our activations with the paper's in brackets where they differ.
-pub fn table2_markdown(results: &[AppResult]) -> String {
-    let mut s = String::from(
-        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | base | adaptive |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for r in results {
-        let Some(row) = paper_row(&r.app) else {
-            continue;
-        };
-        s += &format!("| {} ", short(&r.app));
-        for (i, run) in r.runs.iter().enumerate() {
-            s += &format!("| {} ", cell_count(run.collections, TABLE2[row][i]));
-        }
-        s += "|\n";
-    }
-    s
-}
-
-/// Table 3 as markdown: execution-cycle increase over base, ours (paper).
-pub fn table3_markdown(results: &[AppResult]) -> String {
-    let mut s = String::from(
-        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | adaptive |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    let mut sums = [0.0f64; 7];
-    let mut paper_sums = [0.0f64; 7];
-    for r in results {
-        let Some(row) = paper_row(&r.app) else {
-            continue;
-        };
-        s += &format!("| {} ", short(&r.app));
-        for (c, i) in [0, 1, 2, 3, 4, 5, 7].into_iter().enumerate() {
-            let v = r.slowdown_pct(i);
-            sums[c] += v;
-            paper_sums[c] += TABLE3[row][c];
-            s += &format!("| {v:.2} ({:.2}) ", TABLE3[row][c]);
-        }
-        s += "|\n";
-    }
-    let n = results.len().max(1) as f64;
-    s += "| **average** ";
-    for c in 0..7 {
-        s += &format!("| **{:.2}** ({:.2}) ", sums[c] / n, paper_sums[c] / n);
-    }
-    s + "|\n"
-}
-
-/// Fig. 4 as markdown: heap energy normalised to base.
-pub fn fig4_markdown(results: &[AppResult]) -> String {
-    let mut s = String::from(
-        "| app | k=10 | k=40 | k=75 | k=100 | k=250 | k=500 | adaptive | best k | adaptive / best k |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for r in results {
-        s += &format!("| {} ", short(&r.app));
-        for i in [0, 1, 2, 3, 4, 5, 7] {
-            s += &format!("| {:.3} ", r.heap_energy_norm(i));
-        }
-        let (k, e) = r.best_k();
-        s += &format!("| {k} | {:.3} |\n", r.heap_energy_norm(7) / e);
-    }
-    s
 }
 
 /// Average heap-energy saving of adaptive over base, `[%]`.
