@@ -141,6 +141,17 @@ fn the_committed_report_is_current_and_the_readme_quotes_its_summaries() {
         lines.len() >= 6,
         "the report has its summary lines: {lines:?}"
     );
+    let models = std::fs::read_to_string(repo_root().join("docs/models-kvm.md"))
+        .expect("docs/models-kvm.md");
+    let start = fresh
+        .find("### The adaptive trigger's readings")
+        .expect("readings section");
+    let end = fresh.find("### §4.5–4.6").expect("sizes section");
+    let readings = fresh[start..end].trim_end().replace("### ", "#### ");
+    assert!(
+        models.contains(&readings),
+        "docs/models-kvm.md's copy of the readings table differs from the report's"
+    );
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
     for l in lines {
         assert!(
