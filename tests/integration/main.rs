@@ -17,8 +17,10 @@ mod determinism;
 mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
-/// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
 mod kvm_mechanisms;
+/// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
+/// The built-in lessons: every claim holds on the model; false claims and malformed files are caught.
+mod lessons;
 /// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.
 mod mmu_oracle;
 /// The SYSTOR'15 paper (android-krait) reproduced: Table 1, Table 3, Corollary 1's time trend.

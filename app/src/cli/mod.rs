@@ -3,6 +3,7 @@
 //! failure while writing output, 0 on success (an out-of-memory run is a result, not an error).
 
 mod args;
+mod lesson;
 mod mmu;
 mod output;
 mod perfetto;
@@ -64,6 +65,7 @@ usage:
   gclab trace import INPUT [--format heaptrack|et2|objects-csv] -o FILE [--text]   turn a real allocation trace into a gclab trace
   gclab trace stats FILE [--json PATH|-] [--class NAME] [--top N]   lifetimes, top sites and classes, leak suspects
   gclab export-perfetto SCENARIO|FILE -o OUT.json [--set K=V]...   Chrome trace-event JSON for the Perfetto UI
+  gclab lesson list | check [ID|FILE]... | show ID|FILE   built-in lessons; check evaluates every claim (exit 1 if one fails)
 
 SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
 --set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
@@ -105,6 +107,7 @@ pub fn main(args: &[String]) -> i32 {
         }
         Some("mmu") => mmu::mmu(&args[1..]),
         Some("trace") => trace::trace(&args[1..]),
+        Some("lesson") => lesson::lesson(&args[1..]),
         Some("export-perfetto") => perfetto::export_perfetto(&args[1..]),
         Some("reproduce") => {
             let rest: Vec<String> = std::iter::once("reproduce".to_string())
@@ -118,7 +121,7 @@ pub fn main(args: &[String]) -> i32 {
             Ok(())
         }
         Some(other) => Err(CliError::input(format!(
-            "unknown command `{other}` (expected presets, run, sweep, mmu, trace, export-perfetto, reproduce or open; see gclab --help)"
+            "unknown command `{other}` (expected presets, run, sweep, mmu, trace, lesson, export-perfetto, reproduce or open; see gclab --help)"
         ))),
     };
     match result {

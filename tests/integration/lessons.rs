@@ -1,0 +1,75 @@
+//! The built-in lessons (issue #19): every claim a lesson shows holds on today's model (`gclab lesson check`
+//! exits 0), a false claim is caught and named (exit 1), and a malformed lesson file is bad input (exit 2, the
+//! field named). The contract for checks: `gclab lesson list` prints one lesson id per line.
+
+use gclab_tests::gclab;
+
+#[test]
+fn every_claim_of_every_builtin_lesson_holds_on_the_model() {
+    let out = gclab(&["lesson", "check"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "gclab lesson check failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(", 0 failed"), "{stdout}");
+}
+
+#[test]
+fn lesson_list_prints_one_id_per_line() {
+    let out = gclab(&["lesson", "list"]);
+    assert!(out.status.success(), "lesson list: {out:?}");
+    let ids: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(ids.len() >= 6, "at least six lessons: {ids:?}");
+    for id in &ids {
+        assert!(
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "an id per line: {id:?}"
+        );
+    }
+}
+
+fn write_lesson(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gclab-lesson-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join("lesson.toml");
+    std::fs::write(&p, text).expect("write lesson");
+    p
+}
+
+#[test]
+fn a_claim_the_model_does_not_show_fails_the_check_by_name() {
+    let p = write_lesson(
+        "false",
+        "id = \"false-claim\"\ntitle = \"t\"\n[[steps]]\ntitle = \"s\"\ntext = \"x\"\nscenario = \"preset:kvm/kwml\"\n\
+         [[steps.claims]]\nsays = \"Adaptive collects less often than base\"\n\
+         left = { metric = \"collections\", set = [\"collector.kind=adaptive\"] }\nop = \"<\"\n\
+         right = { metric = \"collections\", set = [\"collector.kind=base\"] }\n",
+    );
+    let out = gclab(&["lesson", "check", p.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(1), "a false claim exits 1: {out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Adaptive collects less often than base"),
+        "the failing claim is named: {err}"
+    );
+}
+
+#[test]
+fn a_malformed_lesson_is_bad_input_naming_the_field() {
+    let p = write_lesson(
+        "bad",
+        "id = \"bad\"\ntitle = \"t\"\n[[steps]]\ntitle = \"s\"\ntext = \"x\"\nscenario = \"preset:kvm/kwml\"\nview = \"pie-chart\"\n",
+    );
+    let out = gclab(&["lesson", "check", p.to_str().expect("utf-8 path")]);
+    assert_eq!(out.status.code(), Some(2), "bad input exits 2: {out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("steps[0].view"), "names the field: {err}");
+}
