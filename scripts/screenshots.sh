@@ -49,6 +49,12 @@ shot trace-replay GCLAB_OPEN="$tmp/kwml.gct" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.
 rm -rf "$tmp"
 # A real program's malloc trace (jq under heaptrack, embedded): terabytes of address space, 8 MiB of it used.
 shot trace-replay-heaptrack GCLAB_OPEN="$PWD/assets/traces/jq.gctrace.zst" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.04
+# Lessons in presentation mode at a projector's 1280x720 and 150 % zoom (GCLAB_LESSON, GCLAB_STEP, GCLAB_PRESENT).
+shot lesson-gated-banks-2 GCLAB_LESSON=gated-banks-adaptive GCLAB_STEP=2 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-gated-banks-4 GCLAB_LESSON=gated-banks-adaptive GCLAB_STEP=4 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-cost-4 GCLAB_LESSON=cost-of-a-collection GCLAB_STEP=4 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-gc-log-2 GCLAB_LESSON=reading-a-gc-log GCLAB_STEP=2 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-governors-1 GCLAB_LESSON=governors-and-memory-bound-gc GCLAB_STEP=1 GCLAB_PRESENT=1 GCLAB_WINDOW=1920x1080 GCLAB_ZOOM=2
 # The same views rendered headless by egui_kittest (wgpu on lavapipe; no Xvfb): screenshots/kittest/<view>.png.
 # GCLAB_KITTEST=0 skips them.
 if [ "${GCLAB_KITTEST:-1}" != 0 ]; then

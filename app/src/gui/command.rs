@@ -54,6 +54,18 @@ pub enum Command {
     StartSweep,
     /// Cancel the sweep.
     CancelSweep,
+    /// Open a lesson: a built-in id or a lesson file.
+    OpenLesson(String),
+    /// Go to a lesson step (0-based; clamped).
+    LessonGoto(usize),
+    /// The class chose an answer to the step's prediction.
+    LessonChoose(usize),
+    /// Show what the model gives for the step's prediction.
+    LessonReveal,
+    /// Close the lesson.
+    CloseLesson,
+    /// Presentation mode on or off: one large view and the lesson text, the knob panel hidden.
+    Present(bool),
 }
 
 /// What the scrubber and the keyboard do to the playhead.

@@ -39,6 +39,21 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
              follows.",
         );
         ui.separator();
+        ui.menu_button("Lessons", |ui| {
+            for id in gclab_core::lesson::builtin_ids() {
+                let title = gclab_core::lesson::Lesson::load(id)
+                    .map(|l| l.title)
+                    .unwrap_or_else(|_| id.to_string());
+                if ui.button(title).clicked() {
+                    cmds.push(Command::OpenLesson(id.to_string()));
+                    ui.close();
+                }
+            }
+        })
+        .response
+        .on_hover_text(
+            "Built-in lessons: steps with a short text, predict-then-reveal, and claims checked on the model",
+        );
         if ui
             .button("Open…")
             .on_hover_text("Choose a scenario file in the system's file dialog")

@@ -592,3 +592,127 @@ fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
     );
     assert_eq!(run.run.summary.platform, "kvm-soc", "on kvm-soc");
 }
+
+/// Steps frames until the lesson's claims are computed and the step's run or log is on screen (at most 60 s).
+fn wait_for_lesson(h: &mut H) {
+    let t0 = Instant::now();
+    loop {
+        h.step();
+        let a = app(h);
+        let st = &a.state;
+        let lesson_ready = a.lesson.as_ref().is_some_and(|l| !l.busy());
+        let run_ready = !st.computing
+            && st
+                .current
+                .as_ref()
+                .is_some_and(|v| v.generation == st.generation);
+        if lesson_ready && run_ready && !a.logs.busy() {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(60),
+            "lesson step not ready within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    settle(h);
+}
+
+#[test]
+fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        [1280.0, 720.0],
+        false,
+    );
+    wait_for_run(&mut h);
+    for id in gclab_core::lesson::builtin_ids() {
+        let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
+        // Open it from the top bar's menu, as a teacher would, then present.
+        h.get_by_label("Lessons").click();
+        settle(&mut h);
+        h.get_by_role_and_label(Role::Button, &lesson.title)
+            .click_accesskit();
+        h.run_steps(2);
+        wait_for_lesson(&mut h);
+        if !app(&h).present {
+            h.get_by_role_and_label(Role::Button, "Present").click();
+            h.run_steps(2);
+        }
+        assert!(app(&h).present, "{id}: presentation mode on");
+        let n = lesson.steps.len();
+        for (i, step) in lesson.steps.iter().enumerate() {
+            wait_for_lesson(&mut h);
+            let counter = format!("step {} / {n}", i + 1);
+            assert!(
+                h.query_all_by_label(&counter).next().is_some(),
+                "{id}: the counter reads {counter}"
+            );
+            let l = app(&h).lesson.as_ref().expect("lesson open");
+            assert_eq!(l.step, i, "{id}: on step {}", i + 1);
+            assert!(
+                l.problems.is_empty(),
+                "{id}: every claim holds: {:?}",
+                l.problems
+            );
+            if let Some(v) = &step.view {
+                assert_eq!(
+                    Some(app(&h).state.settings.view),
+                    ViewKind::parse(v),
+                    "{id} step {}: the step's view",
+                    i + 1
+                );
+            }
+            if step.prediction.is_some() {
+                // The class answers, then the clicker reveals (the first PageDown on a prediction step).
+                h.get_by_role_and_label(
+                    Role::RadioButton,
+                    &step
+                        .prediction
+                        .as_ref()
+                        .map_or(String::new(), |p| p.choices[0].text.clone()),
+                )
+                .click();
+                h.run_steps(2);
+                h.key_press(egui::Key::PageDown);
+                h.run_steps(2);
+                assert!(
+                    app(&h).lesson.as_ref().is_some_and(|l| l.revealed),
+                    "{id} step {}: PageDown revealed the answer",
+                    i + 1
+                );
+                assert!(
+                    labels(&h)
+                        .iter()
+                        .any(|s| s.starts_with("Right") || s.starts_with("The model says")),
+                    "{id} step {}: the verdict is shown",
+                    i + 1
+                );
+            }
+            if !step.claims.is_empty() {
+                assert!(
+                    labels(&h)
+                        .iter()
+                        .any(|s| s.starts_with("holds: ") && s.contains("(model: ")),
+                    "{id} step {}: the measured numbers are beside the text: {:?}",
+                    i + 1,
+                    labels(&h)
+                );
+            }
+            h.key_press(egui::Key::PageDown);
+            h.run_steps(2);
+        }
+        // PageUp steps back.
+        h.key_press(egui::Key::PageUp);
+        h.run_steps(2);
+        assert_eq!(
+            app(&h).lesson.as_ref().map(|l| l.step),
+            Some(n.saturating_sub(2)),
+            "{id}: PageUp goes back a step"
+        );
+        h.get_by_role_and_label(Role::Button, "Close lesson")
+            .click();
+        h.run_steps(2);
+        assert!(app(&h).lesson.is_none() && !app(&h).present, "{id}: closed");
+    }
+}

@@ -11,7 +11,9 @@
 //! `scripts/screenshots.sh` and the window test. What it shows: `GCLAB_VIEW=overview|layout|mmu|energy|cpu|sweep`,
 //! `GCLAB_PRESET=NAME`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5`, `GCLAB_PLAYHEAD=SECONDS`, `GCLAB_COMPARE=COLLECTOR`
 //! (the first run is pinned as baseline, then COLLECTOR runs), `GCLAB_VARIANTS=1` (android MinMU overlay) and
-//! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does).
+//! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does), `GCLAB_WINDOW=1280x720` (window
+//! size), and a lesson: `GCLAB_LESSON=ID` (a built-in id or a lesson file), `GCLAB_STEP=N` (1-based),
+//! `GCLAB_PRESENT=1` (presentation mode).
 //!
 //! Files: *Open* takes a scenario (`.toml`) or a GC log — HotSpot unified logging or Android logcat — which is
 //! read on a loader thread ([`log`]) and shown in the same views (pause timeline, heap before/after, MinMU).
@@ -24,6 +26,7 @@ mod format;
 pub mod headless;
 #[cfg(test)]
 mod kittest_tests;
+pub mod lesson;
 pub mod log;
 pub mod persist;
 mod resim;
@@ -85,10 +88,19 @@ fn open(
     restore_scenario: bool,
     renderer: eframe::Renderer,
 ) -> Result<(), String> {
+    // GCLAB_WINDOW=WxH sizes the window (screenshots at projector sizes, e.g. 1280x720).
+    let size = std::env::var("GCLAB_WINDOW")
+        .ok()
+        .and_then(|v| {
+            let (w, h) = v.split_once('x')?;
+            Some([w.trim().parse::<f32>().ok()?, h.trim().parse::<f32>().ok()?])
+        })
+        .filter(|[w, h]| (320.0..=8000.0).contains(w) && (240.0..=8000.0).contains(h))
+        .unwrap_or([1500.0, 940.0]);
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_inner_size([1500.0, 940.0])
-            .with_min_inner_size([900.0, 600.0])
+            .with_inner_size(size)
+            .with_min_inner_size([640.0, 480.0])
             .with_title("gclab — GC energy lab")
             .with_drag_and_drop(true),
         renderer,
@@ -148,6 +160,10 @@ pub struct GclabApp {
     resim: resim::Resimulation,
     /// Where settings persist, and what was last written there.
     persist: Option<(std::path::PathBuf, persist::Persisted)>,
+    /// The open lesson, if any (public for tests).
+    pub lesson: Option<lesson::LessonState>,
+    /// Presentation mode: the knob panel hidden, one large view beside the lesson text.
+    pub present: bool,
 }
 
 impl GclabApp {
@@ -192,7 +208,15 @@ impl GclabApp {
             resim: resim::Resimulation::default(),
             logs: log::LogLoader::default(),
             persist: None,
+            lesson: None,
+            present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),
         };
+        if let Some(id) = env("GCLAB_LESSON") {
+            app.commands.push(Command::OpenLesson(id));
+            if let Some(n) = env("GCLAB_STEP").and_then(|n| n.parse::<usize>().ok()) {
+                app.commands.push(Command::LessonGoto(n.saturating_sub(1)));
+            }
+        }
         if let Some(p) = env("GCLAB_OPEN") {
             app.commands.push(Command::LoadFile(p.into()));
         }
@@ -257,6 +281,9 @@ impl GclabApp {
         self.drain_loader();
         self.sweep.poll();
         self.variants.poll();
+        if let Some(l) = &mut self.lesson {
+            l.poll();
+        }
         self.input(&ctx);
         let pal = Palette::of(self.state.settings.theme);
         egui::Panel::top("top").show(ui, |ui| {
@@ -297,14 +324,27 @@ impl GclabApp {
         egui::Panel::bottom("scrubber").show(ui, |ui| {
             scrubber::ui(ui, &self.state, &pal, frame_ms, &mut self.commands);
         });
-        egui::Panel::left("controls")
-            .default_size(300.0)
-            .resizable(true)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    controls::ui(ui, &mut self.state, &self.sweep, &mut self.commands);
+        if !self.present {
+            egui::Panel::left("controls")
+                .default_size(300.0)
+                .resizable(true)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        controls::ui(ui, &mut self.state, &self.sweep, &mut self.commands);
+                    });
                 });
-            });
+        }
+        if let Some(l) = &mut self.lesson {
+            let present = self.present;
+            egui::Panel::right("lesson")
+                .default_size(if present { 420.0 } else { 340.0 })
+                .resizable(true)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| {
+                        lesson::ui(ui, l, &pal, present, &mut self.commands);
+                    });
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             views::ui(
                 ui,
@@ -494,6 +534,27 @@ impl GclabApp {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        if let Some(l) = &self.lesson
+            && self.present
+        {
+            // A presenter's clicker sends PageUp/PageDown (some send the arrows or space): they step the lesson.
+            ctx.input(|i| {
+                use egui::Key;
+                if [Key::PageDown, Key::ArrowRight, Key::Space]
+                    .iter()
+                    .any(|k| i.key_pressed(*k))
+                {
+                    self.commands.push(lesson::advance(l, true));
+                }
+                if [Key::PageUp, Key::ArrowLeft]
+                    .iter()
+                    .any(|k| i.key_pressed(*k))
+                {
+                    self.commands.push(lesson::advance(l, false));
+                }
+            });
+            return;
+        }
         ctx.input(|i| {
             use egui::Key;
             if i.key_pressed(Key::Space) {
@@ -638,6 +699,37 @@ impl GclabApp {
                     }
                 }
                 Command::SetView(v) => self.state.settings.view = v,
+                Command::OpenLesson(spec) => match gclab_core::lesson::Lesson::load(&spec) {
+                    Ok(l) => {
+                        let c2 = ctx.clone();
+                        self.lesson = Some(lesson::LessonState::open(l, move || {
+                            c2.request_repaint();
+                        }));
+                        rerun |= self.apply_lesson_step();
+                    }
+                    Err(e) => self.state.error(format!("lesson not opened: {e}")),
+                },
+                Command::LessonGoto(i) => {
+                    if let Some(l) = &mut self.lesson {
+                        l.goto(i);
+                        rerun |= self.apply_lesson_step();
+                    }
+                }
+                Command::LessonChoose(i) => {
+                    if let Some(l) = &mut self.lesson {
+                        l.chosen = Some(i);
+                    }
+                }
+                Command::LessonReveal => {
+                    if let Some(l) = &mut self.lesson {
+                        l.revealed = true;
+                    }
+                }
+                Command::CloseLesson => {
+                    self.lesson = None;
+                    self.present = false;
+                }
+                Command::Present(on) => self.present = on,
                 Command::EnergyWithCpu(on) => self.state.settings.energy_with_cpu = on,
             }
         }
@@ -645,6 +737,56 @@ impl GclabApp {
             self.rerun();
         }
         self.update_worst();
+    }
+
+    /// Shows the lesson's current step: its scenario (re-run only when it changed) or log, its view, playhead and
+    /// MinMU window. Returns whether the scenario must re-run.
+    fn apply_lesson_step(&mut self) -> bool {
+        let Some(l) = &mut self.lesson else {
+            return false;
+        };
+        let step = l.lesson.steps[l.step].clone();
+        let source = l.lesson.source_at(l.step);
+        let changed = l.applied.as_ref() != Some(&source);
+        l.applied = Some(source.clone());
+        if let Some(v) = step.view.as_deref().and_then(ViewKind::parse) {
+            self.state.settings.view = v;
+        }
+        for h in &step.highlight {
+            if let gclab_core::lesson::Highlight::MmuWindow { window_ms } = h {
+                self.state.mmu_window_ms = *window_ms;
+                self.state.worst = None;
+            }
+        }
+        if let Some(ms) = step.playhead_ms.or(step.time_range_ms.map(|r| r[0])) {
+            self.state.playback.playhead = ms * 1e-3;
+            self.state.playback.playing = false;
+        }
+        if !changed {
+            return false;
+        }
+        match source {
+            gclab_core::lesson::Source::Scenario { spec, set } => {
+                match Scenario::load(&spec, &set) {
+                    Ok(sc) => {
+                        let preset = spec.strip_prefix("preset:").unwrap_or_default().to_string();
+                        self.load(sc, &preset);
+                        true
+                    }
+                    Err(e) => {
+                        self.state.error(format!("lesson step not loaded: {e}"));
+                        false
+                    }
+                }
+            }
+            gclab_core::lesson::Source::Log(spec) => {
+                match lesson_log_path(&spec) {
+                    Ok(p) => self.commands.push(Command::LoadFile(p)),
+                    Err(e) => self.state.error(format!("lesson log not opened: {e}")),
+                }
+                false
+            }
+        }
     }
 
     fn close_log(&mut self) {
@@ -759,7 +901,8 @@ impl GclabApp {
         };
         let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
             || self.variants.running()
-            || self.logs.busy();
+            || self.logs.busy()
+            || self.lesson.as_ref().is_some_and(lesson::LessonState::busy);
         if self.state.current.is_some() && !self.state.computing && !sweep_wait {
             plan.frames_ready += 1;
             if plan.frames_ready == 1
@@ -778,6 +921,28 @@ impl GclabApp {
         }
         ctx.request_repaint();
     }
+}
+
+/// A lesson's log as a file the loader can read: a path as it is, or an embedded log (`builtin:NAME`) written
+/// once to the temporary folder (atomically: a temporary name, then renamed).
+fn lesson_log_path(spec: &str) -> Result<std::path::PathBuf, String> {
+    let Some(name) = spec.strip_prefix("builtin:") else {
+        return Ok(spec.into());
+    };
+    let (_, bytes) = gclab_core::lesson::BUILTIN_LOGS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| format!("no built-in log {name:?}"))?;
+    let dir = std::env::temp_dir().join("gclab-lesson-logs");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    if std::fs::read(&path).is_ok_and(|b| b == *bytes) {
+        return Ok(path);
+    }
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// The median of the last `n` values (0 when empty).

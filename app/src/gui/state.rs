@@ -92,7 +92,7 @@ impl Default for Settings {
             zoom: 1.25,
             view: ViewKind::Overview,
             compare_maps: true,
-            energy_with_cpu: false,
+            energy_with_cpu: true,
         }
     }
 }

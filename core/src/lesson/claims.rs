@@ -164,7 +164,10 @@ impl ClaimOutcome {
 
 /// A number as a lesson shows it: four significant digits.
 pub fn fmt_num(v: f64) -> String {
-    if v == 0.0 || (1e-3..1e6).contains(&v.abs()) {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if (1e-3..1e6).contains(&v.abs()) {
         let digits = (3 - v.abs().log10().floor().max(-3.0) as i32).clamp(0, 6) as usize;
         format!("{v:.digits$}")
     } else {

@@ -49,7 +49,8 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             if ui
                 .checkbox(&mut c, "include CPU")
                 .on_hover_text(
-                    "The CPU dwarfs the memories; leave it out to compare what the GC policy changes",
+                    "On by default: the total a battery sees. Leave the CPU out to compare what the GC policy \
+                     changes in the memories — the total shown is then memory only",
                 )
                 .changed()
             {
@@ -107,7 +108,14 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             (
                 *y,
                 total * unit,
-                format!("{name}: {}", format::joules(total)),
+                if with_cpu {
+                    format!("{name}: {} total", format::joules(total))
+                } else {
+                    format!(
+                        "{name}: {} memory only (CPU left out)",
+                        format::joules(total)
+                    )
+                },
             )
         })
         .collect();

@@ -1,0 +1,295 @@
+//! A lesson in the app (issue #19): the step's text beside one view, a step counter, predict-then-reveal, and the
+//! step's claims with the numbers the model gives — evaluated on a `lesson-claims` thread (the UI never waits) when
+//! the lesson opens. In presentation mode the knob panel is hidden and PageUp/PageDown, the arrows and space (what a
+//! presenter's clicker sends) step through the lesson.
+
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{Receiver, bounded};
+use gclab_core::lesson::{CheckedClaim, Evaluator, Lesson, Source, check_lesson};
+
+use super::command::Command;
+use super::theme::Palette;
+
+/// An open lesson: where the class is, what it answered, and the claims' numbers once computed.
+#[derive(Debug)]
+pub struct LessonState {
+    /// The lesson.
+    pub lesson: Lesson,
+    /// 0-based step on screen.
+    pub step: usize,
+    /// The class has pressed *Reveal* on this step.
+    pub revealed: bool,
+    /// The choice the class made, if any.
+    pub chosen: Option<usize>,
+    /// The class's estimate, as typed.
+    pub estimate: String,
+    /// Every claim of the lesson, evaluated; `None` while the `lesson-claims` thread works.
+    pub claims: Option<Vec<CheckedClaim>>,
+    /// Why the claims could not be evaluated.
+    pub problems: Vec<String>,
+    /// The source last applied (a step that keeps it does not re-run the scenario).
+    pub applied: Option<Source>,
+    rx: Option<Receiver<(Vec<CheckedClaim>, Vec<String>)>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl LessonState {
+    /// Opens `lesson` at step 0 and starts evaluating its claims; `repaint` wakes the UI when they arrive.
+    pub fn open(lesson: Lesson, repaint: impl Fn() + Send + 'static) -> LessonState {
+        let (tx, rx) = bounded(1);
+        let l2 = lesson.clone();
+        let handle = std::thread::Builder::new()
+            .name("lesson-claims".into())
+            .spawn(move || {
+                let r = check_lesson(&l2, &mut Evaluator::default());
+                let _ = tx.send(r);
+                repaint();
+            })
+            .ok();
+        LessonState {
+            lesson,
+            step: 0,
+            revealed: false,
+            chosen: None,
+            estimate: String::new(),
+            claims: None,
+            problems: Vec::new(),
+            applied: None,
+            rx: Some(rx),
+            handle,
+        }
+    }
+
+    /// Takes the claims if they have arrived.
+    pub fn poll(&mut self) {
+        let Some(rx) = &self.rx else { return };
+        if let Ok((claims, problems)) = rx.try_recv() {
+            self.claims = Some(claims);
+            self.problems = problems;
+            self.rx = None;
+            if let Some(h) = self.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+
+    /// Whether the claims are still being computed.
+    pub fn busy(&self) -> bool {
+        self.rx.is_some()
+    }
+
+    /// Moves to step `i` (clamped); forgets the class's answer.
+    pub fn goto(&mut self, i: usize) {
+        self.step = i.min(self.lesson.steps.len().saturating_sub(1));
+        self.revealed = false;
+        self.chosen = None;
+        self.estimate.clear();
+    }
+
+    /// The claims of the step on screen.
+    pub fn step_claims(&self) -> Vec<&CheckedClaim> {
+        self.claims
+            .iter()
+            .flatten()
+            .filter(|c| c.step == self.step)
+            .collect()
+    }
+}
+
+/// What a clicker or keyboard does in presentation mode: next (reveal first when a prediction waits) or back.
+pub fn advance(l: &LessonState, forward: bool) -> Command {
+    let waits = l.lesson.steps[l.step].prediction.is_some() && !l.revealed;
+    match (forward, waits) {
+        (true, true) => Command::LessonReveal,
+        (true, false) => Command::LessonGoto(l.step + 1),
+        (false, _) => Command::LessonGoto(l.step.saturating_sub(1)),
+    }
+}
+
+/// The lesson panel: title, step counter, text, prediction, reveal, claims with the model's numbers.
+pub fn ui(
+    ui: &mut egui::Ui,
+    l: &mut LessonState,
+    pal: &Palette,
+    present: bool,
+    cmds: &mut Vec<Command>,
+) {
+    let n = l.lesson.steps.len();
+    let step = l.lesson.steps[l.step].clone();
+    let big = if present { 1.25 } else { 1.0 };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(
+            egui::RichText::new(&l.lesson.title)
+                .strong()
+                .size(17.0 * big),
+        );
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(l.step > 0, egui::Button::new("< back"))
+            .on_hover_text("Previous step (PageUp, ←)")
+            .clicked()
+        {
+            cmds.push(Command::LessonGoto(l.step - 1));
+        }
+        ui.label(
+            egui::RichText::new(format!("step {} / {n}", l.step + 1))
+                .monospace()
+                .size(14.0 * big),
+        );
+        if ui
+            .add_enabled(l.step + 1 < n, egui::Button::new("next >"))
+            .on_hover_text("Next step (PageDown, →, space)")
+            .clicked()
+        {
+            cmds.push(Command::LessonGoto(l.step + 1));
+        }
+        if ui
+            .button(if present {
+                "Leave presentation"
+            } else {
+                "Present"
+            })
+            .on_hover_text("Presentation mode: one large view and this text, the knob panel hidden")
+            .clicked()
+        {
+            cmds.push(Command::Present(!present));
+        }
+        if ui.button("Close lesson").clicked() {
+            cmds.push(Command::CloseLesson);
+        }
+    });
+    ui.separator();
+    ui.label(egui::RichText::new(&step.title).strong().size(15.0 * big));
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new(&step.text).size(14.0 * big));
+    ui.add_space(8.0);
+    let claims: Vec<CheckedClaim> = l.step_claims().into_iter().cloned().collect();
+    let holds = |i: usize| {
+        claims
+            .iter()
+            .find(|c| c.claim == i)
+            .map(|c| c.outcome.holds)
+    };
+    if let Some(p) = &step.prediction {
+        ui.group(|ui| {
+            ui.label(
+                egui::RichText::new(format!("What do you expect? {}", p.question)).size(14.0 * big),
+            );
+            for (i, c) in p.choices.iter().enumerate() {
+                let mut text = egui::RichText::new(&c.text).size(14.0 * big);
+                if l.revealed {
+                    match holds(c.claim) {
+                        Some(true) => text = text.color(pal.better).strong(),
+                        Some(false) => text = text.weak(),
+                        None => {}
+                    }
+                }
+                if ui.radio(l.chosen == Some(i), text).clicked() && !l.revealed {
+                    cmds.push(Command::LessonChoose(i));
+                }
+            }
+            if let Some(e) = &p.estimate {
+                ui.horizontal(|ui| {
+                    ui.label("your estimate:");
+                    ui.add(egui::TextEdit::singleline(&mut l.estimate).desired_width(80.0));
+                    ui.label(&e.unit);
+                });
+            }
+            if !l.revealed {
+                if ui
+                    .button(egui::RichText::new("Reveal").size(14.0 * big))
+                    .on_hover_text("Run it: show what the model gives")
+                    .clicked()
+                {
+                    cmds.push(Command::LessonReveal);
+                }
+            } else {
+                let right: Vec<usize> = p
+                    .choices
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| holds(c.claim) == Some(true))
+                    .map(|(i, _)| i)
+                    .collect();
+                let verdict = match (l.chosen, right.first()) {
+                    (_, None) => "the model is still computing…".to_string(),
+                    (Some(c), Some(_)) if right.contains(&c) => {
+                        "Right — the model agrees.".to_string()
+                    }
+                    (Some(_), Some(r)) => format!("The model says: {}", p.choices[*r].text),
+                    (None, Some(r)) => format!("The model says: {}", p.choices[*r].text),
+                };
+                ui.label(egui::RichText::new(verdict).strong().size(14.0 * big));
+            }
+        });
+        ui.add_space(6.0);
+    }
+    let show_claims = step.prediction.is_none() || l.revealed;
+    if show_claims && !step.claims.is_empty() {
+        let on = if matches!(
+            l.lesson.source_at(l.step),
+            gclab_core::lesson::Source::Log(_)
+        ) {
+            "Measured on the log"
+        } else {
+            "Measured on the model"
+        };
+        ui.label(egui::RichText::new(on).weak());
+        if claims.is_empty() && l.busy() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("running the scenarios behind this step's numbers…");
+            });
+        }
+        for c in &claims {
+            if c.is_answer && !c.outcome.holds {
+                continue;
+            }
+            let color = if c.outcome.holds {
+                pal.better
+            } else {
+                pal.worse
+            };
+            ui.label(
+                egui::RichText::new(claim_text(&c.outcome))
+                    .color(color)
+                    .size(13.0 * big),
+            );
+        }
+    }
+    if !l.problems.is_empty() {
+        ui.add_space(6.0);
+        for p in &l.problems {
+            ui.colored_label(
+                pal.worse,
+                format!(
+                    "not shown by the model: {}",
+                    p.replace('✓', "holds").replace('✗', "fails")
+                ),
+            );
+        }
+    }
+}
+
+/// A claim as the panel shows it, in characters every egui font has: `holds: SENTENCE (model: 391 > 20)`.
+pub fn claim_text(o: &gclab_core::lesson::ClaimOutcome) -> String {
+    use gclab_core::lesson::claims::{Op, fmt_num};
+    if let Some(e) = &o.error {
+        return format!("not evaluated: {} ({e})", o.says);
+    }
+    let op = match o.op {
+        Op::Lt => "<",
+        Op::Le => "<=",
+        Op::Gt => ">",
+        Op::Ge => ">=",
+    };
+    format!(
+        "{}: {} (model: {} {op} {})",
+        if o.holds { "holds" } else { "does not hold" },
+        o.says,
+        fmt_num(o.left),
+        fmt_num(o.right)
+    )
+}
