@@ -273,6 +273,8 @@ impl Sim<'_> {
         }
         self.allocated -= freed;
         self.dead = self.dead.saturating_sub(freed);
+        // The timeline shows each batch's frees, not only the allocations that follow them.
+        self.sample_occupancy();
     }
 
     fn sweep_batch_us(&self) -> f64 {

@@ -505,7 +505,16 @@ impl Sim<'_> {
     fn wakeup_preempt(&mut self, t: usize) {
         let gran = self.wakeup_gran_ns(t);
         let mut victim: Option<(u64, usize)> = None;
+        // Linux 3.4 enqueues a woken task on one CPU (select_task_rq_fair: its previous CPU when no idle one is
+        // found) and `check_preempt_wakeup` tests only that CPU's current task; without `cfs_3_4`, the running
+        // thread with the largest virtual runtime anywhere.
+        let target = self.threads[t]
+            .last_core
+            .filter(|&c| self.cfg.sched.cfs_3_4 && self.cores[c].running.is_some());
         for core in 0..self.cores.len() {
+            if target.is_some_and(|c| c != core) {
+                continue;
+            }
             if let Some(r) = self.cores[core].running {
                 let th = &self.threads[r];
                 let v = th.vruntime + (self.now - th.seg_start) * 1024 / weight(th.nice);
