@@ -382,7 +382,7 @@ fn all_seeds() -> Vec<u64> {
 }
 
 /// Ours over CMS's for `measure` on each Java benchmark (`kind` at 0.75) within one family of runs.
-fn ratios_vs_cms(r: &Results<'_>, key: Key, kind: &str, measure: fn(&Summary) -> f64) -> Vec<f64> {
+fn ratios_vs_cms(r: &Results<'_>, key: Key, kind: &str, measure: Measure) -> Vec<f64> {
     JAVA.iter()
         .filter_map(|p| {
             Some(
@@ -391,6 +391,9 @@ fn ratios_vs_cms(r: &Results<'_>, key: Key, kind: &str, measure: fn(&Summary) ->
         })
         .collect()
 }
+
+/// A number read from a run's summary.
+type Measure = fn(&Summary) -> f64;
 
 fn energy(x: &Summary) -> f64 {
     x.energy_j.total
@@ -536,10 +539,7 @@ fn table3_within(r: &Results<'_>, key: Key) -> usize {
             .iter()
             .find(|(k, _)| *k == kind)
             .map_or([0.0; 5], |(_, v)| *v);
-        for (f, paper) in [
-            (migrations as fn(&Summary) -> f64, paper_m),
-            (delayed, paper_d),
-        ] {
+        for (f, paper) in [(migrations as Measure, paper_m), (delayed, paper_d)] {
             n += ratios_vs_cms(r, key, kind, f)
                 .iter()
                 .zip(paper)
@@ -839,7 +839,7 @@ pub fn report(r: &Results<'_>) -> String {
             .iter()
             .find(|(k, _)| *k == kind)
             .map_or([0.0; 5], |(_, v)| *v);
-        let measures: [(&str, fn(&Summary) -> f64, Option<[f64; 5]>); 3] = [
+        let measures: [(&str, Measure, Option<[f64; 5]>); 3] = [
             ("energy", energy, None),
             ("migrations", migrations, Some(paper_m)),
             ("delayed time", delayed, Some(paper_d)),
