@@ -28,13 +28,18 @@ def main():
         text = open(path).read()
         us = float(re.search(r"^mutator_us_per_kib = ([0-9.e+-]+)", text, re.M).group(1))
         want = target_pct / 100.0
+        best = None
         for _ in range(8):
+            us = round(us, 1)
             got = gc_share(gclab, bench, us)
+            # The share is not smooth in us (contention timing): keep the closest value measured.
+            if best is None or abs(got - want) < abs(best[1] - want):
+                best = (us, got)
             if abs(got - want) < 0.002:
                 break
             # mutator work ∝ us; GC work roughly fixed: scale by the ratio of GC-to-mutator ratios.
             us *= (got / (1 - got)) / (want / (1 - want))
-        us = round(us, 1)
+        us, got = best
         print(f"{bench}: mutator_us_per_kib = {us} (GC share {got:.3f}, Table 1 {want:.3f})")
         text = re.sub(r"^mutator_us_per_kib = .*$", f"mutator_us_per_kib = {us}", text, flags=re.M)
         open(path, "w").write(text)

@@ -1,6 +1,7 @@
 //! What counts as a mutator pause on android-krait (`[android.pauses]`, docs/models-android.md): the choices only
-//! change what is recorded, never the run; a pause ending at dispatch contains the same pause ending at wake-up;
-//! a mutator's own `System.gc()` is a foreground pause only when asked for.
+//! change what is recorded, never the run; a pause ending at dispatch contains the same pause ending at wake-up
+//! and, with the idle exit (mechanism 2 of issue #16), the exit of the core's low-power mode; a mutator's own
+//! `System.gc()` is a foreground pause (mechanism 7) unless switched off.
 
 use gclab_core::collector::Trigger;
 use gclab_core::run::{GcEvent, PauseKind};
@@ -44,9 +45,10 @@ fn a_pause_ending_at_dispatch_contains_the_pause_ending_at_wakeup() {
 }
 
 #[test]
-fn a_mutators_own_explicit_gc_is_a_pause_only_when_asked() {
-    let off = run("android/quadrant", &[]);
-    let on = run("android/quadrant", &["android.pauses.explicit_gc=true"]);
+fn a_mutators_own_explicit_gc_is_a_foreground_pause_by_default() {
+    // Mechanism 7 (§2.1: for GC-EXPLICIT "the mutator performs a foreground collection cycle"; §2.4.2 (ii)).
+    let on = run("android/quadrant", &[]);
+    let off = run("android/quadrant", &["android.pauses.explicit_gc=false"]);
     assert_eq!(off.gc_events, on.gc_events, "only the record differs");
     let explicit: Vec<_> = on
         .gc_events
@@ -61,7 +63,8 @@ fn a_mutators_own_explicit_gc_is_a_pause_only_when_asked() {
     };
     assert!(explicit.iter().all(|e| covered(&on, e)));
     assert!(explicit.iter().all(|e| !covered(&off, e)));
-    // Table 1's Max. Pause: only javac beyond 50 ms — Quadrant's explicit GCs over its 8 MiB heap are longer.
+    // Quadrant's explicit GCs over its 8 MiB heap are longer than Table 1's 30.5 ms maximum pause — a known
+    // deviation (docs/models-android.md): with the caller's own collection counted, its max pause passes 50 ms.
     assert!(
         off.summary.max_pause_ms < 50.0,
         "{}",
@@ -72,4 +75,57 @@ fn a_mutators_own_explicit_gc_is_a_pause_only_when_asked() {
         "{}",
         on.summary.max_pause_ms
     );
+}
+
+#[test]
+fn gencms_on_quadrant_pauses_its_explicit_caller() {
+    // Issue #16: GenCMS on Quadrant reported MinMU 1.000 with no pause at all — its explicit GCs (minor
+    // collections, §3.1) run while the other mutator waits at the iteration barrier, already safe.
+    let on = run("android/quadrant", &["collector.kind=gencms"]);
+    let off = run(
+        "android/quadrant",
+        &["collector.kind=gencms", "android.pauses.explicit_gc=false"],
+    );
+    let fg = on
+        .pauses
+        .iter()
+        .filter(|p| p.kind == PauseKind::Foreground)
+        .count();
+    assert!(fg >= 42, "a foreground pause per explicit GC, got {fg}");
+    let mean = |r: &Run| {
+        r.summary.mmu.iter().map(|p| p.utilization).sum::<f64>() / r.summary.mmu.len() as f64
+    };
+    assert!(mean(&on) < 0.99, "MinMU {:.3}", mean(&on));
+    assert!(
+        mean(&off) > 0.999,
+        "without mechanism 7: MinMU {:.3}",
+        mean(&off)
+    );
+}
+
+#[test]
+fn the_idle_exit_lengthens_pauses_and_delays_but_not_the_run() {
+    // Mechanism 2: a thread dispatched onto an idle core waits for the core's low-power exit (msm8974-v2-pm.dtsi
+    // latencies) — recorded in its pause and delayed time; the schedule and the energy are unchanged.
+    let on = run("android/xalan", &[]);
+    let off = run("android/xalan", &["android.pauses.idle_exit=false"]);
+    assert_eq!(on.summary.execution_time_s, off.summary.execution_time_s);
+    assert_eq!(on.summary.energy_j, off.summary.energy_j);
+    assert_eq!(on.gc_events, off.gc_events);
+    let d = |r: &Run| r.summary.delayed_time_s.expect("delayed time");
+    assert!(
+        d(&on) > d(&off) * 1.05,
+        "delayed time {:.3} s with the exit vs {:.3} s without",
+        d(&on),
+        d(&off)
+    );
+    assert!(pause_ns(&on) > pause_ns(&off), "pauses include the exit");
+    for p in &off.pauses {
+        assert!(
+            on.pauses
+                .iter()
+                .any(|q| q.mutator == p.mutator && q.start == p.start && p.end <= q.end),
+            "{p:?} is not inside a pause with the exit"
+        );
+    }
 }

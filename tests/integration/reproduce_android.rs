@@ -5,22 +5,13 @@
 
 use std::sync::OnceLock;
 
-use gclab_core::reproduce::android::{Job, count_ok, run_job};
+use gclab_core::reproduce::android::{Job, run_job};
+use gclab_core::reproduce::marks::{Quantity, within};
 use gclab_core::reproduce::paper_android::{JAVA, TABLE1};
 use gclab_core::run::Summary;
 
 fn run(preset: &'static str, kind: &'static str, u: f64) -> Summary {
-    run_job(
-        &Job {
-            preset,
-            kind,
-            target_util: u,
-            sensitivity: None,
-            what_if: None,
-        },
-        &[],
-    )
-    .expect("android run")
+    run_job(&Job::new(preset, kind, u), &[]).expect("android run")
 }
 
 /// Table 1's benchmarks under default CMS, run once for all tests.
@@ -58,29 +49,42 @@ fn table1_allocation_objects_and_live_heap_within_10_percent() {
     }
 }
 
+/// Table 1 counts outside the honest tolerance (±10 %; counts ≤ 10: ±max(1, 20 %)) today, each a documented
+/// deviation (docs/models-android.md, docs/reproduction-android.md): a count may join the passing ones, not leave.
+const KNOWN_COUNT_MISSES: [(&str, &str); 4] = [
+    ("android/pandora", "concurrent"),
+    ("android/pandora", "trim"),
+    ("android/javac", "concurrent"),
+    ("android/jack", "concurrent"),
+];
+
 #[test]
-fn table1_gc_counts_within_a_factor_of_two() {
+fn table1_gc_counts_within_tolerance_except_the_known_deviations() {
     let mut misses = Vec::new();
     for (row, s) in TABLE1.iter().zip(cms()) {
         let n = |k: &str| s.collections_by_trigger.get(k).copied().unwrap_or(0);
+        // Explicit GCs are an input: the harness makes exactly Table 1's calls.
+        assert_eq!(n("explicit"), row.explicit, "{} explicit GCs", row.preset);
         for (key, paper) in [
             ("concurrent", row.conc),
             ("alloc", row.alloc),
-            ("explicit", row.explicit),
             ("trim", row.trims),
         ] {
-            if !count_ok(n(key), paper) {
+            if !within(Quantity::Count, n(key) as f64, paper as f64) {
                 misses.push((row.preset, key, n(key), paper));
             }
         }
     }
     let unexpected: Vec<_> = misses
         .iter()
-        .filter(|(p, key, _, _)| !(*key == "alloc" && KNOWN_ALLOC_DEVIATIONS.contains(p)))
+        .filter(|(p, key, _, _)| {
+            let known_alloc = *key == "alloc" && KNOWN_ALLOC_DEVIATIONS.contains(p);
+            !(known_alloc || KNOWN_COUNT_MISSES.contains(&(*p, *key)))
+        })
         .collect();
     assert!(
         unexpected.is_empty(),
-        "GC counts outside Table 1's rule (factor 2, or ±3 where the paper has ≤ 5): {unexpected:?}"
+        "GC counts outside Table 1's tolerance (±10 %; counts ≤ 10: ±max(1, 20 %)): {unexpected:?}"
     );
 }
 

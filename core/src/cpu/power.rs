@@ -283,6 +283,11 @@ impl PowerModel {
         self.entry_j[state.index()]
     }
 
+    /// Exit latency of `state` (`qcom,latency-us` of msm8974-v2-pm.dtsi, models.md §3.3) [P]. `[ns]`
+    pub fn exit_latency_ns(&self, state: IdleState) -> u64 {
+        (LPM[state.index()].0 * 1000.0).round() as u64
+    }
+
     /// Power of an offline core (power collapse). `[mW]`
     pub fn offline_mw(&self) -> f64 {
         self.state_mw[IdleState::Pc.index()]

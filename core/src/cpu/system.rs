@@ -311,6 +311,17 @@ impl Cpu {
         c.idle_start_ns = now_ns;
     }
 
+    /// The exit latency of the low-power mode `core` idles in, if it is online and idle now (0 when busy or
+    /// offline). `[ns]`
+    pub fn idle_exit_ns(&self, core: usize) -> u64 {
+        let c = &self.cores[core];
+        if c.online && matches!(c.activity, Activity::Idle | Activity::IoWait) {
+            self.power.exit_latency_ns(c.idle_state)
+        } else {
+            0
+        }
+    }
+
     /// From `now` on, `core` runs work of `tag`.
     pub fn set_busy(&mut self, core: usize, now: SimTime, tag: CpuTag) {
         self.set_activity(core, now, Activity::Busy(tag));

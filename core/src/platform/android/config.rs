@@ -28,6 +28,24 @@ pub struct AndroidHeap {
     /// The GC daemon trims the heap when no GC request arrives this long after a concurrent GC. `[ms]`, default
     /// 5000 (HEAP_TRIM_IDLE_TIME_MS) [P], range 1–10⁷.
     pub trim_idle_ms: u64,
+    /// What "live" means when a (major) collection re-sizes the heap (mechanism 5, issue #16). See [`SizingLive`].
+    pub sizing_live: SizingLive,
+}
+
+/// The "live" bytes `dvmHeapSourceGrowForUtilization` sizes the heap from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SizingLive {
+    /// Dalvik's `bytesAllocated` of the active heap after the sweep (dalvik/vm/alloc/HeapSource.cpp,
+    /// `dvmHeapSourceGrowForUtilization`: `currentHeapUsed = heap->bytesAllocated`; models.md §1.4) [P]: the
+    /// collection's survivors plus the garbage that died after its root-scan snapshot (floating garbage) plus
+    /// everything allocated while it ran — allocations during the concurrent phases get live bits and are not
+    /// reclaimed (models.md §1.6 step 2). At high allocation rates this exceeds Table 1's live size. The default.
+    #[default]
+    BytesAllocated,
+    /// The reachable bytes at the cycle's end (what Table 1's Live column estimates) — the ablation of
+    /// mechanism 5.
+    Reachable,
 }
 
 impl Default for AndroidHeap {
@@ -40,6 +58,7 @@ impl Default for AndroidHeap {
             concurrent_min_limit: ByteSize(256 << 10),
             sizing: SizingRule::Source,
             trim_idle_ms: 5000,
+            sizing_live: SizingLive::BytesAllocated,
         }
     }
 }
@@ -140,13 +159,22 @@ impl Default for AndroidGcCosts {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AndroidSched {
-    /// sched_latency: the period in which every runnable thread runs once. `[ms]`, default 6 [P] (kernel
-    /// default, ×(1+log2 4) = 18 ms scaled for 4 CPUs is not applied on Android kernels [E]), range 0.1–1000.
+    /// sched_latency before scaling (`normalized_sysctl_sched_latency`): the period in which every runnable
+    /// thread runs once. `[ms]`, default 6 [P: Linux 3.4 kernel/sched/fair.c], range 0.1–1000.
     pub latency_ms: f64,
-    /// sched_min_granularity. `[ms]`, default 0.75 [P], range 0.01–1000.
+    /// sched_min_granularity before scaling. `[ms]`, default 0.75 [P], range 0.01–1000.
     pub min_granularity_ms: f64,
-    /// sched_wakeup_granularity: a woken thread preempts only if this much more deserving. `[ms]`, default 1 [P].
+    /// sched_wakeup_granularity before scaling: a woken thread preempts only if this much more deserving.
+    /// `[ms]`, default 1 [P].
     pub wakeup_granularity_ms: f64,
+    /// Mechanism 1 (issue #16): CFS as Linux 3.4 computes its tunables. On (default): the three times above are
+    /// multiplied by `1 + ilog2(min(online CPUs, 8))` (`update_sysctl()` with SCHED_TUNABLESCALING_LOG, re-run
+    /// by `rq_online_fair`/`rq_offline_fair` at every hotplug — 1× with one core online, 2× with two or three,
+    /// 3× with four), and the wake-up granularity is converted to the woken thread's virtual time
+    /// (`wakeup_gran()` → `calc_delta_fair(gran, se)` = gran × 1024 / weight), so a boosted thread preempts more
+    /// easily and a niced one less [P: Linux 3.4 kernel/sched/fair.c]. Off: the unscaled times and a fixed
+    /// granularity (the model before #16).
+    pub cfs_3_4: bool,
     /// Direct cost of a context switch, run on the core before the incoming thread. `[µs]`, default 5 [E]
     /// (ARMv7 context switch with TLB/ASID handling, a few µs).
     pub context_switch_us: f64,
@@ -167,6 +195,7 @@ impl Default for AndroidSched {
             latency_ms: 6.0,
             min_granularity_ms: 0.75,
             wakeup_granularity_ms: 1.0,
+            cfs_3_4: true,
             context_switch_us: 5.0,
             migration_us: 15.0,
             boost_nice: -4,
@@ -217,19 +246,27 @@ pub enum PauseEnd {
 pub struct AndroidPauses {
     /// `dispatch` (default) or `wakeup`: see [`PauseEnd`].
     pub end: PauseEnd,
-    /// Count a mutator's own `System.gc()` — which it runs itself, concurrently (Dalvik 4.4's GC_EXPLICIT) — as a
-    /// foreground pause. Default false: Table 1 defines Max. Pause by "GC-safepoint suspension requests" and
-    /// "performing a foreground GC" (GC_FOR_ALLOC), and its Quadrant row (42 explicit GCs over an 8 MiB live
-    /// heap, max pause 30.5 ms) cannot include them — tracing that heap takes longer at the costs that give
-    /// javac its GC CPU share. The other mutators still see the explicit GC's stop-the-world phases [P, D].
+    /// Mechanism 7 (issue #16): count a mutator's own `System.gc()` — which it runs itself (Dalvik 4.4's
+    /// GC_EXPLICIT) — as a foreground pause. Default true: §2.1 says that for GC-EXPLICIT "the mutator performs a
+    /// foreground collection cycle", and §2.4.2's category (ii) is "when a mutator performs a foreground GC
+    /// cycle"; the calling thread does no Java work until `System.gc()` returns [P]. False (the model before
+    /// #16) leaves only the other mutators' safepoint stops, which gave GenCMS on Quadrant a MinMU of 1.000.
     pub explicit_gc: bool,
+    /// Mechanism 2 (issue #16): a thread dispatched onto an idle core starts only after the core leaves its
+    /// low-power mode — the `qcom,latency-us` of the mode the MSM LPM governor chose (WFI 1 µs, retention 35 µs,
+    /// standalone power collapse 300 µs, power collapse 500 µs; msm8974-v2-pm.dtsi, models.md §3.3) [P]. The
+    /// exit counts as delayed time (the task is on the run queue) and, under `end = "dispatch"`, as part of the
+    /// pause. It changes what is recorded, not the schedule: cpuidle counts the exit as idle time (what ondemand
+    /// sees) and the mode's entry/exit energy is charged on entry. Default true.
+    pub idle_exit: bool,
 }
 
 impl Default for AndroidPauses {
     fn default() -> Self {
         AndroidPauses {
             end: PauseEnd::Dispatch,
-            explicit_gc: false,
+            explicit_gc: true,
+            idle_exit: true,
         }
     }
 }

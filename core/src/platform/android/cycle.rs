@@ -273,6 +273,8 @@ impl Sim<'_> {
         }
         self.allocated -= freed;
         self.dead = self.dead.saturating_sub(freed);
+        // The timeline shows each batch's frees, not only the allocations that follow them.
+        self.sample_occupancy();
     }
 
     fn sweep_batch_us(&self) -> f64 {
@@ -551,7 +553,13 @@ impl Sim<'_> {
             }
             return;
         }
-        let l = limits_after_gc(self.allocated, &params);
+        // Mechanism 5: Dalvik sizes from `bytesAllocated` after the sweep (survivors + floating garbage + what
+        // was allocated during the cycle); the ablation sizes from the reachable bytes.
+        let live = match self.cfg.heap.sizing_live {
+            super::config::SizingLive::BytesAllocated => self.allocated,
+            super::config::SizingLive::Reachable => self.live.min(self.allocated),
+        };
+        let l = limits_after_gc(live, &params);
         self.soft_limit = l.soft_limit_bytes;
         self.conc_start = l.concurrent_start_bytes;
         self.major_soft_limit = l.soft_limit_bytes;

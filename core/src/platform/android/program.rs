@@ -69,15 +69,20 @@ impl Sim<'_> {
 
     /// Records `t`'s open pause as ending now.
     pub(super) fn close_pause(&mut self, t: usize) {
+        self.close_pause_at(t, self.now);
+    }
+
+    /// Records `t`'s open pause as ending at `end` (now, or after the idle exit of the core it is dispatched to).
+    pub(super) fn close_pause_at(&mut self, t: usize, end: u64) {
         self.threads[t].pause_ending = false;
         if let Some((start, kind)) = self.threads[t].pause.take()
             && let super::sim::Role::Mutator(i) = self.threads[t].role
-            && self.now > start
+            && end > start
         {
             self.pauses.push(Pause {
                 mutator: i,
                 start: SimTime(start),
-                end: SimTime(self.now),
+                end: SimTime(end),
                 kind,
             });
         }

@@ -315,9 +315,16 @@ pub(super) struct Sim<'a> {
     pub(super) peak_live: u64,
 }
 
-/// CFS weight of a nice value (`prio_to_weight`: 1024 at 0, ×1.25 per step).
+/// Linux 3.4's `prio_to_weight` (kernel/sched/core.c), nice −20 … 19: 1024 at nice 0, about ×1.25 per step [P].
+const PRIO_TO_WEIGHT: [u64; 40] = [
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
+    70, 56, 45, 36, 29, 23, 18, 15,
+];
+
+/// CFS weight of a nice value (`prio_to_weight`).
 pub(super) fn weight(nice: i32) -> u64 {
-    (1024.0 / 1.25f64.powi(nice)).round().max(1.0) as u64
+    PRIO_TO_WEIGHT[(nice.clamp(-20, 19) + 20) as usize]
 }
 
 pub(super) fn us_to_ns(us: f64) -> u64 {
@@ -325,6 +332,37 @@ pub(super) fn us_to_ns(us: f64) -> u64 {
 }
 
 impl Sim<'_> {
+    /// Linux 3.4's tunable factor `1 + ilog2(min(online CPUs, 8))` (`get_update_sysctl_factor`, re-applied by
+    /// `update_sysctl()` at every hotplug), or 1 with `android.sched.cfs_3_4` off.
+    fn sched_factor(&self) -> u64 {
+        if !self.cfg.sched.cfs_3_4 {
+            return 1;
+        }
+        let online = self.cpu.online_count().clamp(1, 8) as u64;
+        1 + u64::from(online.ilog2())
+    }
+
+    /// sched_latency in force now. `[ns]`
+    pub(super) fn latency_ns(&self) -> u64 {
+        ms_to_ns(self.cfg.sched.latency_ms) * self.sched_factor()
+    }
+
+    /// sched_min_granularity in force now. `[ns]`
+    fn min_granularity_ns(&self) -> u64 {
+        ms_to_ns(self.cfg.sched.min_granularity_ms) * self.sched_factor()
+    }
+
+    /// The wake-up granularity for thread `t`, in its virtual time: `wakeup_gran()` = `calc_delta_fair(gran, se)`
+    /// = gran × 1024 / weight(se) under `cfs_3_4`. `[ns of vruntime]`
+    fn wakeup_gran_ns(&self, t: usize) -> u64 {
+        let g = ms_to_ns(self.cfg.sched.wakeup_granularity_ms) * self.sched_factor();
+        if self.cfg.sched.cfs_3_4 {
+            g * 1024 / weight(self.threads[t].nice)
+        } else {
+            g
+        }
+    }
+
     pub(super) fn push(&mut self, at: u64, ev: Ev) {
         self.seq += 1;
         self.events.push(Reverse((at, self.seq, ev)));
@@ -441,9 +479,8 @@ impl Sim<'_> {
             matches!(self.threads[t].state, TState::Blocked(_)),
             "only a blocked thread can be made runnable"
         );
-        let floor = self
-            .min_vruntime
-            .saturating_sub(ms_to_ns(self.cfg.sched.latency_ms) / 2);
+        // place_entity() with GENTLE_FAIR_SLEEPERS: a sleeper's credit is half the (scaled) latency.
+        let floor = self.min_vruntime.saturating_sub(self.latency_ns() / 2);
         let th = &mut self.threads[t];
         th.vruntime = th.vruntime.max(floor);
         th.state = TState::Runnable;
@@ -466,9 +503,18 @@ impl Sim<'_> {
     }
 
     fn wakeup_preempt(&mut self, t: usize) {
-        let gran = ms_to_ns(self.cfg.sched.wakeup_granularity_ms);
+        let gran = self.wakeup_gran_ns(t);
         let mut victim: Option<(u64, usize)> = None;
+        // Linux 3.4 enqueues a woken task on one CPU (select_task_rq_fair: its previous CPU when no idle one is
+        // found) and `check_preempt_wakeup` tests only that CPU's current task; without `cfs_3_4`, the running
+        // thread with the largest virtual runtime anywhere.
+        let target = self.threads[t]
+            .last_core
+            .filter(|&c| self.cfg.sched.cfs_3_4 && self.cores[c].running.is_some());
         for core in 0..self.cores.len() {
+            if target.is_some_and(|c| c != core) {
+                continue;
+            }
             if let Some(r) = self.cores[core].running {
                 let th = &self.threads[r];
                 let v = th.vruntime + (self.now - th.seg_start) * 1024 / weight(th.nice);
@@ -500,8 +546,17 @@ impl Sim<'_> {
     }
 
     fn dispatch(&mut self, t: usize, core: usize) {
+        // Mechanism 2: an idle core first leaves its low-power mode; the thread is still on the run queue. The exit
+        // is added to what the thread experiences (its pause, its delayed time), not to the schedule: it is at most
+        // 0.5 ms, the mode's entry/exit energy is already charged on entry (cpu::power), and cpuidle counts the
+        // exit as idle time, which is what ondemand sees.
+        let exit_ns = if self.cfg.pauses.idle_exit {
+            self.cpu.idle_exit_ns(core)
+        } else {
+            0
+        };
         if self.threads[t].pause_ending {
-            self.close_pause(t);
+            self.close_pause_at(t, self.now + exit_ns);
         }
         let s = &self.cfg.sched;
         let mut overhead_us = 0.0;
@@ -514,7 +569,7 @@ impl Sim<'_> {
             th.migrations += 1;
             overhead_us += s.migration_us;
         }
-        th.delayed_ns += self.now - th.runnable_since;
+        th.delayed_ns += self.now - th.runnable_since + exit_ns;
         th.last_core = Some(core);
         th.state = TState::Running(core);
         th.seg_start = self.now;
@@ -522,6 +577,7 @@ impl Sim<'_> {
             let extra = Work::from_time_at(us_to_ns(overhead_us), 0.0, self.ref_khz);
             th.work.cycles += extra.cycles;
         }
+
         let tag = th.tag;
         self.min_vruntime = self.min_vruntime.max(th.vruntime);
         let slot = &mut self.cores[core];
@@ -549,15 +605,14 @@ impl Sim<'_> {
         let Some(t) = self.cores[core].running else {
             return;
         };
-        let s = &self.cfg.sched;
+        let (latency, min_gran) = (self.latency_ns(), self.min_granularity_ns());
         let total: u64 = self
             .runq
             .iter()
             .map(|&x| weight(self.threads[x].nice))
             .sum::<u64>()
             + weight(self.threads[t].nice);
-        let slice = (ms_to_ns(s.latency_ms) * weight(self.threads[t].nice) / total.max(1))
-            .max(ms_to_ns(s.min_granularity_ms));
+        let slice = (latency * weight(self.threads[t].nice) / total.max(1)).max(min_gran);
         let slot = &mut self.cores[core];
         slot.slice_token += 1;
         let token = slot.slice_token;
@@ -570,7 +625,6 @@ impl Sim<'_> {
         if !self.cpu.is_online(core) {
             return;
         }
-        let gran = ms_to_ns(self.cfg.sched.wakeup_granularity_ms);
         let Some(&best) = self
             .runq
             .iter()
@@ -579,7 +633,7 @@ impl Sim<'_> {
             self.cpu.set_idle(core, SimTime(self.now));
             return;
         };
-        let floor = self.threads[best].vruntime + gran;
+        let floor = self.threads[best].vruntime + self.wakeup_gran_ns(best);
         let local = self
             .runq
             .iter()
