@@ -9,6 +9,8 @@ mod android_layout;
 mod android_pauses;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
+/// Atomic output (issue 21): writers killed at random points leave the old file or the new one.
+mod atomic_writes;
 /// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.
 mod cli;
 /// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.

@@ -11,11 +11,11 @@
 //! the highest value of its stretch, so peaks survive).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use gclab_core::importers::{self, Format, Imported};
+use gclab_core::io::AtomicFile;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use serde_json::{Value, json};
@@ -30,9 +30,9 @@ const MUTATOR_TID: u64 = 100;
 /// Thread ids of the per-core tracks (android-krait).
 const CORE_TID: u64 = 10_000;
 
-/// Streams trace events into the output file.
+/// Streams trace events into the output file, which replaces `path` only when finished ([`AtomicFile`]).
 struct Out {
-    w: BufWriter<File>,
+    w: BufWriter<AtomicFile>,
     path: String,
     first: bool,
     events: u64,
@@ -40,7 +40,7 @@ struct Out {
 
 impl Out {
     fn create(path: &str) -> Result<Out, CliError> {
-        let f = File::create(path)
+        let f = AtomicFile::create(Path::new(path))
             .map_err(|e| CliError::other(format!("{path}: cannot create: {e}")))?;
         let mut o = Out {
             w: BufWriter::new(f),
@@ -94,9 +94,12 @@ impl Out {
         let tail = serde_json::to_string(&tail).map_err(|e| CliError::other(e.to_string()))?;
         // `{"displayTimeUnit":…}` → `],"displayTimeUnit":…}`
         self.raw(&format!("\n],{}", &tail[1..]))?;
+        let path = self.path;
         self.w
-            .flush()
-            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))?;
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(AtomicFile::commit)
+            .map_err(|e| CliError::other(format!("{path}: cannot write: {e}")))?;
         Ok(self.events)
     }
 }

@@ -112,7 +112,8 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
 fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
     match a.last("--out") {
         Some(p) if p != "-" => {
-            std::fs::write(&p, text).map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
+            gclab_core::io::write_file_atomic(std::path::Path::new(&p), text.as_bytes())
+                .map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
         }
         _ => write!(std::io::stdout().lock(), "{text}").map_err(|e| CliError::other(e.to_string())),
     }

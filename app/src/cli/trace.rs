@@ -129,7 +129,7 @@ fn record_cmd(a: &Args) -> Result<(), CliError> {
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
     record::write_run(&run, &sc, &mut w).map_err(werr)?;
     let events = w.events();
-    w.finish().map_err(werr)?;
+    w.commit().map_err(werr)?;
     say(&format!(
         "{out}: {} objects, {} collections, {events} events from {}\n",
         run.layout.objects.len(),
@@ -151,20 +151,13 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
     };
     let form = form_of(a)?;
     let out_path = Path::new(&out);
-    let created = std::cell::Cell::new(false);
+    // The output replaces `out` only once complete (an error drops the writer and its temporary file), so the
+    // input may be the output itself.
     let (report, w) = import::import(&a.input, input, format, |h| {
-        let w = TraceWriter::create(out_path, form, h)?;
-        created.set(true);
-        Ok(w)
+        TraceWriter::create(out_path, form, h)
     })
-    .map_err(|e| {
-        // A half-written output is removed: it would read as truncated.
-        if created.get() {
-            let _ = std::fs::remove_file(out_path);
-        }
-        trace_err(&e, Some(&out))
-    })?;
-    w.finish()
+    .map_err(|e| trace_err(&e, Some(&out)))?;
+    w.commit()
         .map_err(|e| CliError::other(format!("{out}: cannot write: {e}")))?;
     let mut err = std::io::stderr().lock();
     for m in report.warnings.messages() {
