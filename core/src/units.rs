@@ -64,20 +64,45 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
-/// Parses a byte size: an integer (`16384`) or a number with a unit (`"16KiB"`, `"8 MiB"`, `"512B"`, `"1.5KiB"`).
-/// Units: B, KiB, MiB, GiB (binary) and KB, MB, GB (taken as binary too, as the papers use them).
+/// One GiB. `[bytes]`
+pub const GIB: u64 = 1024 * MIB;
+
+/// Formats a byte count exactly, for files that are read back: the largest binary unit that divides it (`16KiB`,
+/// `8MiB`, `2GiB`), or `None` when no unit is exact (the caller then writes the integer of bytes). 0 is `None`.
+pub fn format_bytes_exact(bytes: u64) -> Option<String> {
+    [(GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")]
+        .into_iter()
+        .find(|(unit, _)| bytes > 0 && bytes.is_multiple_of(*unit))
+        .map(|(unit, name)| format!("{}{name}", bytes / unit))
+}
+
+/// Parses a byte size: an integer (`16384`) or a number with a binary unit (`"16KiB"`, `"8 MiB"`, `"512B"`,
+/// `"1.5KiB"`). Units: B, KiB, MiB, GiB. The decimal-looking `KB`, `MB`, `GB` (and `K`, `M`, `G`) are refused
+/// rather than guessed: papers and tools disagree on whether `KB` is 1000 or 1024 bytes.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
+    if let Some(rest) = t.strip_prefix('-') {
+        if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+            return Err(format!("size `{t}` is negative (expected bytes ≥ 0)"));
+        }
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let num = num.replace('_', "");
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+    let unit = unit.trim();
+    let mult: u64 = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
-        "k" | "kb" | "kib" => KIB,
-        "m" | "mb" | "mib" => MIB,
-        "g" | "gb" | "gib" => 1024 * MIB,
+        "kib" => KIB,
+        "mib" => MIB,
+        "gib" => GIB,
+        "k" | "kb" | "m" | "mb" | "g" | "gb" => {
+            let binary = format!("{}iB", unit[..1].to_ascii_uppercase());
+            return Err(format!(
+                "ambiguous size unit `{unit}` in `{t}` (expected {binary} for binary units, or the number of bytes)"
+            ));
+        }
         other => {
             return Err(format!(
                 "unknown size unit `{other}` (expected B, KiB, MiB or GiB)"
@@ -90,9 +115,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         ));
     }
     if let Ok(n) = num.parse::<u64>() {
-        return n
-            .checked_mul(mult)
-            .ok_or_else(|| format!("size `{t}` is too large"));
+        return n.checked_mul(mult).ok_or_else(|| {
+            format!(
+                "size `{t}` is too large (expected at most {} bytes)",
+                u64::MAX
+            )
+        });
     }
     let f: f64 = num
         .parse()
@@ -146,6 +174,31 @@ mod tests {
         assert!(parse_bytes("12 parsecs").is_err());
         assert!(parse_bytes("KiB").is_err());
         assert!(parse_bytes("0.3B").is_err());
+    }
+
+    #[test]
+    fn kb_is_refused_not_read_as_kib() {
+        let e = parse_bytes("128KB").expect_err("KB is ambiguous");
+        assert!(e.contains("ambiguous") && e.contains("KiB"), "{e}");
+        assert!(
+            parse_bytes("2m").is_err(),
+            "single-letter units are ambiguous too"
+        );
+    }
+
+    #[test]
+    fn a_negative_size_says_negative() {
+        let e = parse_bytes("-128KiB").expect_err("negative");
+        assert!(e.contains("negative"), "{e}");
+    }
+
+    #[test]
+    fn exact_sizes_use_the_largest_exact_unit_or_none() {
+        assert_eq!(format_bytes_exact(1024).as_deref(), Some("1KiB"));
+        assert_eq!(format_bytes_exact(3 * GIB).as_deref(), Some("3GiB"));
+        assert_eq!(format_bytes_exact(1536 * KIB).as_deref(), Some("1536KiB"));
+        assert_eq!(format_bytes_exact(1025), None);
+        assert_eq!(format_bytes_exact(0), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod file;
 pub mod presets;
 pub mod size;
 pub mod toml_util;
+pub mod wide_u64;
 
 use std::path::{Path, PathBuf};
 
@@ -399,6 +400,20 @@ fn resolve_workload(
             (t.to_string(), format!("workload:{name}"))
         } else {
             let path = base_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
+            // Only a TOML file is read: a scenario naming any other file (`/etc/passwd`) would otherwise get
+            // pieces of it quoted back in the parse error.
+            let is_toml = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+            if !is_toml {
+                return Err(field_error(
+                    origin_of("workload.profile"),
+                    "workload.profile",
+                    format!(
+                        "`{name}` is neither an embedded profile nor a .toml file (expected a profile name such as kvm/kwml or a path ending in .toml)"
+                    ),
+                ));
+            }
             let text = read_text_capped(&path).map_err(|e| {
                 field_error(
                     origin_of("workload.profile"),

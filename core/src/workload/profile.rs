@@ -54,10 +54,18 @@ pub struct LifetimeClass {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mean_allocations: Option<f64>,
     /// Shortest lifetime for `uniform`. `[allocations]`
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::scenario::wide_u64::option"
+    )]
     pub min_allocations: Option<u64>,
     /// Longest lifetime for `uniform`. `[allocations]`
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::scenario::wide_u64::option"
+    )]
     pub max_allocations: Option<u64>,
 }
 
@@ -69,6 +77,7 @@ pub struct Phase {
     #[serde(default)]
     pub name: String,
     /// Allocations the program's own work makes in this phase (timer allocations come on top). `[allocations]`
+    #[serde(with = "crate::scenario::wide_u64")]
     pub allocations: u64,
     /// Mean compute between two allocations; defaults to the profile's. `[cycles]`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,8 +101,10 @@ pub struct Phase {
 #[serde(deny_unknown_fields)]
 pub struct TimerSpec {
     /// Wall time between ticks. `[cycles]`
+    #[serde(with = "crate::scenario::wide_u64")]
     pub period_cycles: u64,
     /// Objects the handler allocates per tick. `[allocations]`
+    #[serde(with = "crate::scenario::wide_u64")]
     pub allocations_per_tick: u64,
     /// Mean compute per handler allocation; defaults to the profile's. `[cycles]`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -183,7 +194,7 @@ pub struct TraceWorkload {
     pub path: String,
     /// Mutator compute before each allocation. `[cycles]` 0 (default): the recorded time between allocations at the
     /// platform's clock (`kvm.clock_hz`); a trace on a logical clock then gives one cycle per tick.
-    #[serde(default)]
+    #[serde(default, with = "crate::scenario::wide_u64")]
     pub cycles_per_allocation: u64,
 }
 
