@@ -132,9 +132,39 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(v as u64)
 }
 
-/// Parses a duration with a unit (`ns`, `us`, `ms`, `s`) into nanoseconds.
+/// Every time and duration gclab reads — from logs, traces or the command line — is below this (about 146 years):
+/// the range in which the exact MMU's sums cannot overflow. `[ns]`
+pub const MAX_TIME_NS: u64 = 1 << 62;
+
+/// Parses a duration with a unit (`ns`, `us`, `ms`, `s`) into nanoseconds: > 0 and below [`MAX_TIME_NS`].
 pub fn parse_duration_ns(text: &str) -> Result<u64, String> {
+    match parse_ns(text, false)? {
+        0 => Err(format!(
+            "duration `{}` is out of range (expected > 0)",
+            text.trim()
+        )),
+        v => Ok(v),
+    }
+}
+
+/// Parses a point in time in nanoseconds: a bare integer (`25000000`) or a number with a unit (`25ms`, `0.5s`);
+/// 0 allowed, below [`MAX_TIME_NS`].
+pub fn parse_time_ns(text: &str) -> Result<u64, String> {
+    parse_ns(text, true)
+}
+
+fn parse_ns(text: &str, bare_ns: bool) -> Result<u64, String> {
     let t = text.trim();
+    let too_large = || format!("`{t}` is too large (expected below 2^62 ns, about 146 years)");
+    if bare_ns && !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) {
+        return match t.parse::<u64>() {
+            Ok(v) if v < MAX_TIME_NS => Ok(v),
+            _ => Err(too_large()),
+        };
+    }
+    if t.starts_with('-') {
+        return Err(format!("`{t}` is negative (expected a time ≥ 0)"));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
@@ -155,8 +185,8 @@ pub fn parse_duration_ns(text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("`{t}` is not a duration (expected e.g. 10ms)"))?;
     let v = (f * mult).round();
-    if !(v.is_finite() && v > 0.0 && v < 1.8e19) {
-        return Err(format!("duration `{t}` is out of range (expected > 0)"));
+    if !v.is_finite() || v >= MAX_TIME_NS as f64 {
+        return Err(too_large());
     }
     Ok(v as u64)
 }
@@ -206,6 +236,21 @@ mod tests {
         assert_eq!(parse_duration_ns("10ms"), Ok(10_000_000));
         assert_eq!(parse_duration_ns("1.5us"), Ok(1500));
         assert!(parse_duration_ns("10").is_err());
+    }
+
+    #[test]
+    fn command_line_times_share_the_importers_cap() {
+        assert!(
+            parse_duration_ns("4611686018ms").is_ok(),
+            "just below 2^62 ns"
+        );
+        let e = parse_duration_ns("4611686019s").expect_err("beyond 2^62 ns");
+        assert!(e.contains("too large"), "{e}");
+        assert_eq!(parse_time_ns("0"), Ok(0));
+        assert_eq!(parse_time_ns("4611686018427387903"), Ok(MAX_TIME_NS - 1));
+        assert!(parse_time_ns("4611686018427387904").is_err(), "2^62");
+        assert!(parse_time_ns("9223372036854775807").is_err(), "2^63 − 1");
+        assert!(parse_time_ns("-5ms").is_err(), "negative");
     }
 
     #[test]

@@ -269,6 +269,9 @@ impl Imported {
 
     /// The step functions to measure over `span`. `[ns]`
     pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        // The exact MMU works below MAX_TIME_NS (its sums would overflow beyond): a span reaching past it is
+        // clamped, as every imported time is below it anyway.
+        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
         match self {
             Imported::Pauses(p) => p.util_series(span),
             Imported::Util(u) => u.series.iter().map(|s| s.clipped(span.0, span.1)).collect(),
@@ -326,7 +329,7 @@ impl Imported {
 
 /// Every time and duration an importer yields is below this (about 146 years): the range the exact MMU works in.
 /// A log stamp or duration beyond it is garbled; its line is skipped with [`OUT_OF_RANGE`]. `[ns]`
-pub const MAX_TIME_NS: u64 = 1 << 62;
+pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 /// The skip reason of a line whose time or duration reaches [`MAX_TIME_NS`].
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
