@@ -19,6 +19,8 @@ mod determinism;
 mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
+/// Issue 21's hostile inputs: each gives exit 2 and one plain line naming file, place and expectation.
+mod hostile_inputs;
 /// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
 mod kvm_mechanisms;
 /// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.

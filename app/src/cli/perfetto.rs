@@ -16,6 +16,7 @@ use std::path::Path;
 
 use gclab_core::importers::{self, Format, Imported};
 use gclab_core::io::AtomicFile;
+use gclab_core::trace::reader::sniff_form;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use serde_json::{Value, json};
@@ -138,28 +139,25 @@ pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
             .map_err(|e| CliError::input(format!("{input}: {e}")))?;
         (export_run(&out, &sc, &run)?, "scenario")
     } else {
-        match TraceReader::open(Path::new(input)) {
-            Ok(r) => (export_trace(&out, input, r)?, "gclab trace"),
-            Err(trace_err) => {
-                let format = match a.last("--format") {
-                    Some(f) => Format::parse(&f).ok_or_else(|| {
-                        CliError::input(format!(
-                            "--format: unknown format `{f}` (expected one of {})",
-                            Format::NAMES
-                        ))
-                    })?,
-                    None => Format::Auto,
-                };
-                let looks_like_trace = trace_err.message.contains("version")
-                    || (trace_err.message.contains("magic")
-                        && !trace_err.message.starts_with("not a"));
-                if looks_like_trace {
-                    return Err(CliError::input(trace_err.to_string()));
-                }
-                let (_, data) = importers::import_file(Path::new(input), format)
-                    .map_err(|e| CliError::input(e.to_string()))?;
-                (export_log(&out, input, &data)?, "GC log")
-            }
+        // A gclab trace is told by its magic bytes (compressed or not); its problems are reported as a trace's,
+        // never re-read as a GC log.
+        if sniff_form(Path::new(input)).is_some() {
+            let r =
+                TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
+            (export_trace(&out, input, r)?, "gclab trace")
+        } else {
+            let format = match a.last("--format") {
+                Some(f) => Format::parse(&f).ok_or_else(|| {
+                    CliError::input(format!(
+                        "--format: unknown format `{f}` (expected one of {})",
+                        Format::NAMES
+                    ))
+                })?,
+                None => Format::Auto,
+            };
+            let (_, data) = importers::import_file(Path::new(input), format)
+                .map_err(|e| CliError::input(e.to_string()))?;
+            (export_log(&out, input, &data)?, "GC log")
         }
     };
     let mut so = std::io::stdout().lock();

@@ -474,6 +474,17 @@ impl LineReport {
         if self.nonblank {
             return Ok(());
         }
+        if self.too_long.0 > 0 {
+            // Not empty: every line with text was over the cap.
+            return Err(ImportError::new(
+                file,
+                self.too_long.1,
+                ImportErrorKind::LineTooLong {
+                    limit_bytes: MAX_LINE_BYTES,
+                    expected: format!("{what} lines"),
+                },
+            ));
+        }
         Err(ImportError::new(
             file,
             1,

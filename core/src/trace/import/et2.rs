@@ -86,14 +86,19 @@ fn records(line: &str) -> Vec<Vec<&str>> {
     out
 }
 
-/// Parses one record's tokens; `Err` is the warning reason.
+/// The reason of a record of a known kind with the wrong field count or a non-number: an error, as in every
+/// importer (`docs/trace-format.md`, "bad lines").
+const MALFORMED: &str =
+    "malformed record: expected the field count of its kind, each field a decimal number";
+
+/// Parses one record's tokens; `Err` is the reason (an error for [`MALFORMED`], else a warning).
 fn parse(r: &[&str]) -> Result<Rec, &'static str> {
     let n = |i: usize| r.get(i).and_then(|t| t.parse::<u64>().ok());
     let fields = |k: usize| -> Result<(), &'static str> {
         if r.len() == k && (1..k).all(|i| n(i).is_some()) {
             Ok(())
         } else {
-            Err("malformed record (wrong field count or a non-number; a buffer-cut tail?)")
+            Err(MALFORMED)
         }
     };
     match r.first().copied() {
@@ -141,6 +146,10 @@ fn walk(
                 Ok(rec) => {
                     rec_no += 1;
                     f(rec_no, rec)?;
+                }
+                Err(MALFORMED) => {
+                    let shown: String = r.join(" ").chars().take(80).collect();
+                    return Err(lines.error(format!("`{shown}`: {MALFORMED}")));
                 }
                 Err(why) => warnings.skip(lines.line_no, why),
             }
@@ -209,6 +218,15 @@ where
             name,
             "no Elephant Tracks 2 records: expected lines such as `N obj size type site 0 thread` or \
              `W obj class thread`",
+        ));
+    }
+    if last_use.is_empty() {
+        return Err(TraceError::file(
+            name,
+            format!(
+                "no objects: {records} Elephant Tracks 2 records but no allocation (expected `N` or `A` records, \
+                 e.g. `N obj size type site 0 thread`)"
+            ),
         ));
     }
     let mut deaths: Vec<(u64, u32)> = last_use
