@@ -15,10 +15,13 @@ use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
 
 use super::output::write_json;
+use super::progress;
 use super::{Args, CliError};
 
 /// Flags `mmu` accepts (each takes a value).
 const FLAGS: [&str; 4] = ["--format", "--windows", "--span-ns", "--json"];
+/// Inputs from this size on show a progress line while they are read. `[bytes]`
+const BIG_INPUT_BYTES: u64 = 8 << 20;
 /// Worst windows reported per window length.
 const WORST: usize = 5;
 
@@ -134,8 +137,16 @@ fn measure(
     windows: Option<Vec<u64>>,
     span: Option<(u64, u64)>,
 ) -> Result<Report, CliError> {
-    let (format, data) = importers::import_file(Path::new(input), format)
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(input).map_or(0, |m| m.len());
+    // Small inputs are read in a blink: no line for them.
+    let shown = (size >= BIG_INPUT_BYTES).then(|| {
+        progress::Watcher::count(format!("mmu {input}"), size, std::sync::Arc::clone(&read))
+    });
+    let (format, data) =
+        importers::import_file_watched(Path::new(input), format, read, std::sync::Arc::default())
+            .map_err(|e| CliError::input(e.to_string()))?;
+    drop(shown);
     let span_ns = span.unwrap_or_else(|| data.default_span_ns());
     if span_ns.1 <= span_ns.0 {
         return Err(CliError::input(format!(

@@ -76,6 +76,12 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
     let jobs = plan();
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let shown = super::progress::Watcher::count(
+        format!("reproduce android: {} runs", jobs.len()),
+        jobs.len() as u64,
+        std::sync::Arc::clone(&finished),
+    );
     let mut slots: Vec<Option<Result<gclab_core::Summary, String>>> = vec![None; jobs.len()];
     let done: Vec<Vec<(usize, Result<gclab_core::Summary, String>)>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
@@ -86,6 +92,7 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(job) = jobs.get(i) else { break };
                         out.push((i, run_job(job, &sets)));
+                        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
                     out
                 })
@@ -96,6 +103,7 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
             .map(|h| h.join().unwrap_or_default())
             .collect()
     });
+    drop(shown);
     for (i, r) in done.into_iter().flatten() {
         slots[i] = Some(r);
     }
@@ -140,13 +148,24 @@ fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
             vec![format!("workload.cache_free_bytes={b}")],
         ));
     }
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let shown = super::progress::Watcher::count(
+        format!("reproduce kvm: {} configurations", configs.len()),
+        configs.len() as u64,
+        std::sync::Arc::clone(&finished),
+    );
     let results: Vec<Result<Vec<AppResult>, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = configs
             .iter()
             .map(|(_, o)| {
                 let mut sets = base_sets.clone();
                 sets.extend(o.iter().cloned());
-                s.spawn(move || run_all(&sets).map_err(|e| e.to_string()))
+                let finished = &finished;
+                s.spawn(move || {
+                    let r = run_all(&sets).map_err(|e| e.to_string());
+                    finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    r
+                })
             })
             .collect();
         handles
@@ -157,6 +176,7 @@ fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
             })
             .collect()
     });
+    drop(shown);
     let mut all = Vec::new();
     for ((name, _), r) in configs.iter().zip(results) {
         all.push((name.clone(), r.map_err(CliError::input)?));

@@ -79,6 +79,37 @@ pub fn open_decompressed(name: &str, path: &Path) -> Result<Box<dyn Read>, Trace
     decompressed(name, Box::new(f))
 }
 
+/// A reader that adds every byte it reads to a shared counter (for a progress display on another thread).
+pub struct CountingRead<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R> CountingRead<R> {
+    /// `inner`, counting into `count`.
+    pub fn new(inner: R, count: Arc<AtomicU64>) -> Self {
+        CountingRead { inner, count }
+    }
+}
+
+impl<R: Read> Read for CountingRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// [`open_decompressed`], adding the file's bytes read (compressed) to `read`.
+pub fn open_decompressed_counted(
+    name: &str,
+    path: &Path,
+    read: &Arc<AtomicU64>,
+) -> Result<Box<dyn Read>, TraceError> {
+    let f = File::open(path).map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
+    decompressed(name, Box::new(CountingRead::new(f, Arc::clone(read))))
+}
+
 /// How far a decompressor has read its compressed input, so that its failures can be told apart: the input ended
 /// (a truncated file) or held bad data (a corrupt one).
 #[derive(Default)]

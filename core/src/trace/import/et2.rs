@@ -14,6 +14,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use super::{ImportReport, ImportWarnings, Lines, write_error};
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
@@ -135,10 +137,11 @@ fn parse(r: &[&str]) -> Result<Rec, &'static str> {
 fn walk(
     name: &str,
     file: &Path,
+    read: &Arc<AtomicU64>,
     warnings: &mut ImportWarnings,
     mut f: impl FnMut(u64, Rec) -> Result<(), TraceError>,
 ) -> Result<u64, TraceError> {
-    let mut lines = Lines::open(name, file)?;
+    let mut lines = Lines::open_counted(name, file, read)?;
     let mut rec_no = 0u64;
     while lines.advance()? {
         for r in records(lines.line()) {
@@ -182,6 +185,20 @@ where
     W: std::io::Write,
     F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
 {
+    import_counted(name, path, &Arc::default(), make)
+}
+
+/// [`import`], adding the bytes read (compressed; the file is read twice) to `read`.
+pub fn import_counted<W, F>(
+    name: &str,
+    path: &Path,
+    read: &Arc<AtomicU64>,
+    make: F,
+) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
     let file = trace_file(path);
     let dir = file
         .parent()
@@ -192,7 +209,7 @@ where
     let mut cur: HashMap<u64, u32> = HashMap::new();
     let mut last_use: Vec<u64> = Vec::new();
     let mut unallocated = 0u64;
-    let records = walk(name, &file, &mut report.warnings, |rec_no, rec| {
+    let records = walk(name, &file, read, &mut report.warnings, |rec_no, rec| {
         match rec {
             Rec::Alloc { obj, .. } => {
                 let idx = u32::try_from(last_use.len()).map_err(|_| {
@@ -249,7 +266,7 @@ where
     let mut next = 0u32;
     let mut d = 0usize;
     let mut ignore = ImportWarnings::default();
-    walk(name, &file, &mut ignore, |rec_no, rec| {
+    walk(name, &file, read, &mut ignore, |rec_no, rec| {
         let io = |e: std::io::Error| write_error(name, &e);
         if let Rec::Alloc {
             size,
