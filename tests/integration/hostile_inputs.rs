@@ -159,3 +159,50 @@ fn issue_21_a_malformed_line_stops_every_importer_at_its_line() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn issue_21_a_csv_line_over_the_cap_is_an_error_not_an_abort() {
+    let d = scratch("csvline");
+    let p = d.join("one-line.csv");
+    let mut text = "start_ns,end_ns,".to_string();
+    text.push_str(&"1".repeat(3 << 20));
+    std::fs::write(&p, text).expect("one long line");
+    let err = fails_with_one_line(&gclab(&["mmu", s(&p)]), "2 GB-style single line");
+    assert!(
+        err.contains("one-line.csv:1:") && err.contains("line cap"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn issue_21_200m_allocations_are_refused_up_front_not_aborted() {
+    let o = gclab(&[
+        "run",
+        "preset:kvm/kwml",
+        "--set",
+        "workload.phases.0.allocations=200000000",
+    ]);
+    let err = fails_with_one_line(&o, "200 M allocations");
+    assert!(
+        err.contains("20000000") && err.contains("allocations"),
+        "{err}"
+    );
+}
+
+#[test]
+fn issue_21_a_fine_android_layout_over_a_huge_volume_is_an_error() {
+    let o = gclab(&[
+        "run",
+        "preset:android/jack",
+        "--set",
+        "workload.android.allocated_mib=100000",
+        "--set",
+        "android.engine.cohort_bytes=256",
+    ]);
+    let err = fails_with_one_line(&o, "android pieces");
+    assert!(
+        err.contains("android.engine.cohort_bytes") && err.contains("pieces"),
+        "{err}"
+    );
+}
