@@ -81,10 +81,10 @@ pub fn format_bytes_exact(bytes: u64) -> Option<String> {
 /// rather than guessed: papers and tools disagree on whether `KB` is 1000 or 1024 bytes.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    if let Some(rest) = t.strip_prefix('-') {
-        if rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
-            return Err(format!("size `{t}` is negative (expected bytes ≥ 0)"));
-        }
+    if let Some(rest) = t.strip_prefix('-')
+        && rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    {
+        return Err(format!("size `{t}` is negative (expected bytes ≥ 0)"));
     }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
