@@ -33,6 +33,7 @@ pub mod cpu;
 pub mod error;
 pub mod heap;
 pub mod importers;
+pub mod io;
 pub mod lesson;
 pub mod metrics;
 pub mod platform;

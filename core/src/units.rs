@@ -64,20 +64,45 @@ pub fn format_bytes(bytes: u64) -> String {
     }
 }
 
-/// Parses a byte size: an integer (`16384`) or a number with a unit (`"16KiB"`, `"8 MiB"`, `"512B"`, `"1.5KiB"`).
-/// Units: B, KiB, MiB, GiB (binary) and KB, MB, GB (taken as binary too, as the papers use them).
+/// One GiB. `[bytes]`
+pub const GIB: u64 = 1024 * MIB;
+
+/// Formats a byte count exactly, for files that are read back: the largest binary unit that divides it (`16KiB`,
+/// `8MiB`, `2GiB`), or `None` when no unit is exact (the caller then writes the integer of bytes). 0 is `None`.
+pub fn format_bytes_exact(bytes: u64) -> Option<String> {
+    [(GIB, "GiB"), (MIB, "MiB"), (KIB, "KiB")]
+        .into_iter()
+        .find(|(unit, _)| bytes > 0 && bytes.is_multiple_of(*unit))
+        .map(|(unit, name)| format!("{}{name}", bytes / unit))
+}
+
+/// Parses a byte size: an integer (`16384`) or a number with a binary unit (`"16KiB"`, `"8 MiB"`, `"512B"`,
+/// `"1.5KiB"`). Units: B, KiB, MiB, GiB. The decimal-looking `KB`, `MB`, `GB` (and `K`, `M`, `G`) are refused
+/// rather than guessed: papers and tools disagree on whether `KB` is 1000 or 1024 bytes.
 pub fn parse_bytes(text: &str) -> Result<u64, String> {
     let t = text.trim();
+    if let Some(rest) = t.strip_prefix('-')
+        && rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    {
+        return Err(format!("size `{t}` is negative (expected bytes ≥ 0)"));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
     let num = num.replace('_', "");
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+    let unit = unit.trim();
+    let mult: u64 = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
-        "k" | "kb" | "kib" => KIB,
-        "m" | "mb" | "mib" => MIB,
-        "g" | "gb" | "gib" => 1024 * MIB,
+        "kib" => KIB,
+        "mib" => MIB,
+        "gib" => GIB,
+        "k" | "kb" | "m" | "mb" | "g" | "gb" => {
+            let binary = format!("{}iB", unit[..1].to_ascii_uppercase());
+            return Err(format!(
+                "ambiguous size unit `{unit}` in `{t}` (expected {binary} for binary units, or the number of bytes)"
+            ));
+        }
         other => {
             return Err(format!(
                 "unknown size unit `{other}` (expected B, KiB, MiB or GiB)"
@@ -90,9 +115,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         ));
     }
     if let Ok(n) = num.parse::<u64>() {
-        return n
-            .checked_mul(mult)
-            .ok_or_else(|| format!("size `{t}` is too large"));
+        return n.checked_mul(mult).ok_or_else(|| {
+            format!(
+                "size `{t}` is too large (expected at most {} bytes)",
+                u64::MAX
+            )
+        });
     }
     let f: f64 = num
         .parse()
@@ -104,9 +132,39 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(v as u64)
 }
 
-/// Parses a duration with a unit (`ns`, `us`, `ms`, `s`) into nanoseconds.
+/// Every time and duration gclab reads — from logs, traces or the command line — is below this (about 146 years):
+/// the range in which the exact MMU's sums cannot overflow. `[ns]`
+pub const MAX_TIME_NS: u64 = 1 << 62;
+
+/// Parses a duration with a unit (`ns`, `us`, `ms`, `s`) into nanoseconds: > 0 and below [`MAX_TIME_NS`].
 pub fn parse_duration_ns(text: &str) -> Result<u64, String> {
+    match parse_ns(text, false)? {
+        0 => Err(format!(
+            "duration `{}` is out of range (expected > 0)",
+            text.trim()
+        )),
+        v => Ok(v),
+    }
+}
+
+/// Parses a point in time in nanoseconds: a bare integer (`25000000`) or a number with a unit (`25ms`, `0.5s`);
+/// 0 allowed, below [`MAX_TIME_NS`].
+pub fn parse_time_ns(text: &str) -> Result<u64, String> {
+    parse_ns(text, true)
+}
+
+fn parse_ns(text: &str, bare_ns: bool) -> Result<u64, String> {
     let t = text.trim();
+    let too_large = || format!("`{t}` is too large (expected below 2^62 ns, about 146 years)");
+    if bare_ns && !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()) {
+        return match t.parse::<u64>() {
+            Ok(v) if v < MAX_TIME_NS => Ok(v),
+            _ => Err(too_large()),
+        };
+    }
+    if t.starts_with('-') {
+        return Err(format!("`{t}` is negative (expected a time ≥ 0)"));
+    }
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
@@ -127,8 +185,8 @@ pub fn parse_duration_ns(text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("`{t}` is not a duration (expected e.g. 10ms)"))?;
     let v = (f * mult).round();
-    if !(v.is_finite() && v > 0.0 && v < 1.8e19) {
-        return Err(format!("duration `{t}` is out of range (expected > 0)"));
+    if !v.is_finite() || v >= MAX_TIME_NS as f64 {
+        return Err(too_large());
     }
     Ok(v as u64)
 }
@@ -149,10 +207,50 @@ mod tests {
     }
 
     #[test]
+    fn kb_is_refused_not_read_as_kib() {
+        let e = parse_bytes("128KB").expect_err("KB is ambiguous");
+        assert!(e.contains("ambiguous") && e.contains("KiB"), "{e}");
+        assert!(
+            parse_bytes("2m").is_err(),
+            "single-letter units are ambiguous too"
+        );
+    }
+
+    #[test]
+    fn a_negative_size_says_negative() {
+        let e = parse_bytes("-128KiB").expect_err("negative");
+        assert!(e.contains("negative"), "{e}");
+    }
+
+    #[test]
+    fn exact_sizes_use_the_largest_exact_unit_or_none() {
+        assert_eq!(format_bytes_exact(1024).as_deref(), Some("1KiB"));
+        assert_eq!(format_bytes_exact(3 * GIB).as_deref(), Some("3GiB"));
+        assert_eq!(format_bytes_exact(1536 * KIB).as_deref(), Some("1536KiB"));
+        assert_eq!(format_bytes_exact(1025), None);
+        assert_eq!(format_bytes_exact(0), None);
+    }
+
+    #[test]
     fn durations_parse_with_units() {
         assert_eq!(parse_duration_ns("10ms"), Ok(10_000_000));
         assert_eq!(parse_duration_ns("1.5us"), Ok(1500));
         assert!(parse_duration_ns("10").is_err());
+    }
+
+    #[test]
+    fn command_line_times_share_the_importers_cap() {
+        assert!(
+            parse_duration_ns("4611686018ms").is_ok(),
+            "just below 2^62 ns"
+        );
+        let e = parse_duration_ns("4611686019s").expect_err("beyond 2^62 ns");
+        assert!(e.contains("too large"), "{e}");
+        assert_eq!(parse_time_ns("0"), Ok(0));
+        assert_eq!(parse_time_ns("4611686018427387903"), Ok(MAX_TIME_NS - 1));
+        assert!(parse_time_ns("4611686018427387904").is_err(), "2^62");
+        assert!(parse_time_ns("9223372036854775807").is_err(), "2^63 − 1");
+        assert!(parse_time_ns("-5ms").is_err(), "negative");
     }
 
     #[test]

@@ -321,3 +321,55 @@ fn bad_input_exits_2_with_one_line_naming_the_problem() {
         }
     }
 }
+
+/// Runs `gclab ARGS` under a pseudo-terminal (util-linux `script`), so that stderr is a terminal; returns what the
+/// terminal showed (stdout and stderr together).
+fn on_a_terminal(args: &[&str]) -> String {
+    let cmd = std::iter::once(gclab_tests::gclab_bin().display().to_string())
+        .chain(args.iter().map(|a| a.to_string()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("util-linux `script` runs the command under a pseudo-terminal");
+    assert!(
+        o.status.success(),
+        "{cmd} under script: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Issue 21 item 5: long commands show progress on a terminal's stderr, and nothing extra when stderr is a pipe
+/// or with `--quiet`.
+#[test]
+fn issue_21_progress_shows_on_a_terminal_and_not_when_quiet_or_piped() {
+    let shown = on_a_terminal(&["run", "preset:android/jack"]);
+    assert!(
+        shown.contains("gclab: run preset:android/jack") && shown.contains(" %"),
+        "progress line: {shown:?}"
+    );
+    assert!(
+        shown.contains("\r\x1b[2K"),
+        "cleared before the summary: {shown:?}"
+    );
+    let quiet = on_a_terminal(&["run", "preset:android/jack", "--quiet"]);
+    assert!(
+        !quiet.contains("gclab: run") && quiet.contains("cms on android-krait"),
+        "--quiet: summary only: {quiet:?}"
+    );
+    let o = gclab(&["run", "preset:android/jack"]);
+    assert!(o.status.success(), "run");
+    assert!(
+        o.stderr.is_empty(),
+        "stderr a pipe: no progress: {:?}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = gclab(&["run", "-q", "preset:kvm/kwml", "--json", "-"]);
+    assert!(
+        o.status.success(),
+        "-q is accepted anywhere: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

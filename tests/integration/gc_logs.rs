@@ -779,3 +779,85 @@ fn real_logs_of_more_collectors_and_decorators() {
         }
     }
 }
+
+fn mmu_json(args: &[&str]) -> serde_json::Value {
+    let o = gclab(args);
+    assert!(
+        o.status.success(),
+        "gclab {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("mmu JSON")
+}
+
+/// Issue 21: `--span-ns 0,2^63−1` on a G1 log with a 55 ms pause reported utilisation 1.0 and no worst window
+/// (exit 0). Command-line times now share the importers' cap (below 2^62 ns): beyond it is an error; up to it,
+/// the MMU is right.
+#[test]
+fn issue_21_span_beyond_the_time_cap_is_an_error_never_a_wrong_mmu() {
+    let log = jvm_log("jdk17-g1-xmx128m");
+    let log = log.to_str().expect("utf-8 path");
+    for end in [
+        "9223372036854775807",
+        "9223372036854775806",
+        "4611686018427387904",
+    ] {
+        let span = format!("0,{end}");
+        let o = gclab(&[
+            "mmu",
+            log,
+            "--span-ns",
+            &span,
+            "--windows",
+            "1ms",
+            "--json",
+            "-",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--span-ns {span}: exit 2");
+        assert!(o.stdout.is_empty(), "--span-ns {span}: no output");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("--span-ns") && err.contains("too large"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+    }
+    let base = mmu_json(&["mmu", log, "--windows", "1ms", "--json", "-"]);
+    let far = mmu_json(&[
+        "mmu",
+        log,
+        "--span-ns",
+        "0,4611686018427387903",
+        "--windows",
+        "1ms",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(
+        far["mmu"][0]["utilization"], 0.0,
+        "a 1 ms window inside the 55 ms pause: {far}"
+    );
+    assert_eq!(
+        far["mmu"], base["mmu"],
+        "a longer span beyond the data does not change the 1 ms MMU"
+    );
+    assert!(
+        far["max_pause_ms"].as_f64().is_some_and(|p| p > 55.0),
+        "the 55 ms pause: {far}"
+    );
+    assert!(
+        far["worst"].as_array().is_some_and(|w| !w.is_empty()),
+        "worst windows listed: {far}"
+    );
+}
+
+#[test]
+fn issue_21_windows_with_an_empty_item_are_rejected() {
+    let log = jvm_log("jdk17-g1-xmx128m");
+    for w in ["1ms,,2ms", "1ms,", ",1ms"] {
+        let o = gclab(&["mmu", log.to_str().expect("utf-8 path"), "--windows", w]);
+        assert_eq!(o.status.code(), Some(2), "--windows {w}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--windows") && err.contains("empty"), "{err}");
+    }
+}

@@ -11,6 +11,8 @@ mod android_pauses;
 mod android_sched_sizing;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
+/// Atomic output (issue 21): writers killed at random points leave the old file or the new one.
+mod atomic_writes;
 /// The CLI contract of DESIGN §5: verbs, JSON shapes, exit statuses, one-line errors for bad input.
 mod cli;
 /// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
@@ -19,8 +21,10 @@ mod determinism;
 mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
-mod kvm_mechanisms;
+/// Issue 21's hostile inputs: each gives exit 2 and one plain line naming file, place and expectation.
+mod hostile_inputs;
 /// kvm-soc mechanisms: gating, wake-ups, compaction, out-of-memory, time-driven allocation, layout replay.
+mod kvm_mechanisms;
 /// The built-in lessons: every claim holds on the model; false claims and malformed files are caught.
 mod lessons;
 /// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.

@@ -11,14 +11,17 @@ use std::path::Path;
 
 use gclab_core::importers::{self, Format, Imported, ReportedMmu};
 use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
-use gclab_core::units::parse_duration_ns;
+use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
 
 use super::output::write_json;
+use super::progress;
 use super::{Args, CliError};
 
 /// Flags `mmu` accepts (each takes a value).
 const FLAGS: [&str; 4] = ["--format", "--windows", "--span-ns", "--json"];
+/// Inputs from this size on show a progress line while they are read. `[bytes]`
+const BIG_INPUT_BYTES: u64 = 8 << 20;
 /// Worst windows reported per window length.
 const WORST: usize = 5;
 
@@ -93,20 +96,20 @@ fn check_positionals(args: &[String]) -> Result<(), CliError> {
     }
 }
 
-/// `1ms,10ms,0.5s` → windows in ns, in the order given.
+/// `1ms,10ms,0.5s` → windows in ns, in the order given; an empty item (`1ms,,2ms`) is an error.
 fn parse_windows(text: &str) -> Result<Vec<u64>, CliError> {
-    let windows: Result<Vec<u64>, String> = text
-        .split(',')
-        .filter(|w| !w.trim().is_empty())
-        .map(parse_duration_ns)
-        .collect();
-    match windows {
-        Ok(w) if !w.is_empty() => Ok(w),
-        Ok(_) => Err(CliError::input(
-            "--windows: expected window lengths with units, e.g. 1ms,10ms,100ms",
-        )),
-        Err(e) => Err(CliError::input(format!("--windows: {e}"))),
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    if let Some(i) = items.iter().position(|w| w.is_empty()) {
+        return Err(CliError::input(format!(
+            "--windows: item {} of `{text}` is empty (expected window lengths with units, e.g. 1ms,10ms,100ms)",
+            i + 1
+        )));
     }
+    items
+        .iter()
+        .map(|w| parse_duration_ns(w))
+        .collect::<Result<Vec<u64>, String>>()
+        .map_err(|e| CliError::input(format!("--windows: {e}")))
 }
 
 /// `A,B`: the observation span in nanoseconds (a unit may be given: `0,25s`).
@@ -119,14 +122,7 @@ fn parse_span(text: &str) -> Result<(u64, u64), CliError> {
     let (a, b) = text
         .split_once(',')
         .ok_or_else(|| bad("is not two values"))?;
-    let one = |v: &str| -> Result<u64, CliError> {
-        let v = v.trim();
-        if !v.is_empty() && v.bytes().all(|c| c.is_ascii_digit()) {
-            v.parse().map_err(|_| bad("is out of range"))
-        } else {
-            parse_duration_ns(v).map_err(|e| bad(&format!("is not a time: {e}")))
-        }
-    };
+    let one = |v: &str| parse_time_ns(v).map_err(|e| bad(&format!("is not a time: {e}")));
     let (a, b) = (one(a)?, one(b)?);
     if b <= a {
         return Err(bad("is empty or reversed"));
@@ -141,8 +137,16 @@ fn measure(
     windows: Option<Vec<u64>>,
     span: Option<(u64, u64)>,
 ) -> Result<Report, CliError> {
-    let (format, data) = importers::import_file(Path::new(input), format)
-        .map_err(|e| CliError::input(e.to_string()))?;
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(input).map_or(0, |m| m.len());
+    // Small inputs are read in a blink: no line for them.
+    let shown = (size >= BIG_INPUT_BYTES).then(|| {
+        progress::Watcher::count(format!("mmu {input}"), size, std::sync::Arc::clone(&read))
+    });
+    let (format, data) =
+        importers::import_file_watched(Path::new(input), format, read, std::sync::Arc::default())
+            .map_err(|e| CliError::input(e.to_string()))?;
+    drop(shown);
     let span_ns = span.unwrap_or_else(|| data.default_span_ns());
     if span_ns.1 <= span_ns.0 {
         return Err(CliError::input(format!(

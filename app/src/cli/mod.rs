@@ -7,6 +7,7 @@ mod lesson;
 mod mmu;
 mod output;
 mod perfetto;
+mod progress;
 mod reproduce;
 mod run;
 mod sweep;
@@ -68,10 +69,21 @@ usage:
   gclab lesson list | check [ID|FILE]... | show ID|FILE   built-in lessons; check evaluates every claim (exit 1 if one fails)
 
 SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
+Long commands show their progress on stderr when it is a terminal; --quiet (-q) turns that off.
 --set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
 
 /// Runs the CLI on `args` (without the program name); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
+    // `--quiet` (`-q`) may stand anywhere after the verb: it only silences progress.
+    let quiet = args.iter().skip(1).any(|a| a == "--quiet" || a == "-q");
+    progress::set_quiet(quiet);
+    let args: Vec<String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| *i == 0 || !(a.as_str() == "--quiet" || a.as_str() == "-q"))
+        .map(|(_, a)| a.clone())
+        .collect();
+    let args = args.as_slice();
     let result = match args.first().map(String::as_str) {
         None => gclab_core::Scenario::default_preset()
             .map_err(CliError::from)

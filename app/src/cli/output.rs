@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use gclab_core::Run;
+use gclab_core::io::{write_dir_atomic, write_file_atomic};
 use gclab_core::units::format_bytes;
 
 use super::CliError;
@@ -15,20 +16,18 @@ pub fn write_json(dest: &str, value: &serde_json::Value) -> Result<(), CliError>
         let mut out = std::io::stdout().lock();
         writeln!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))
     } else {
-        std::fs::write(dest, text + "\n")
+        write_file_atomic(Path::new(dest), (text + "\n").as_bytes())
             .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))
     }
 }
 
-/// Writes the run's timelines as CSV files into `dir` (created if needed).
+/// Writes the run's timelines as CSV files into the folder `dir`, complete or not at all
+/// ([`write_dir_atomic`]).
 pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
-    let d = Path::new(dir);
-    std::fs::create_dir_all(d)
-        .map_err(|e| CliError::other(format!("{dir}: cannot create: {e}")))?;
-    let w = |name: &str, text: String| {
-        let p = d.join(name);
-        std::fs::write(&p, text)
-            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", p.display())))
+    let mut files: Vec<(&str, String)> = Vec::new();
+    let mut w = |name: &'static str, text: String| -> Result<(), CliError> {
+        files.push((name, text));
+        Ok(())
     };
     let mut s = String::from("time_ns,live_bytes,dead_bytes,free_bytes\n");
     for o in &run.occupancy {
@@ -84,7 +83,9 @@ pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
     for m in &run.summary.mmu {
         s += &format!("{},{}\n", m.window_ms, m.utilization);
     }
-    w("mmu.csv", s)
+    w("mmu.csv", s)?;
+    write_dir_atomic(Path::new(dir), &files)
+        .map_err(|e| CliError::other(format!("{dir}: cannot write: {e}")))
 }
 
 /// A short human-readable summary.

@@ -11,11 +11,12 @@
 //! the highest value of its stretch, so peaks survive).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use gclab_core::importers::{self, Format, Imported};
+use gclab_core::io::AtomicFile;
+use gclab_core::trace::reader::sniff_form;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use serde_json::{Value, json};
@@ -30,9 +31,9 @@ const MUTATOR_TID: u64 = 100;
 /// Thread ids of the per-core tracks (android-krait).
 const CORE_TID: u64 = 10_000;
 
-/// Streams trace events into the output file.
+/// Streams trace events into the output file, which replaces `path` only when finished ([`AtomicFile`]).
 struct Out {
-    w: BufWriter<File>,
+    w: BufWriter<AtomicFile>,
     path: String,
     first: bool,
     events: u64,
@@ -40,7 +41,7 @@ struct Out {
 
 impl Out {
     fn create(path: &str) -> Result<Out, CliError> {
-        let f = File::create(path)
+        let f = AtomicFile::create(Path::new(path))
             .map_err(|e| CliError::other(format!("{path}: cannot create: {e}")))?;
         let mut o = Out {
             w: BufWriter::new(f),
@@ -94,9 +95,12 @@ impl Out {
         let tail = serde_json::to_string(&tail).map_err(|e| CliError::other(e.to_string()))?;
         // `{"displayTimeUnit":…}` → `],"displayTimeUnit":…}`
         self.raw(&format!("\n],{}", &tail[1..]))?;
+        let path = self.path;
         self.w
-            .flush()
-            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))?;
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)
+            .and_then(AtomicFile::commit)
+            .map_err(|e| CliError::other(format!("{path}: cannot write: {e}")))?;
         Ok(self.events)
     }
 }
@@ -135,28 +139,25 @@ pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
             .map_err(|e| CliError::input(format!("{input}: {e}")))?;
         (export_run(&out, &sc, &run)?, "scenario")
     } else {
-        match TraceReader::open(Path::new(input)) {
-            Ok(r) => (export_trace(&out, input, r)?, "gclab trace"),
-            Err(trace_err) => {
-                let format = match a.last("--format") {
-                    Some(f) => Format::parse(&f).ok_or_else(|| {
-                        CliError::input(format!(
-                            "--format: unknown format `{f}` (expected one of {})",
-                            Format::NAMES
-                        ))
-                    })?,
-                    None => Format::Auto,
-                };
-                let looks_like_trace = trace_err.message.contains("version")
-                    || (trace_err.message.contains("magic")
-                        && !trace_err.message.starts_with("not a"));
-                if looks_like_trace {
-                    return Err(CliError::input(trace_err.to_string()));
-                }
-                let (_, data) = importers::import_file(Path::new(input), format)
-                    .map_err(|e| CliError::input(e.to_string()))?;
-                (export_log(&out, input, &data)?, "GC log")
-            }
+        // A gclab trace is told by its magic bytes (compressed or not); its problems are reported as a trace's,
+        // never re-read as a GC log.
+        if sniff_form(Path::new(input)).is_some() {
+            let r =
+                TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
+            (export_trace(&out, input, r)?, "gclab trace")
+        } else {
+            let format = match a.last("--format") {
+                Some(f) => Format::parse(&f).ok_or_else(|| {
+                    CliError::input(format!(
+                        "--format: unknown format `{f}` (expected one of {})",
+                        Format::NAMES
+                    ))
+                })?,
+                None => Format::Auto,
+            };
+            let (_, data) = importers::import_file(Path::new(input), format)
+                .map_err(|e| CliError::input(e.to_string()))?;
+            (export_log(&out, input, &data)?, "GC log")
         }
     };
     let mut so = std::io::stdout().lock();

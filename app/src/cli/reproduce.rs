@@ -26,7 +26,18 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
     use gclab_core::reproduce::android::{Results, plan, report, run_job};
     let sets = a.all("--set");
     let jobs = plan();
-    let slots = crate::parallel::map_on_cores(&jobs, "reproduce", |job| run_job(job, &sets));
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let shown = super::progress::Watcher::count(
+        format!("reproduce android: {} runs", jobs.len()),
+        jobs.len() as u64,
+        std::sync::Arc::clone(&finished),
+    );
+    let slots = crate::parallel::map_on_cores(&jobs, "reproduce", |job| {
+        let r = run_job(job, &sets);
+        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    drop(shown);
     let mut sums = Vec::with_capacity(jobs.len());
     for s in slots {
         sums.push(
@@ -40,7 +51,8 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
 fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
     match a.last("--out") {
         Some(p) if p != "-" => {
-            std::fs::write(&p, text).map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
+            gclab_core::io::write_file_atomic(std::path::Path::new(&p), text.as_bytes())
+                .map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
         }
         _ => write!(std::io::stdout().lock(), "{text}").map_err(|e| CliError::other(e.to_string())),
     }
@@ -51,11 +63,20 @@ fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
 fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
     let base_sets = a.all("--set");
     let configs = plan();
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let shown = super::progress::Watcher::count(
+        format!("reproduce kvm: {} configurations", configs.len()),
+        configs.len() as u64,
+        std::sync::Arc::clone(&finished),
+    );
     let slots = crate::parallel::map_on_cores(&configs, "reproduce", |c| {
         let mut sets = base_sets.clone();
         sets.extend(c.overrides.iter().cloned());
-        run_all(&sets).map_err(|e| e.to_string())
+        let r = run_all(&sets).map_err(|e| e.to_string());
+        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        r
     });
+    drop(shown);
     let mut all = Vec::with_capacity(configs.len());
     for (c, r) in configs.iter().zip(slots) {
         let r = r.ok_or_else(|| CliError::other("a reproduction worker panicked"))?;

@@ -2,16 +2,19 @@
 
 use std::io::Write;
 
-use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+use gclab_core::{Cancel, Scenario, simulate};
 
 use super::output::{human_summary, write_csv, write_json};
+use super::progress;
 use super::{Args, CliError};
 
 /// Runs one scenario and prints or writes its results.
 pub fn run(a: &Args) -> Result<(), CliError> {
     let sc = Scenario::load(&a.input, &a.all("--set"))?;
-    let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+    let mut shown = progress::Line::stderr(format!("run {}", a.input));
+    let run = simulate(&sc, &Cancel::never(), &mut shown)
         .map_err(|e| CliError::input(format!("{}: {e}", a.input)))?;
+    shown.finish();
     if let Some(dir) = a.last("--csv") {
         write_csv(&dir, &run)?;
     }

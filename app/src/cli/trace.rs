@@ -12,9 +12,10 @@ use gclab_core::trace::import::{self, ImportFormat};
 use gclab_core::trace::stats::{self, StatsOptions, TraceStats};
 use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter, record};
 use gclab_core::units::format_bytes;
-use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+use gclab_core::{Cancel, Scenario, simulate};
 
 use super::output::write_json;
+use super::progress;
 use super::{Args, CliError};
 
 const USAGE: &str = "usage: gclab trace record SCENARIO -o FILE [--set K=V]... [--text] | \
@@ -121,15 +122,17 @@ fn record_cmd(a: &Args) -> Result<(), CliError> {
     let mut sets = a.all("--set");
     sets.push("record.layout=true".to_string());
     let sc = Scenario::load(&a.input, &sets)?;
-    let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+    let mut shown = progress::Line::stderr(format!("trace record {}", a.input));
+    let run = simulate(&sc, &Cancel::never(), &mut shown)
         .map_err(|e| CliError::input(format!("{}: {e}", a.input)))?;
+    shown.finish();
     let path = Path::new(&out);
     let mut w = TraceWriter::create(path, form_of(a)?, &record::header(&run, &sc))
         .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
     record::write_run(&run, &sc, &mut w).map_err(werr)?;
     let events = w.events();
-    w.finish().map_err(werr)?;
+    w.commit().map_err(werr)?;
     say(&format!(
         "{out}: {} objects, {} collections, {events} events from {}\n",
         run.layout.objects.len(),
@@ -151,20 +154,22 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
     };
     let form = form_of(a)?;
     let out_path = Path::new(&out);
-    let created = std::cell::Cell::new(false);
-    let (report, w) = import::import(&a.input, input, format, |h| {
-        let w = TraceWriter::create(out_path, form, h)?;
-        created.set(true);
-        Ok(w)
+    // The output replaces `out` only once complete (an error drops the writer and its temporary file), so the
+    // input may be the output itself.
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(import::et2::trace_file(input)).map_or(0, |m| m.len());
+    let passes = if format == ImportFormat::Et2 { 2 } else { 1 };
+    let shown = progress::Watcher::count(
+        format!("trace import {}", a.input),
+        size * passes,
+        std::sync::Arc::clone(&read),
+    );
+    let (report, w) = import::import_counted(&a.input, input, format, &read, |h| {
+        TraceWriter::create(out_path, form, h)
     })
-    .map_err(|e| {
-        // A half-written output is removed: it would read as truncated.
-        if created.get() {
-            let _ = std::fs::remove_file(out_path);
-        }
-        trace_err(&e, Some(&out))
-    })?;
-    w.finish()
+    .map_err(|e| trace_err(&e, Some(&out)))?;
+    drop(shown);
+    w.commit()
         .map_err(|e| CliError::other(format!("{out}: cannot write: {e}")))?;
     let mut err = std::io::stderr().lock();
     for m in report.warnings.messages() {

@@ -18,9 +18,9 @@ fn name_of<T: serde::Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-/// Writes `run`'s timelines as CSV files into `dir` (created if missing); returns how many files.
+/// Writes `run`'s timelines as CSV files into the folder `dir`, complete or not at all
+/// ([`gclab_core::io::write_dir_atomic`]); returns how many files.
 pub fn write_csv(dir: &Path, run: &Run) -> Result<usize, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
     let mut files: Vec<(&str, String)> = Vec::new();
     let mut s = String::from("time_ns,live_bytes,dead_bytes,free_bytes\n");
     for o in &run.occupancy {
@@ -78,11 +78,19 @@ pub fn write_csv(dir: &Path, run: &Run) -> Result<usize, String> {
         let _ = writeln!(s, "{},{}", m.window_ms, m.utilization);
     }
     files.push(("mmu.csv", s));
-    for (name, text) in &files {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
-    }
+    gclab_core::io::write_dir_atomic(dir, &files)
+        .map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
     Ok(files.len())
+}
+
+/// Encodes RGBA pixels as a PNG that replaces `path` atomically.
+fn write_png(path: &Path, rgba: &[u8], w: u32, h: u32) -> Result<(), String> {
+    use image::ImageEncoder as _;
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png)
+        .write_image(rgba, w, h, image::ExtendedColorType::Rgba8)
+        .map_err(|e| e.to_string())?;
+    gclab_core::io::write_file_atomic(path, &png).map_err(|e| e.to_string())
 }
 
 /// Saves the next frame as a PNG at `path`; with `close`, then closes the window (used under Xvfb to look at
@@ -92,9 +100,7 @@ pub fn save_png(ctx: &egui::Context, path: String, close: bool) {
     ctx.request_screenshot(move |img| {
         let [w, h] = img.size;
         let bytes: Vec<u8> = img.pixels.iter().flat_map(|c| c.to_array()).collect();
-        if let Err(e) =
-            image::save_buffer(&path, &bytes, w as u32, h as u32, image::ColorType::Rgba8)
-        {
+        if let Err(e) = write_png(Path::new(&path), &bytes, w as u32, h as u32) {
             let _ = std::io::Write::write_fmt(
                 &mut std::io::stderr(),
                 format_args!("gclab: {path}: {e}\n"),

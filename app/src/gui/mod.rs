@@ -647,7 +647,10 @@ impl GclabApp {
                     }
                 }
                 Command::SaveFile(path) => match self.state.controls.apply(&self.state.base) {
-                    Ok(sc) => match std::fs::write(&path, sc.to_toml_string()) {
+                    Ok(sc) => match gclab_core::io::write_file_atomic(
+                        &path,
+                        sc.to_toml_string().as_bytes(),
+                    ) {
                         Ok(()) => self.state.info(format!("saved {}", path.display())),
                         Err(e) => self.state.error(format!("{}: {e}", path.display())),
                     },

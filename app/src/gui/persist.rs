@@ -97,5 +97,6 @@ pub fn save(path: &Path, p: &Persisted) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let text = toml::to_string(p).map_err(|e| e.to_string())?;
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    gclab_core::io::write_file_atomic(path, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -775,7 +775,7 @@ pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, St
         TraceWriter::create(&tmp, Some(Form::Binary), h)
     })
     .map_err(|e| e.to_string())
-    .and_then(|(_, w)| w.finish().map(drop).map_err(|e| format!("{name}: {e}")));
+    .and_then(|(_, w)| w.commit().map_err(|e| format!("{name}: {e}")));
     match made {
         Ok(()) => Ok(Some((tmp, format.name()))),
         Err(e) => {

@@ -14,6 +14,14 @@ pub enum ImportErrorKind {
     /// Nothing but blank lines.
     #[error("the file is empty (expected {0})")]
     Empty(String),
+    /// A line longer than the importers' line cap (and no shorter line with text).
+    #[error("the line is longer than the {limit_bytes}-byte line cap (expected {expected})")]
+    LineTooLong {
+        /// The cap. `[bytes]`
+        limit_bytes: usize,
+        /// What lines were expected.
+        expected: String,
+    },
     /// Bytes that are not UTF-8.
     #[error("invalid UTF-8 (expected a text file)")]
     InvalidUtf8,

@@ -269,6 +269,9 @@ impl Imported {
 
     /// The step functions to measure over `span`. `[ns]`
     pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        // The exact MMU works below MAX_TIME_NS (its sums would overflow beyond): a span reaching past it is
+        // clamped, as every imported time is below it anyway.
+        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
         match self {
             Imported::Pauses(p) => p.util_series(span),
             Imported::Util(u) => u.series.iter().map(|s| s.clipped(span.0, span.1)).collect(),
@@ -326,7 +329,7 @@ impl Imported {
 
 /// Every time and duration an importer yields is below this (about 146 years): the range the exact MMU works in.
 /// A log stamp or duration beyond it is garbled; its line is skipped with [`OUT_OF_RANGE`]. `[ns]`
-pub const MAX_TIME_NS: u64 = 1 << 62;
+pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 /// The skip reason of a line whose time or duration reaches [`MAX_TIME_NS`].
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
@@ -335,6 +338,8 @@ pub(crate) const OUT_OF_RANGE: &str =
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Lines read ahead to tell the format (`--format auto`).
 const DETECT_LINES: usize = 2000;
+/// Most bytes read ahead to tell the format. `[bytes]`
+const DETECT_BYTES: usize = 4 << 20;
 
 /// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data. HotSpot and
 /// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file. A gzip-,
@@ -411,7 +416,11 @@ pub fn import_reader(
     let format = match format {
         Format::Auto => {
             let mut eof = false;
+            // At most DETECT_LINES lines and DETECT_BYTES bytes are held to tell the format.
             for _ in 0..DETECT_LINES {
+                if head.len() >= DETECT_BYTES {
+                    break;
+                }
                 let n = (&mut src)
                     .take(MAX_LINE_BYTES as u64)
                     .read_until(b'\n', &mut head)
@@ -447,8 +456,7 @@ pub fn import_reader(
             std::io::Cursor::new(head).chain(src),
         )?),
         Format::PausesCsv | Format::UtilCsv => {
-            src.read_to_end(&mut head).map_err(io)?;
-            import_text(name, &head, format)?
+            import_csv(name, std::io::Cursor::new(head).chain(src), format)?
         }
     };
     Ok((format, data))
@@ -470,6 +478,17 @@ impl LineReport {
     pub(crate) fn require_text(&self, file: &str, what: &str) -> Result<(), ImportError> {
         if self.nonblank {
             return Ok(());
+        }
+        if self.too_long.0 > 0 {
+            // Not empty: every line with text was over the cap.
+            return Err(ImportError::new(
+                file,
+                self.too_long.1,
+                ImportErrorKind::LineTooLong {
+                    limit_bytes: MAX_LINE_BYTES,
+                    expected: format!("{what} lines"),
+                },
+            ));
         }
         Err(ImportError::new(
             file,
@@ -567,17 +586,87 @@ pub(crate) fn read_lines(
     Ok(report)
 }
 
-/// Imports a whole CSV file (which must be UTF-8).
-fn import_text(name: &str, bytes: &[u8], format: Format) -> Result<Imported, ImportError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = 1 + bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        ImportError::new(name, line, ImportErrorKind::InvalidUtf8)
-    })?;
+/// One non-blank CSV line: its 1-based number and text (without the line ending), or why it cannot be read.
+pub(crate) type CsvLine = Result<(usize, String), ImportError>;
+
+/// The non-blank lines of an in-memory text (tests, fuzzing).
+pub(crate) fn text_lines(text: &str) -> impl Iterator<Item = CsvLine> + '_ {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| Ok((i + 1, l.to_string())))
+}
+
+/// The non-blank lines of a CSV stream, read one at a time into a buffer of at most [`MAX_LINE_BYTES`]: a longer
+/// line, or one that is not UTF-8, is an error naming it (a CSV row cannot be skipped the way a log line can).
+/// Memory stays bounded whatever the input, compressed or not.
+pub(crate) fn csv_lines<'a>(
+    name: &'a str,
+    mut src: impl BufRead + 'a,
+) -> impl Iterator<Item = CsvLine> + 'a {
+    let mut no = 0usize;
+    let mut done = false;
+    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    std::iter::from_fn(move || {
+        while !done {
+            buf.clear();
+            no += 1;
+            let at = no;
+            let n = match (&mut src)
+                .take(MAX_LINE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut buf)
+            {
+                Ok(n) => n,
+                Err(e) => {
+                    done = true;
+                    return Some(Err(ImportError::new(
+                        name,
+                        at,
+                        ImportErrorKind::Io(e.to_string()),
+                    )));
+                }
+            };
+            if n == 0 {
+                done = true;
+                break;
+            }
+            if buf.len() > MAX_LINE_BYTES {
+                done = true;
+                return Some(Err(ImportError::new(
+                    name,
+                    at,
+                    ImportErrorKind::LineTooLong {
+                        limit_bytes: MAX_LINE_BYTES,
+                        expected: "CSV rows".into(),
+                    },
+                )));
+            }
+            let mut line: &[u8] = &buf;
+            if at == 1 {
+                line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+            }
+            let Ok(text) = std::str::from_utf8(line) else {
+                done = true;
+                return Some(Err(ImportError::new(
+                    name,
+                    at,
+                    ImportErrorKind::InvalidUtf8,
+                )));
+            };
+            let text = text.trim_end_matches(['\n', '\r']);
+            if !text.trim().is_empty() {
+                return Some(Ok((at, text.to_string())));
+            }
+        }
+        None
+    })
+}
+
+/// Imports a CSV stream (UTF-8), line by line.
+fn import_csv(name: &str, src: impl BufRead, format: Format) -> Result<Imported, ImportError> {
+    let mut lines = csv_lines(name, src).peekable();
+    if lines.peek().is_none() {
         return Err(ImportError::new(
             name,
             1,
@@ -585,8 +674,8 @@ fn import_text(name: &str, bytes: &[u8], format: Format) -> Result<Imported, Imp
         ));
     }
     Ok(match format {
-        Format::UtilCsv => Imported::Util(util_csv::parse(name, text)?),
-        _ => Imported::Pauses(pauses_csv::parse(name, text)?),
+        Format::UtilCsv => Imported::Util(util_csv::parse_lines(name, lines)?),
+        _ => Imported::Pauses(pauses_csv::parse_lines(name, lines)?),
     })
 }
 

@@ -3,7 +3,7 @@
 //! one mutator) and `kind` are optional; other columns are ignored. The default observation span is
 //! `[0, last end]`. Fields may be double-quoted (RFC 4180); blank lines are skipped.
 
-use super::{ImportError, ImportErrorKind, Pause, PauseSeries};
+use super::{CsvLine, ImportError, ImportErrorKind, Pause, PauseSeries, text_lines};
 
 /// Splits one CSV line into trimmed fields, honouring double quotes (`""` inside quotes is one quote).
 pub(crate) fn fields(line: &str) -> Vec<String> {
@@ -35,20 +35,22 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// The first non-blank line of `text` as a header, and the rest as `(line number, fields)` rows.
-    pub fn split(text: &str) -> (Header, impl Iterator<Item = (usize, Vec<String>)> + '_) {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l))
-            .filter(|(_, l)| !l.trim().is_empty());
-        let (line, names) = lines.next().map_or((1, Vec::new()), |(i, l)| {
-            (i, fields(l).iter().map(|f| f.to_lowercase()).collect())
-        });
-        (Header { names, line }, lines.map(|(i, l)| (i, fields(l))))
+    /// No header (an input without lines): every column is missing.
+    pub fn none() -> Header {
+        Header {
+            names: Vec::new(),
+            line: 1,
+        }
     }
 
-    /// Position of the first of `names` present.
+    /// Reads the header (the first line) from `lines`; the rest of `lines` are the rows. `Ok(None)`: no line.
+    pub fn read(lines: &mut impl Iterator<Item = CsvLine>) -> Result<Option<Header>, ImportError> {
+        Ok(lines.next().transpose()?.map(|(line, l)| Header {
+            names: fields(&l).iter().map(|f| f.to_lowercase()).collect(),
+            line,
+        }))
+    }
+
     pub fn find(&self, names: &[&str]) -> Option<usize> {
         names
             .iter()
@@ -94,14 +96,24 @@ pub(crate) fn cell_ns(
 
 /// Parses a pause CSV (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
+    parse_lines(file, text_lines(text))
+}
+
+/// [`parse`] over streamed non-blank lines (see [`super::csv_lines`]): memory holds one line and the pauses.
+pub fn parse_lines(
+    file: &str,
+    mut lines: impl Iterator<Item = CsvLine>,
+) -> Result<PauseSeries, ImportError> {
     const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
-    let (header, rows) = Header::split(text);
+    let header = Header::read(&mut lines)?.unwrap_or_else(Header::none);
+    let rows = lines.map(|l| l.map(|(i, l)| (i, fields(&l))));
     let start = header.require(file, &["start_ns"], EXPECTED)?;
     let end = header.require(file, &["end_ns"], EXPECTED)?;
     let mutator = header.find(&["mutator"]);
     let kind = header.find(&["kind"]);
     let mut out = PauseSeries::default();
-    for (line, row) in rows {
+    for r in rows {
+        let (line, row) = r?;
         let start_ns = cell_ns(file, line, &row, start, "start_ns")?;
         let end_ns = cell_ns(file, line, &row, end, "end_ns")?;
         if end_ns < start_ns {

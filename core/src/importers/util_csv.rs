@@ -3,19 +3,29 @@
 //! column holds several step functions (per processor or per mutator), each ascending in time; the MMU is then
 //! the minimum over them. Values must lie in [0, 1].
 
-use super::pauses_csv::{Header, cell_ns};
-use super::{ImportError, ImportErrorKind, UtilizationSeries};
+use super::pauses_csv::{Header, cell_ns, fields};
+use super::{CsvLine, ImportError, ImportErrorKind, UtilizationSeries, text_lines};
 use crate::metrics::mmu::UtilSeries;
 
 /// Parses a utilisation CSV (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<UtilizationSeries, ImportError> {
+    parse_lines(file, text_lines(text))
+}
+
+/// [`parse`] over streamed non-blank lines (see [`super::csv_lines`]).
+pub fn parse_lines(
+    file: &str,
+    mut lines: impl Iterator<Item = CsvLine>,
+) -> Result<UtilizationSeries, ImportError> {
     const EXPECTED: &str = "time_ns,util (optional series)";
-    let (header, rows) = Header::split(text);
+    let header = Header::read(&mut lines)?.unwrap_or_else(Header::none);
+    let rows = lines.map(|l| l.map(|(i, l)| (i, fields(&l))));
     let time = header.require(file, &["time_ns"], EXPECTED)?;
     let util = header.require(file, &["util", "utilization"], EXPECTED)?;
     let series = header.find(&["series"]);
     let mut out = UtilizationSeries::default();
-    for (line, row) in rows {
+    for r in rows {
+        let (line, row) = r?;
         let t = cell_ns(file, line, &row, time, "time_ns")?;
         let text = row.get(util).map_or("", String::as_str);
         let u = text

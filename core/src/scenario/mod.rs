@@ -9,6 +9,7 @@ pub mod file;
 pub mod presets;
 pub mod size;
 pub mod toml_util;
+pub mod wide_u64;
 
 use std::path::{Path, PathBuf};
 
@@ -353,6 +354,10 @@ fn platform_defaults(table: &mut Table) {
     }
 }
 
+/// Most layout pieces an android-krait run may place (allocated bytes / `cohort_bytes` × `pieces_per_cohort`): the
+/// documented maximum volume (100,000 MiB) at the default granularity (32 KiB × 8) is 25.6 M.
+pub const MAX_ANDROID_PIECES: u64 = 64_000_000;
+
 /// Longest scenario or workload-profile file read. `[bytes]`
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
@@ -399,6 +404,20 @@ fn resolve_workload(
             (t.to_string(), format!("workload:{name}"))
         } else {
             let path = base_dir.map_or_else(|| PathBuf::from(name), |d| d.join(name));
+            // Only a TOML file is read: a scenario naming any other file (`/etc/passwd`) would otherwise get
+            // pieces of it quoted back in the parse error.
+            let is_toml = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+            if !is_toml {
+                return Err(field_error(
+                    origin_of("workload.profile"),
+                    "workload.profile",
+                    format!(
+                        "`{name}` is neither an embedded profile nor a .toml file (expected a profile name such as kvm/kwml or a path ending in .toml)"
+                    ),
+                ));
+            }
             let text = read_text_capped(&path).map_err(|e| {
                 field_error(
                     origin_of("workload.profile"),
@@ -752,6 +771,23 @@ fn validate(f: &mut ScenarioFile, w: &WorkloadProfile) -> Result<(), (String, St
                 ));
             }
             f.android.validate()?;
+            if let Some(a) = &w.android {
+                // The layout places every piece of every cohort: bound their number, so that a fine granularity
+                // over a huge allocation volume is an error here, not an allocation failure in the engine.
+                let e = &f.android.engine;
+                let pieces = a.allocated_mib * 1_048_576.0 / e.cohort_bytes.0.max(1) as f64
+                    * f64::from(e.pieces_per_cohort);
+                if pieces > MAX_ANDROID_PIECES as f64 {
+                    return Err((
+                        "android.engine.cohort_bytes".into(),
+                        format!(
+                            "{} MiB allocated in cohorts of {} bytes × {} pieces makes {pieces:.0} pieces: expected \
+                             at most {MAX_ANDROID_PIECES} (raise cohort_bytes or lower workload.android.allocated_mib)",
+                            a.allocated_mib, e.cohort_bytes.0, e.pieces_per_cohort
+                        ),
+                    ));
+                }
+            }
         }
         PlatformKind::KvmSoc => {
             if w.phases.is_empty() && w.trace.is_none() {

@@ -1,12 +1,14 @@
 //! [`ByteSize`]: a size field that scenario files may write as an integer of bytes or as a string with a unit
-//! (`"16KiB"`, `"8MiB"`). It always serializes back as a string with a unit, so echoed scenarios stay readable.
+//! (`"16KiB"`, `"8MiB"`). It serializes back exactly, so a saved scenario loads to the same sizes: as a string with
+//! the largest binary unit that divides it (`"16KiB"`), else as the integer of bytes (`1025`; a string of digits
+//! above 2^63 − 1, which TOML integers cannot hold).
 
 use std::fmt;
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::units::{format_bytes, parse_bytes};
+use crate::units::{format_bytes, format_bytes_exact, parse_bytes};
 
 /// A size in bytes, read from `16384` or `"16KiB"`. `[bytes]`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -27,7 +29,11 @@ impl fmt::Display for ByteSize {
 
 impl Serialize for ByteSize {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format_bytes(self.0).replace(' ', ""))
+        match (format_bytes_exact(self.0), i64::try_from(self.0)) {
+            (Some(text), _) => s.serialize_str(&text),
+            (None, Ok(n)) => s.serialize_i64(n),
+            (None, Err(_)) => s.serialize_str(&self.0.to_string()),
+        }
     }
 }
 
@@ -48,6 +54,10 @@ impl Visitor<'_> for SizeVisitor {
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<ByteSize, E> {
         Ok(ByteSize(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<ByteSize, E> {
+        super::wide_u64::whole(v).map(ByteSize).map_err(E::custom)
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<ByteSize, E> {

@@ -29,7 +29,7 @@ use std::path::Path;
 
 pub use error::{Location, TraceError};
 pub use reader::TraceReader;
-pub use writer::TraceWriter;
+pub use writer::{FileTraceWriter, TraceWriter};
 
 /// The current (and only) format version. Readers accept every version from 1 up to this one.
 pub const VERSION: u32 = 1;

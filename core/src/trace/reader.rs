@@ -6,6 +6,8 @@
 use std::fs::File;
 use std::io::{BufRead, BufReader, Cursor, Read};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::binary::BinDecoder;
 use super::text::TextDecoder;
@@ -46,7 +48,7 @@ impl Read for ZstdFrames {
             if let (true, Some(s)) = (more, src) {
                 self.dec = Some(
                     ruzstd::decoding::StreamingDecoder::new(s)
-                        .map_err(|e| std::io::Error::other(format!("zstd: {e}")))?,
+                        .map_err(|_| std::io::Error::other("bad zstd frame header"))?,
                 );
             }
         }
@@ -77,27 +79,136 @@ pub fn open_decompressed(name: &str, path: &Path) -> Result<Box<dyn Read>, Trace
     decompressed(name, Box::new(f))
 }
 
-/// `src` with a zstd, gzip or bzip2 compression (found by its magic bytes) undone.
+/// A reader that adds every byte it reads to a shared counter (for a progress display on another thread).
+pub struct CountingRead<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R> CountingRead<R> {
+    /// `inner`, counting into `count`.
+    pub fn new(inner: R, count: Arc<AtomicU64>) -> Self {
+        CountingRead { inner, count }
+    }
+}
+
+impl<R: Read> Read for CountingRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// [`open_decompressed`], adding the file's bytes read (compressed) to `read`.
+pub fn open_decompressed_counted(
+    name: &str,
+    path: &Path,
+    read: &Arc<AtomicU64>,
+) -> Result<Box<dyn Read>, TraceError> {
+    let f = File::open(path).map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
+    decompressed(name, Box::new(CountingRead::new(f, Arc::clone(read))))
+}
+
+/// How far a decompressor has read its compressed input, so that its failures can be told apart: the input ended
+/// (a truncated file) or held bad data (a corrupt one).
+#[derive(Default)]
+struct Consumed {
+    bytes: AtomicU64,
+    at_end: AtomicBool,
+}
+
+/// The compressed input, counting what the decompressor takes.
+struct Counted {
+    inner: Box<dyn Read>,
+    seen: Arc<Consumed>,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.seen.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        if n == 0 && !buf.is_empty() {
+            self.seen.at_end.store(true, Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+}
+
+/// A decompressor whose errors are one plain sentence (the decoders' own texts can be Rust `Debug` output):
+/// `zstd data ends early at compressed byte N: the file is truncated` or `… is corrupt at compressed byte N`.
+struct Plain {
+    dec: Box<dyn Read>,
+    what: &'static str,
+    seen: Arc<Consumed>,
+}
+
+impl Read for Plain {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.dec.read(buf).map_err(|e| {
+            let at = self.seen.bytes.load(Ordering::Relaxed);
+            let msg = if self.seen.at_end.load(Ordering::Relaxed)
+                || e.kind() == std::io::ErrorKind::UnexpectedEof
+            {
+                format!(
+                    "{} data ends early at compressed byte {at}: the file is truncated (expected a complete {} stream)",
+                    self.what, self.what
+                )
+            } else {
+                format!(
+                    "{} data is corrupt near compressed byte {at} (expected a valid {} stream)",
+                    self.what, self.what
+                )
+            };
+            std::io::Error::new(std::io::ErrorKind::InvalidData, msg)
+        })
+    }
+}
+
+/// `src` with a zstd, gzip or bzip2 compression (found by its magic bytes) undone. Decompression errors are plain
+/// sentences saying whether the file is truncated or corrupt.
 pub fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, TraceError> {
     let io = |e: std::io::Error| TraceError::byte(name, 0, format!("cannot read: {e}"));
     let (head, src) = peek(src, 4).map_err(io)?;
-    if head.starts_with(&ZSTD_MAGIC) {
-        let dec = ruzstd::decoding::StreamingDecoder::new(BufReader::new(src)).map_err(|e| {
+    let seen = Arc::new(Consumed::default());
+    let counted: Box<dyn Read> = Box::new(Counted {
+        inner: src,
+        seen: Arc::clone(&seen),
+    });
+    let (dec, what): (Box<dyn Read>, &'static str) = if head.starts_with(&ZSTD_MAGIC) {
+        let dec = ruzstd::decoding::StreamingDecoder::new(BufReader::new(counted)).map_err(|_| {
             TraceError::byte(
                 name,
                 0,
-                format!("bad zstd frame header ({e}): expected a zstd stream"),
+                "bad zstd frame header: expected a zstd stream (the file is truncated or corrupt)",
             )
         })?;
-        return Ok(Box::new(ZstdFrames { dec: Some(dec) }));
+        (Box::new(ZstdFrames { dec: Some(dec) }), "zstd")
+    } else if head.starts_with(&GZIP_MAGIC) {
+        (Box::new(flate2::read::MultiGzDecoder::new(counted)), "gzip")
+    } else if head.starts_with(&BZIP2_MAGIC) {
+        (Box::new(bzip2::read::MultiBzDecoder::new(counted)), "bzip2")
+    } else {
+        return Ok(counted);
+    };
+    Ok(Box::new(Plain { dec, what, seen }))
+}
+
+/// The form of the gclab trace at `path` (compressed or not), found by its magic bytes; `None` when the file is
+/// not a gclab trace (or cannot be read — opening it then reports why).
+pub fn sniff_form(path: &Path) -> Option<Form> {
+    let src = open_decompressed("", path).ok()?;
+    let (head, _) = peek(src, 64).ok()?;
+    if head.starts_with(&BINARY_MAGIC) {
+        Some(Form::Binary)
+    } else if String::from_utf8_lossy(&head)
+        .trim_start()
+        .starts_with(super::TEXT_MAGIC)
+    {
+        Some(Form::Text)
+    } else {
+        None
     }
-    if head.starts_with(&GZIP_MAGIC) {
-        return Ok(Box::new(flate2::read::MultiGzDecoder::new(src)));
-    }
-    if head.starts_with(&BZIP2_MAGIC) {
-        return Ok(Box::new(bzip2::read::MultiBzDecoder::new(src)));
-    }
-    Ok(src)
 }
 
 enum Decoder {

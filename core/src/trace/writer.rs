@@ -3,9 +3,10 @@
 //! checked against the tables before it is written, so a writer never produces a file its reader rejects.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+
+use crate::io::AtomicFile;
 
 use super::binary::BinEncoder;
 use super::{Event, Form, MAX_STRING_BYTES, Table, Tables, TraceError, TraceHeader, text};
@@ -35,16 +36,20 @@ fn invalid(msg: String) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, msg)
 }
 
-impl TraceWriter<BufWriter<File>> {
-    /// Creates `path` and writes the header; the form is `form`, or the one the path's name asks for
-    /// ([`Form::for_path`]).
+/// A trace writer to a file: the file is replaced atomically by [`TraceWriter::commit`] (see [`AtomicFile`]), so
+/// an interrupted or failed write leaves the old file, and the input may be the file being replaced.
+pub type FileTraceWriter = TraceWriter<BufWriter<AtomicFile>>;
+
+impl FileTraceWriter {
+    /// Starts replacing `path` and writes the header; the form is `form`, or the one the path's name asks for
+    /// ([`Form::for_path`]). Nothing appears at `path` until [`TraceWriter::commit`].
     pub fn create(
         path: &Path,
         form: Option<Form>,
         header: &TraceHeader,
     ) -> Result<Self, TraceError> {
         let name = path.display().to_string();
-        let f = File::create(path)
+        let f = AtomicFile::create(path)
             .map_err(|e| TraceError::file(&name, format!("cannot create: {e}")))?;
         TraceWriter::new(
             BufWriter::with_capacity(256 * 1024, f),
@@ -52,6 +57,14 @@ impl TraceWriter<BufWriter<File>> {
             header,
         )
         .map_err(|e| TraceError::file(&name, format!("cannot write: {e}")))
+    }
+
+    /// Writes the `end` record and replaces the destination with the finished file.
+    pub fn commit(self) -> std::io::Result<()> {
+        self.finish()?
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?
+            .commit()
     }
 }
 

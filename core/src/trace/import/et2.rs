@@ -14,6 +14,8 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use super::{ImportReport, ImportWarnings, Lines, write_error};
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
@@ -86,14 +88,19 @@ fn records(line: &str) -> Vec<Vec<&str>> {
     out
 }
 
-/// Parses one record's tokens; `Err` is the warning reason.
+/// The reason of a record of a known kind with the wrong field count or a non-number: an error, as in every
+/// importer (`docs/trace-format.md`, "bad lines").
+const MALFORMED: &str =
+    "malformed record: expected the field count of its kind, each field a decimal number";
+
+/// Parses one record's tokens; `Err` is the reason (an error for [`MALFORMED`], else a warning).
 fn parse(r: &[&str]) -> Result<Rec, &'static str> {
     let n = |i: usize| r.get(i).and_then(|t| t.parse::<u64>().ok());
     let fields = |k: usize| -> Result<(), &'static str> {
         if r.len() == k && (1..k).all(|i| n(i).is_some()) {
             Ok(())
         } else {
-            Err("malformed record (wrong field count or a non-number; a buffer-cut tail?)")
+            Err(MALFORMED)
         }
     };
     match r.first().copied() {
@@ -130,10 +137,11 @@ fn parse(r: &[&str]) -> Result<Rec, &'static str> {
 fn walk(
     name: &str,
     file: &Path,
+    read: &Arc<AtomicU64>,
     warnings: &mut ImportWarnings,
     mut f: impl FnMut(u64, Rec) -> Result<(), TraceError>,
 ) -> Result<u64, TraceError> {
-    let mut lines = Lines::open(name, file)?;
+    let mut lines = Lines::open_counted(name, file, read)?;
     let mut rec_no = 0u64;
     while lines.advance()? {
         for r in records(lines.line()) {
@@ -141,6 +149,10 @@ fn walk(
                 Ok(rec) => {
                     rec_no += 1;
                     f(rec_no, rec)?;
+                }
+                Err(MALFORMED) => {
+                    let shown: String = r.join(" ").chars().take(80).collect();
+                    return Err(lines.error(format!("`{shown}`: {MALFORMED}")));
                 }
                 Err(why) => warnings.skip(lines.line_no, why),
             }
@@ -173,6 +185,20 @@ where
     W: std::io::Write,
     F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
 {
+    import_counted(name, path, &Arc::default(), make)
+}
+
+/// [`import`], adding the bytes read (compressed; the file is read twice) to `read`.
+pub fn import_counted<W, F>(
+    name: &str,
+    path: &Path,
+    read: &Arc<AtomicU64>,
+    make: F,
+) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
     let file = trace_file(path);
     let dir = file
         .parent()
@@ -183,7 +209,7 @@ where
     let mut cur: HashMap<u64, u32> = HashMap::new();
     let mut last_use: Vec<u64> = Vec::new();
     let mut unallocated = 0u64;
-    let records = walk(name, &file, &mut report.warnings, |rec_no, rec| {
+    let records = walk(name, &file, read, &mut report.warnings, |rec_no, rec| {
         match rec {
             Rec::Alloc { obj, .. } => {
                 let idx = u32::try_from(last_use.len()).map_err(|_| {
@@ -211,6 +237,15 @@ where
              `W obj class thread`",
         ));
     }
+    if last_use.is_empty() {
+        return Err(TraceError::file(
+            name,
+            format!(
+                "no objects: {records} Elephant Tracks 2 records but no allocation (expected `N` or `A` records, \
+                 e.g. `N obj size type site 0 thread`)"
+            ),
+        ));
+    }
     let mut deaths: Vec<(u64, u32)> = last_use
         .iter()
         .enumerate()
@@ -231,7 +266,7 @@ where
     let mut next = 0u32;
     let mut d = 0usize;
     let mut ignore = ImportWarnings::default();
-    walk(name, &file, &mut ignore, |rec_no, rec| {
+    walk(name, &file, read, &mut ignore, |rec_no, rec| {
         let io = |e: std::io::Error| write_error(name, &e);
         if let Rec::Alloc {
             size,

@@ -11,7 +11,10 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use super::reader::{decompressed, open_decompressed, peek};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+
+use super::reader::{decompressed, open_decompressed, open_decompressed_counted, peek};
 use super::{TraceError, TraceHeader, TraceWriter};
 
 /// Longest input line the importers accept. `[bytes]`
@@ -127,6 +130,18 @@ impl Lines {
     /// Lines of the file at `path`, decompressed.
     pub fn open(name: &str, path: &Path) -> Result<Self, TraceError> {
         Ok(Lines::new(name, open_decompressed(name, path)?))
+    }
+
+    /// [`Lines::open`], adding the file's bytes read (compressed) to `read`.
+    pub fn open_counted(
+        name: &str,
+        path: &Path,
+        read: &Arc<AtomicU64>,
+    ) -> Result<Self, TraceError> {
+        Ok(Lines::new(
+            name,
+            open_decompressed_counted(name, path, read)?,
+        ))
     }
 
     /// The input's name.
@@ -260,11 +275,29 @@ where
     W: std::io::Write,
     F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
 {
+    import_counted(name, path, format, &Arc::default(), make)
+}
+
+/// [`import`], adding every byte read from the input to `read` (compressed bytes, so that it runs up to the
+/// file's size; Elephant Tracks is read twice, so up to twice its size) — for a progress display.
+pub fn import_counted<W, F>(
+    name: &str,
+    path: &Path,
+    format: ImportFormat,
+    read: &Arc<AtomicU64>,
+    make: F,
+) -> Result<(ImportReport, TraceWriter<W>), TraceError>
+where
+    W: std::io::Write,
+    F: FnOnce(&TraceHeader) -> Result<TraceWriter<W>, TraceError>,
+{
     match format {
-        ImportFormat::Heaptrack => heaptrack::import(Lines::open(name, path)?, make),
-        ImportFormat::ObjectsCsv => objects_csv::import(Lines::open(name, path)?, make),
-        ImportFormat::Et2 => et2::import(name, path, make),
-        ImportFormat::Gclab => copy(name, path, make),
+        ImportFormat::Heaptrack => heaptrack::import(Lines::open_counted(name, path, read)?, make),
+        ImportFormat::ObjectsCsv => {
+            objects_csv::import(Lines::open_counted(name, path, read)?, make)
+        }
+        ImportFormat::Et2 => et2::import_counted(name, path, read, make),
+        ImportFormat::Gclab => copy(name, path, read, make),
     }
 }
 
@@ -273,6 +306,7 @@ where
 fn copy<W, F>(
     name: &str,
     path: &Path,
+    read: &Arc<AtomicU64>,
     make: F,
 ) -> Result<(ImportReport, TraceWriter<W>), TraceError>
 where
@@ -281,6 +315,7 @@ where
 {
     let f = std::fs::File::open(path)
         .map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
+    let f = super::reader::CountingRead::new(f, Arc::clone(read));
     let mut r = super::TraceReader::from_read(name, Box::new(f))?;
     let mut header = r.header().clone();
     header.version = super::VERSION;

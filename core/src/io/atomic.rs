@@ -1,0 +1,358 @@
+//! Atomic replacement of a file or a folder of files.
+//!
+//! An [`AtomicFile`] writes to a temporary file beside the destination (`.NAME.tmp-PID-N`, same folder, so the
+//! same file system), and [`AtomicFile::commit`] flushes it, `fsync`s it, renames it over the destination and
+//! `fsync`s the folder. A process killed at any instant therefore leaves the old file or the new one, never a
+//! mixture or a truncation; a writer dropped without `commit` (an error on the way) removes its temporary file
+//! and leaves the destination untouched. Because the destination is only replaced at the end, a command may read
+//! the file it is about to replace (`gclab trace import k.gctrace -o k.gctrace`).
+//!
+//! Invariants and edge cases:
+//! - An existing destination's permissions are carried over to the new file; a symbolic link is followed (the
+//!   file it points to is replaced, the link stays).
+//! - A destination that exists but is not a regular file (`/dev/null`, a FIFO) is written in place: renaming over
+//!   a device would replace the device.
+//! - A kill leaves a stray `.NAME.tmp-*` beside the destination (nothing can clean up after `SIGKILL`); it is
+//!   never the destination.
+//!
+//! [`write_dir_atomic`] does the same for a folder of files (`gclab run --csv DIR`): the files are written into a
+//! temporary folder that is renamed into place, so the folder is complete or not there.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A unique name beside `dest`: `.NAME.tmp-PID-N` (or `.NAME.old-PID-N` for `tag = "old"`).
+fn sibling(dest: &Path, tag: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let name = dest
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    dest.with_file_name(format!(".{name}.{tag}-{}-{n}", std::process::id()))
+}
+
+/// The folder holding `path` (`.` for a bare file name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// `fsync` of a folder, so that a rename in it is durable. File systems that cannot sync a folder are ignored:
+/// the rename itself is still atomic.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// The file a write to `path` must replace: the target of a symbolic link, else `path`.
+fn resolve(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+enum Target {
+    /// Written to `tmp`, renamed to `dest` on commit.
+    Temp {
+        file: File,
+        tmp: PathBuf,
+        dest: PathBuf,
+    },
+    /// A device or FIFO: written in place.
+    InPlace(File),
+    /// Committed or failed: nothing left to do.
+    Done,
+}
+
+/// A file that replaces its destination only when [`AtomicFile::commit`] is called (see the module docs).
+/// Unbuffered: wrap it in a `BufWriter` for many small writes.
+pub struct AtomicFile {
+    target: Target,
+}
+
+impl std::fmt::Debug for AtomicFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.target {
+            Target::Temp { tmp, dest, .. } => {
+                write!(f, "AtomicFile({} → {})", tmp.display(), dest.display())
+            }
+            Target::InPlace(_) => f.write_str("AtomicFile(in place)"),
+            Target::Done => f.write_str("AtomicFile(done)"),
+        }
+    }
+}
+
+impl AtomicFile {
+    /// Starts replacing `dest`: creates the temporary file beside it. The destination itself is not touched.
+    pub fn create(dest: &Path) -> io::Result<AtomicFile> {
+        let dest = resolve(dest);
+        let existing = fs::metadata(&dest).ok();
+        if let Some(m) = &existing {
+            if m.is_dir() {
+                return Err(io::Error::new(io::ErrorKind::IsADirectory, "is a folder"));
+            }
+            if !m.is_file() {
+                let file = fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(true)
+                    .open(&dest)?;
+                return Ok(AtomicFile {
+                    target: Target::InPlace(file),
+                });
+            }
+        }
+        let tmp = sibling(&dest, "tmp");
+        let file = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        if let Some(m) = existing {
+            // Best effort: a file system without permissions keeps the default ones.
+            let _ = file.set_permissions(m.permissions());
+        }
+        Ok(AtomicFile {
+            target: Target::Temp { file, tmp, dest },
+        })
+    }
+
+    /// Flushes, syncs and renames the temporary file over the destination. On error the destination is left as
+    /// it was and the temporary file is removed.
+    pub fn commit(mut self) -> io::Result<()> {
+        match std::mem::replace(&mut self.target, Target::Done) {
+            Target::Temp {
+                mut file,
+                tmp,
+                dest,
+            } => {
+                let done = file.flush().and_then(|()| file.sync_all()).and_then(|()| {
+                    drop(file);
+                    fs::rename(&tmp, &dest)
+                });
+                if done.is_err() {
+                    let _ = fs::remove_file(&tmp);
+                }
+                done?;
+                sync_dir(parent_of(&dest));
+                Ok(())
+            }
+            Target::InPlace(mut f) => f.flush(),
+            Target::Done => Ok(()),
+        }
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.target {
+            Target::Temp { file, .. } | Target::InPlace(file) => file.write(buf),
+            Target::Done => Err(io::Error::other("write after commit")),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.target {
+            Target::Temp { file, .. } | Target::InPlace(file) => file.flush(),
+            Target::Done => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Target::Temp { tmp, .. } = &self.target {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Replaces `dest` with `bytes` atomically.
+pub fn write_file_atomic(dest: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(dest)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// Removes a temporary folder unless disarmed.
+struct TmpDir(Option<PathBuf>);
+
+impl Drop for TmpDir {
+    fn drop(&mut self) {
+        if let Some(d) = self.0.take() {
+            let _ = fs::remove_dir_all(d);
+        }
+    }
+}
+
+/// Writes `files` (name, contents) as the folder `dest`, complete or not at all.
+///
+/// Missing parent folders are created. The files go into a temporary folder beside `dest`, each synced, which is then renamed to `dest`. An existing
+/// `dest` holding nothing but files of these names (an earlier output) is moved aside first and removed after the
+/// rename: a kill between the two renames leaves `dest` absent (and the old folder as `.DEST.old-*`), never
+/// half-written. An existing `dest` holding anything else (`--csv .`) is not replaced wholesale: each file is
+/// replaced atomically in place, so every file is complete but the set may mix old and new after a kill.
+pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io::Result<()> {
+    let dest = resolve(dest);
+    if let Ok(m) = fs::metadata(&dest) {
+        if !m.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotADirectory,
+                "exists and is not a folder",
+            ));
+        }
+        let ours = fs::read_dir(&dest)?.all(|e| {
+            e.is_ok_and(|e| {
+                e.file_type().is_ok_and(|t| t.is_file())
+                    && files.iter().any(|(n, _)| e.file_name() == *n)
+            })
+        });
+        if !ours {
+            for (name, text) in files {
+                write_file_atomic(&dest.join(name), text.as_ref())?;
+            }
+            return Ok(());
+        }
+    }
+    fs::create_dir_all(parent_of(&dest))?;
+    let tmp = TmpDir(Some(sibling(&dest, "tmp")));
+    let tmp_path = tmp.0.clone().unwrap_or_default();
+    fs::create_dir(&tmp_path)?;
+    for (name, text) in files {
+        let mut f = File::create(tmp_path.join(name))?;
+        f.write_all(text.as_ref())?;
+        f.sync_all()?;
+    }
+    sync_dir(&tmp_path);
+    let old = sibling(&dest, "old");
+    let moved_aside = match fs::rename(&dest, &old) {
+        Ok(()) => true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+        Err(e) => return Err(e),
+    };
+    if let Err(e) = fs::rename(&tmp_path, &dest) {
+        if moved_aside {
+            let _ = fs::rename(&old, &dest);
+        }
+        return Err(e);
+    }
+    let mut tmp = tmp;
+    tmp.0 = None;
+    sync_dir(parent_of(&dest));
+    if moved_aside {
+        let _ = fs::remove_dir_all(&old);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("gclab-atomic-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn entries(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn the_destination_changes_only_at_commit() {
+        let d = scratch("commit");
+        let p = d.join("out.json");
+        fs::write(&p, "old").unwrap();
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"new, longer").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"old", "untouched before commit");
+        f.commit().unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"new, longer", "replaced at commit");
+        assert_eq!(entries(&d), vec!["out.json"], "no temporary file left");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_dropped_writer_leaves_the_old_file_and_no_temporary() {
+        let d = scratch("drop");
+        let p = d.join("t.gctrace");
+        fs::write(&p, "old").unwrap();
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"half").unwrap();
+        drop(f);
+        assert_eq!(fs::read(&p).unwrap(), b"old", "old file kept");
+        assert_eq!(entries(&d), vec!["t.gctrace"], "temporary removed");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_symlink_is_followed_not_replaced() {
+        let d = scratch("link");
+        let real = d.join("real.txt");
+        fs::write(&real, "old").unwrap();
+        let link = d.join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_file_atomic(&link, b"new").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            "link kept"
+        );
+        assert_eq!(fs::read(&real).unwrap(), b"new", "target replaced");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_device_is_written_in_place() {
+        write_file_atomic(Path::new("/dev/null"), b"x").unwrap();
+        assert!(
+            !fs::metadata("/dev/null").unwrap().is_file(),
+            "/dev/null is still a device"
+        );
+    }
+
+    #[test]
+    fn a_folder_is_replaced_whole_or_written_file_by_file() {
+        let d = scratch("dir");
+        let out = d.join("csv");
+        write_dir_atomic(&out, &[("a.csv", "1"), ("b.csv", "2")]).unwrap();
+        assert_eq!(entries(&out), vec!["a.csv", "b.csv"], "both written");
+        // An earlier output is replaced as a whole.
+        write_dir_atomic(&out, &[("a.csv", "3"), ("b.csv", "4")]).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join("b.csv")).unwrap(),
+            "4",
+            "replaced"
+        );
+        assert_eq!(entries(&d), vec!["csv"], "no temporary or old folder left");
+        // A folder with the user's own files keeps them.
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        write_dir_atomic(&out, &[("a.csv", "5"), ("b.csv", "6")]).unwrap();
+        assert_eq!(
+            entries(&out),
+            vec!["a.csv", "b.csv", "notes.txt"],
+            "user file kept"
+        );
+        assert_eq!(
+            fs::read_to_string(out.join("a.csv")).unwrap(),
+            "5",
+            "rewritten"
+        );
+        let _ = fs::remove_dir_all(&d);
+    }
+}

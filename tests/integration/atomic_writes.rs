@@ -1,0 +1,233 @@
+//! Issue 21 item 1: every file gclab writes replaces its destination atomically. A writer killed with `SIGKILL`
+//! at a random point of its output leaves the old file or the new one, byte for byte, never a truncation; a CSV
+//! folder is complete or absent; a command may read the file it replaces.
+//!
+//! The kill points are chosen by bytes written (the writer's files in the output folder reaching a random size),
+//! not by time: the test waits for the size, then signals.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use gclab_core::rng::SimRng;
+use gclab_tests::{gclab, gclab_bin};
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gclab-atomic-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+/// Total bytes of the regular files under `dir` (recursively).
+fn bytes_under(dir: &Path) -> u64 {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    rd.flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => bytes_under(&e.path()),
+            _ => e.metadata().map_or(0, |m| m.len()),
+        })
+        .sum()
+}
+
+/// A folder's files and contents (not recursing; names starting with `.` — temporaries — left out).
+fn folder(dir: &Path) -> Option<BTreeMap<String, Vec<u8>>> {
+    let rd = std::fs::read_dir(dir).ok()?;
+    Some(
+        rd.flatten()
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| {
+                let bytes = std::fs::read(e.path()).expect("read output file");
+                (e.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect(),
+    )
+}
+
+/// Starts `gclab args` and kills it with SIGKILL once the files under `watch` hold `at` bytes (or lets it end).
+/// Returns true when it was killed before ending on its own.
+fn kill_at(args: &[&str], watch: &Path, at: u64) -> bool {
+    let mut child = Command::new(gclab_bin())
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn gclab");
+    loop {
+        if child.try_wait().expect("try_wait").is_some() {
+            return false;
+        }
+        if bytes_under(watch) >= at {
+            let killed = child.kill().is_ok();
+            let status = child.wait().expect("wait");
+            return killed && !status.success();
+        }
+        std::thread::yield_now();
+    }
+}
+
+const BIG: &str = "workload.phases.0.allocations=600000";
+
+#[test]
+fn issue_21_a_killed_trace_writer_leaves_the_old_file_or_the_new_one() {
+    let d = scratch("trace");
+    let reference = d.join("reference.txt");
+    let o = gclab(&[
+        "trace",
+        "record",
+        "preset:kvm/kwml",
+        "--set",
+        BIG,
+        "-o",
+        s(&reference),
+        "--text",
+    ]);
+    assert!(
+        o.status.success(),
+        "reference record: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let new = std::fs::read(&reference).expect("reference trace");
+    let out_dir = d.join("out");
+    std::fs::create_dir_all(&out_dir).expect("out folder");
+    let out = out_dir.join("k.txt");
+    let old = b"gclab-trace 1\n# the previous output\n".to_vec();
+    let mut rng = SimRng::new(21);
+    let mut kills = 0;
+    for round in 0..8 {
+        std::fs::write(&out, &old).expect("old output");
+        let at = old.len() as u64 + 1 + rng.next_u64() % new.len() as u64;
+        kills += u32::from(kill_at(
+            &[
+                "trace",
+                "record",
+                "preset:kvm/kwml",
+                "--set",
+                BIG,
+                "-o",
+                s(&out),
+                "--text",
+            ],
+            &out_dir,
+            at,
+        ));
+        let now = std::fs::read(&out).expect("the output exists after a kill");
+        assert!(
+            now == old || now == new,
+            "round {round}, killed at {at} bytes: the output is {} bytes, neither the old ({}) nor the new ({})",
+            now.len(),
+            old.len(),
+            new.len()
+        );
+    }
+    assert!(kills > 0, "no round killed the writer before it finished");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
+    let d = scratch("csv");
+    let reference = d.join("reference");
+    let o = gclab(&[
+        "run",
+        "preset:kvm/kwml",
+        "--set",
+        BIG,
+        "--csv",
+        s(&reference),
+    ]);
+    assert!(
+        o.status.success(),
+        "reference run: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let new = folder(&reference).expect("reference folder");
+    let total: u64 = new.values().map(|v| v.len() as u64).sum();
+    let out_dir = d.join("out");
+    let out = out_dir.join("csv");
+    let mut rng = SimRng::new(2021);
+    let mut kills = 0;
+    for round in 0..6 {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        let o = gclab(&["run", "preset:kvm/calculator", "--csv", s(&out)]);
+        assert!(
+            o.status.success(),
+            "old run: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let old = folder(&out).expect("old folder");
+        let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
+        kills += u32::from(kill_at(
+            &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
+            &out_dir,
+            at,
+        ));
+        match folder(&out) {
+            None => {} // killed between moving the old folder aside and renaming the new one in
+            Some(now) => assert!(
+                now == old || now == new,
+                "round {round}, killed at {at} bytes: the folder holds {:?}, neither the old nor the new output",
+                now.iter().map(|(k, v)| (k, v.len())).collect::<Vec<_>>()
+            ),
+        }
+    }
+    assert!(kills > 0, "no round killed the writer before it finished");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn issue_21_trace_import_may_replace_its_own_input() {
+    let d = scratch("self");
+    let k = d.join("k.gctrace");
+    let o = gclab(&["trace", "record", "preset:kvm/kwml", "-o", s(&k)]);
+    assert!(
+        o.status.success(),
+        "record: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stats = |p: &Path| {
+        let o = gclab(&["trace", "stats", s(p), "--json", "-"]);
+        assert!(
+            o.status.success(),
+            "stats: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).expect("utf-8 JSON")
+    };
+    let before_stats = stats(&k);
+    let o = gclab(&["trace", "import", s(&k), "-o", s(&k)]);
+    assert!(
+        o.status.success(),
+        "import onto itself: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        stats(&k),
+        before_stats,
+        "the same trace after importing it onto itself"
+    );
+    let before = std::fs::read(&k).expect("imported trace");
+    // A failing import leaves the old output in place.
+    let bad = d.join("bad.csv");
+    std::fs::write(&bad, "obj,size\n1,lots\n").expect("bad input");
+    let o = gclab(&["trace", "import", s(&bad), "-o", s(&k)]);
+    assert_eq!(o.status.code(), Some(2), "bad input exits 2");
+    assert_eq!(
+        std::fs::read(&k).expect("k.gctrace kept"),
+        before,
+        "old output kept after a failure"
+    );
+    let left: Vec<_> = std::fs::read_dir(&d)
+        .expect("scratch")
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
+    let _ = std::fs::remove_dir_all(&d);
+}
