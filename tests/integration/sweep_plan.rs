@@ -396,3 +396,30 @@ fn pareto_lists_exactly_the_non_dominated_points_and_csv_has_every_row() {
         csv.lines().next().unwrap_or("")
     );
 }
+
+#[test]
+fn the_xargs_recipe_of_docs_sweeps_md_runs_a_plan_on_one_box() {
+    // The recipe as documented (docs/sweeps.md, "One box"), with the built binary as `gclab`.
+    let d = tmp("xargs");
+    let plan = write_plan(&d, &KVM);
+    let bin = gclab_tests::gclab_bin();
+    let script = r#"set -e
+T=4
+seq 0 $((T - 1)) | xargs -P 2 -I{} "$GCLAB" sweep run plan.json --shard {}/$T --out out --threads 1 --quiet
+"$GCLAB" sweep merge plan.json out --json sweep.json
+"#;
+    let o = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("GCLAB", &bin)
+        .current_dir(&d)
+        .output()
+        .expect("sh");
+    ok(&o, "xargs recipe");
+    assert!(plan.is_file(), "plan");
+    assert_eq!(
+        std::fs::read(d.join("sweep.json")).expect("merged"),
+        local(&KVM),
+        "recipe = local sweep"
+    );
+}

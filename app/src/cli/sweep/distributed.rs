@@ -25,11 +25,13 @@ use super::super::{Args, CliError};
 use super::runner::{ProgressLine, first_failure, run_points};
 
 /// A sweep error as a CLI error: bad input exits 2, missing points and I/O exit 1.
-pub fn cli_err(e: SweepError) -> CliError {
-    if e.is_bad_input() {
-        CliError::input(e.to_string())
-    } else {
-        CliError::other(e.to_string())
+impl From<SweepError> for CliError {
+    fn from(e: SweepError) -> Self {
+        if e.is_bad_input() {
+            CliError::input(e.to_string())
+        } else {
+            CliError::other(e.to_string())
+        }
     }
 }
 
@@ -65,16 +67,17 @@ pub fn plan(args: &[String]) -> Result<(), CliError> {
     })
 }
 
-/// `sweep info`: what a plan holds, as `key value` lines for scripts.
+/// `sweep info`: what a plan holds, as `key value` lines for scripts (`vary` lists each key with its number of
+/// values: `collector.k(10) seed(2500)`).
 pub fn info(args: &[String]) -> Result<(), CliError> {
     needs(args, "info: expected PLAN.json")?;
     let a = Args::parse_with(args, &[], &[], 1)?;
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(cli_err)?;
+    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
     let mut out = std::io::stdout().lock();
     let vary: Vec<String> = plan
         .vary
         .iter()
-        .map(|v| format!("{}={}", v.key, v.values.join(",")))
+        .map(|v| format!("{}({})", v.key, v.values.len()))
         .collect();
     let text = format!(
         "points {}\nfingerprint {}\nscenario {}\nset {}\nvary {}\ngclab {}\n",
@@ -101,7 +104,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         &["--quiet"],
         1,
     )?;
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(cli_err)?;
+    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
     let dir = PathBuf::from(
         a.last("--out")
             .ok_or_else(|| CliError::input("sweep run: expected --out DIR"))?,
@@ -121,14 +124,14 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         let p = point_path(&dir, i, plan.len());
         match std::fs::read_to_string(&p) {
             Ok(text) => {
-                parse_point(&text, &plan, i, &p.display().to_string()).map_err(cli_err)?;
+                parse_point(&text, &plan, i, &p.display().to_string()).map_err(CliError::from)?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => todo.push(i),
-            Err(e) => return Err(cli_err(SweepError::io(&p, &e))),
+            Err(e) => return Err(CliError::from(SweepError::io(&p, &e))),
         }
     }
     let base = plan.base_scenario().map_err(|e| {
-        cli_err(SweepError::Scenario {
+        CliError::from(SweepError::Scenario {
             path: a.input.clone(),
             source: e,
         })
@@ -144,7 +147,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         &progress,
         &|i, run| {
             let text = render_point(&plan, i, &run.summary);
-            write_atomic(&point_path(&dir, i, plan.len()), text.as_bytes()).map_err(cli_err)
+            write_atomic(&point_path(&dir, i, plan.len()), text.as_bytes()).map_err(CliError::from)
         },
     );
     // The renames are on disk before the task reports success.
@@ -157,7 +160,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         })
         .collect();
     for d in dirs.iter().filter(|d| d.is_dir()) {
-        sync_dir(d).map_err(cli_err)?;
+        sync_dir(d).map_err(CliError::from)?;
     }
     first_failure(failures).map_or(Ok(()), Err)
 }
@@ -232,7 +235,7 @@ pub fn merge_verb(args: &[String]) -> Result<(), CliError> {
             "sweep merge: only one of --json -, --csv - and --pareto may print to stdout",
         ));
     }
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(cli_err)?;
+    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
     if !Path::new(&dir).is_dir() {
         return Err(CliError::input(format!(
             "{dir}: not a folder of sweep results"
@@ -252,7 +255,7 @@ pub fn merge_verb(args: &[String]) -> Result<(), CliError> {
     };
     let merged = merge(&plan, &mut src, &dir, outs, &mut report);
     progress.finish();
-    merged.map_err(cli_err)?;
+    merged.map_err(CliError::from)?;
     for d in [json_w, csv_w].into_iter().flatten() {
         d.commit()?;
     }

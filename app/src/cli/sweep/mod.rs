@@ -81,7 +81,7 @@ fn sweep(a: &Args) -> Result<(), CliError> {
                     }),
                     ..MergeOutputs::default()
                 };
-                merge(&plan, &mut src, &a.input, outs, &mut |_| {}).map_err(distributed::cli_err)
+                merge(&plan, &mut src, &a.input, outs, &mut |_| {}).map_err(CliError::from)
             })
         }
         None => {
