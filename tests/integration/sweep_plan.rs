@@ -423,3 +423,35 @@ seq 0 $((T - 1)) | xargs -P 2 -I{} "$GCLAB" sweep run plan.json --shard {}/$T --
         "recipe = local sweep"
     );
 }
+
+#[test]
+fn outputs_to_a_device_are_written_in_place_not_replaced() {
+    // Regression: an output is written beside its destination and renamed over it — never over /dev/null.
+    let d = tmp("devnull");
+    let plan = write_plan(&d, &["preset:kvm/calculator", "--vary", "seed=1,2"]);
+    let out = d.join("out");
+    ok(
+        &gclab(&["sweep", "run", p(&plan), "--shard", "0/1", "--out", p(&out)]),
+        "run",
+    );
+    for args in [
+        vec!["sweep", "merge", p(&plan), p(&out), "--json", "/dev/null"],
+        vec!["sweep", "merge", p(&plan), p(&out), "--csv", "/dev/null"],
+        vec![
+            "sweep",
+            "preset:kvm/calculator",
+            "--vary",
+            "seed=1,2",
+            "--json",
+            "/dev/null",
+        ],
+    ] {
+        ok(&gclab(&args), &args.join(" "));
+    }
+    use std::os::unix::fs::FileTypeExt;
+    let m = std::fs::metadata("/dev/null").expect("/dev/null");
+    assert!(
+        m.file_type().is_char_device(),
+        "/dev/null is still a device"
+    );
+}

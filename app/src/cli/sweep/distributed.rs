@@ -309,6 +309,18 @@ impl Dest {
                 tmp: None,
             });
         }
+        if std::fs::metadata(dest).is_ok_and(|m| !m.is_file()) {
+            // A device or pipe (`/dev/null`, a FIFO): written in place, never replaced by a renamed file.
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dest)
+                .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))?;
+            return Ok(Dest {
+                name: dest.into(),
+                out: DestOut::File(BufWriter::new(f)),
+                tmp: None,
+            });
+        }
         let tmp = temp_beside(Path::new(dest));
         let f = std::fs::File::create(&tmp)
             .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))?;
@@ -340,8 +352,8 @@ impl Dest {
             DestOut::Stdout(w) => w.flush().map_err(err),
             DestOut::File(w) => {
                 w.flush().map_err(err)?;
-                w.get_ref().sync_all().map_err(err)?;
                 if let Some(tmp) = self.tmp.take() {
+                    w.get_ref().sync_all().map_err(err)?;
                     std::fs::rename(&tmp, &self.name).map_err(|e| {
                         let _ = std::fs::remove_file(&tmp);
                         err(e)
