@@ -4,11 +4,13 @@
 #  2. starts munged, slurmctld and slurmd as plain processes with all state in a temporary folder (no systemd, no
 #     cgroups; a private munge socket and free TCP ports, so a system Slurm or munge is neither needed nor touched);
 #  3. writes a 120-point plan and submits it through scripts/sweep-slurm.sh as one array job of 12 tasks
-#     (10 points each), with task 7 killed on purpose (a gclab wrapper that exists only in this test SIGKILLs it);
-#  4. checks the script reports exactly task 7 as failed and that the merge refuses to run with its points
-#     missing; re-submits only task 7, merges, and compares the merged JSON byte for byte with the one-machine
+#     (10 points each), with task 7 killed on purpose after its first point (a wrapper that exists only in this
+#     test SIGKILLs it);
+#  4. checks the script reports exactly task 7 as failed and that the merge refuses, naming its 9 unfinished
+#     points; re-submits only task 7, merges, and compares the merged JSON byte for byte with the one-machine
 #     `gclab sweep ... --json` of the same points;
-#  5. shuts the cluster down on exit (trap), and fails if any Slurm or munge process it started is left.
+#  5. submits a second plan without --wait (array + chained merge job) and compares its sweep.json too;
+#  6. shuts the cluster down on exit (trap), and fails if any Slurm or munge process it started is left.
 # Needs root (the daemons run as root/munge). GCLAB_BIN selects the gclab binary (default: the debug build).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -147,14 +149,12 @@ sweep_args=(preset:kvm/calculator --vary collector.kind=base,k-allocation,adapti
 [ "$("$gclab" sweep info "$work/plan.json" | awk '$1 == "points" { print $2 }')" = 120 ] || fail "the plan has not 120 points"
 "$gclab" sweep "${sweep_args[@]}" --json "$work/local.json"
 
-# The test's own fault: a gclab wrapper that SIGKILLs the run of shard 7 while the poison file exists.
+# The test's own fault: a gclab wrapper that, while the poison file exists, lets shard 7 finish its first point
+# (index 7) only and then SIGKILLs the task — a task dying mid-way, deterministically.
 cat > "$work/gclab-poisoned" <<EOF
 #!/usr/bin/env bash
 if [ "\$1 \$2" = "sweep run" ] && [[ " \$* " == *" --shard 7/"* ]] && [ -e "$work/poison" ]; then
-  "$gclab" "\$@" & pid=\$!
-  sleep 0.05
-  kill -KILL \$pid 2>/dev/null
-  wait \$pid
+  "$gclab" sweep run "$work/plan.json" --index 7 --out "$work/out" --quiet
   kill -KILL \$\$
 fi
 exec "$gclab" "\$@"
@@ -176,7 +176,9 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "merging with task 7's points missing should exit 1, was $rc"
-grep -q "points missing: indices .*115" "$work/merge1.err" || fail "the merge should name index 115 missing: $(cat "$work/merge1.err")"
+grep -q "9 of 120 points missing: indices 19, 31, 43, 55, 67, 79, 91, 103, 115" "$work/merge1.err" \
+  || fail "the merge should name the 9 unfinished points of task 7: $(cat "$work/merge1.err")"
+[ -f "$work/out/000/000007.json" ] || fail "task 7's finished point is not on disk"
 [ ! -e "$work/partial.json" ] || fail "a failed merge left an output file"
 say "task 7 failed as intended; $(ls "$work"/out/000/*.json | wc -l) of 120 points on disk; merge refused: $(cat "$work/merge1.err")"
 
@@ -184,3 +186,19 @@ rm "$work/poison"
 GCLAB="$work/gclab-poisoned" scripts/sweep-slurm.sh --only 7 --wait "$work/plan.json" "$work/out" --time=10
 cmp "$work/out/sweep.json" "$work/local.json" || fail "the merged Slurm sweep differs from the one-machine sweep"
 say "re-submitted task 7 alone; merged JSON is byte-identical to the local sweep ($(wc -c < "$work/local.json") bytes)"
+
+# --- without --wait: the script chains a merge job after the array (afterany) ------------------------------------
+sweep2=(preset:kvm/kwml --vary collector.kind=base,adaptive --vary seed=1,2,3,4,5,6,7,8,9,10,11,12)
+"$gclab" sweep plan "${sweep2[@]}" -o "$work/plan2.json"
+"$gclab" sweep "${sweep2[@]}" --json "$work/local2.json"
+scripts/sweep-slurm.sh --tasks 4 "$work/plan2.json" "$work/out2" 2> "$work/submit2.err" || fail "submission without --wait: $(cat "$work/submit2.err")"
+cat "$work/submit2.err" >&2
+grep -q "merge job" "$work/submit2.err" || fail "no merge job submitted"
+for _ in $(seq 240); do
+  [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+  sleep 0.5
+done
+[ -z "$(squeue -h -o %i)" ] || fail "jobs still queued after 2 min: $(squeue -h)"
+[ -f "$work/out2/sweep.json" ] || fail "the merge job wrote no sweep.json: $(cat "$work/out2/.slurm/merge.log" 2>/dev/null)"
+cmp "$work/out2/sweep.json" "$work/local2.json" || fail "the merge job's sweep.json differs from the one-machine sweep"
+say "without --wait: array + chained merge job wrote the same bytes as the local sweep"
