@@ -66,11 +66,7 @@ pub fn within(quantity: Quantity, ours: f64, paper: f64) -> bool {
 /// The mark of a predicted cell: `✓` or `✗` followed by the ratio ours/paper (`✓ 1.04×`; `✗ 0.50×`). A paper value
 /// of zero has no ratio: the cell reads `✓ =` or `✗ +N`.
 pub fn mark(quantity: Quantity, ours: f64, paper: f64) -> String {
-    let ok = if within(quantity, ours, paper) {
-        "✓"
-    } else {
-        "✗"
-    };
+    let ok = if within(quantity, ours, paper) { "✓" } else { "✗" };
     if paper == 0.0 {
         if ours == 0.0 {
             format!("{ok} =")
@@ -135,14 +131,8 @@ mod tests {
     fn values_are_held_to_ten_percent() {
         assert!(within(Quantity::Value, 110.0, 100.0), "+10 % is within");
         assert!(!within(Quantity::Value, 110.5, 100.0), "+10.5 % is not");
-        assert!(
-            within(Quantity::Value, -0.9, -1.0),
-            "negative values use |paper|"
-        );
-        assert!(
-            !within(Quantity::Value, 0.5, 1.0),
-            "0.5× is a miss, not a ✓"
-        );
+        assert!(within(Quantity::Value, -0.9, -1.0), "negative values use |paper|");
+        assert!(!within(Quantity::Value, 0.5, 1.0), "0.5× is a miss, not a ✓");
         assert!(!within(Quantity::Value, 2.0, 1.0), "2× is a miss, not a ✓");
     }
 
@@ -154,23 +144,14 @@ mod tests {
         assert!(!within(Quantity::Count, 13.0, 10.0), "3 off at 10 is out");
         assert!(within(Quantity::Count, 1.0, 0.0), "±1 at 0");
         assert!(!within(Quantity::Count, 9.0, 4.0), "kvideo 9 vs 4 is out");
-        assert!(
-            !within(Quantity::Count, 10.0, 7.0),
-            "Pandora CONC 10 vs 7 is out"
-        );
+        assert!(!within(Quantity::Count, 10.0, 7.0), "Pandora CONC 10 vs 7 is out");
     }
 
     #[test]
     fn large_counts_use_ten_percent() {
         assert!(within(Quantity::Count, 110.0, 100.0), "+10 % at 100");
-        assert!(
-            !within(Quantity::Count, 132.0, 100.0),
-            "kshape 132 vs 100 is out"
-        );
-        assert!(
-            !within(Quantity::Count, 13.0, 11.0),
-            "above 10 the 20 % allowance is gone"
-        );
+        assert!(!within(Quantity::Count, 132.0, 100.0), "kshape 132 vs 100 is out");
+        assert!(!within(Quantity::Count, 13.0, 11.0), "above 10 the 20 % allowance is gone");
     }
 
     #[test]
@@ -179,17 +160,8 @@ mod tests {
         assert_eq!(t.score(Quantity::Count, 41.0, 26.0), "✗ 1.58×");
         assert_eq!(t.score(Quantity::Count, 26.0, 26.0), "✓ 1.00×");
         assert_eq!(t.score(Quantity::Count, 0.0, 0.0), "✓ =");
-        assert_eq!(
-            t,
-            Tally {
-                within: 2,
-                total: 3
-            }
-        );
-        assert!(
-            t.summary_line("Table 2").contains("2 of 3"),
-            "summary counts"
-        );
+        assert_eq!(t, Tally { within: 2, total: 3 });
+        assert!(t.summary_line("Table 2").contains("2 of 3"), "summary counts");
         assert_eq!(band(&[3.0, 5.0, 4.0], 0), "3–5");
         assert_eq!(band(&[1.0, 1.0], 1), "1.0");
     }
