@@ -54,6 +54,10 @@ pub enum Command {
     StartSweep,
     /// Cancel the sweep.
     CancelSweep,
+    /// The Pareto explorer's y axis: `None` = maximum pause, `Some(w)` = MinMU at window `w`. `[ms]`
+    ParetoAxis(Option<f64>),
+    /// Re-simulate point `i` of the loaded sweep result (the loaded scenario with its settings).
+    OpenSweepPoint(usize),
 }
 
 /// What the scrubber and the keyboard do to the playhead.
