@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/ (shown in the README): opens the real app window under Xvfb once per view and saves
 # what it shows. The app reads GCLAB_SCREENSHOT (save the first complete frame as PNG and close) and
-# GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
+# GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep|pareto), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
 # GCLAB_COMPARE=COLLECTOR (pin the first run as baseline, then run COLLECTOR), GCLAB_PRESET=NAME and
 # GCLAB_VARIANTS=1 (overlay the five android variants' MinMU curves) — see
 # app/src/gui/mod.rs.
@@ -46,6 +46,10 @@ zgc_log=../shared/data/jvm-logs/jdk17-zgc-xmx256m.log
 tmp=$(mktemp -d)
 "$bin" trace record preset:default -o "$tmp/kwml.gct" >/dev/null
 shot trace-replay GCLAB_OPEN="$tmp/kwml.gct" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.6
+# The Pareto explorer on a merged sweep: 3 collectors × 4 k × 3 bank sizes of the default application.
+"$bin" sweep preset:kvm/kwml --vary collector.kind=base,k-allocation,adaptive --vary collector.k=10,50,200,1000 \
+  --vary heap.bank_size=4KiB,8KiB,16KiB --json "$tmp/sweep.json"
+shot pareto GCLAB_OPEN="$tmp/sweep.json" GCLAB_VIEW=pareto
 rm -rf "$tmp"
 # A real program's malloc trace (jq under heaptrack, embedded): terabytes of address space, 8 MiB of it used.
 shot trace-replay-heaptrack GCLAB_OPEN="$PWD/assets/traces/jq.gctrace.zst" GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.04

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gclab needs on a fresh machine, only those missing (idempotent, quiet when all are
 # there). `run` = what the app's window needs (X11/Wayland client libraries, Mesa's Vulkan and GL drivers);
-# `test` = that plus Xvfb, so the tests can open the real window headless and take its screenshot.
+# `test` = that plus Xvfb, so the tests can open the real window headless and take its screenshot;
+# `slurm` = a single-node Slurm (controller, node daemon, client tools, munge) for tests/slurm/run.sh.
 # Building needs no system package: every graphics library is loaded at run time (reference/toolchain.md §3).
 set -euo pipefail
 
@@ -9,8 +10,13 @@ what="${1:-test}"
 run_pkgs=(mesa-vulkan-drivers libvulkan1 libgl1-mesa-dri libegl1 libegl-mesa0 libgl1 libglx-mesa0
   libx11-6 libx11-xcb1 libxcursor1 libxi6 libxrandr2 libxkbcommon0 libxkbcommon-x11-0 libwayland-client0 libdbus-1-3)
 test_pkgs=(xvfb xauth)
-pkgs=("${run_pkgs[@]}")
-[ "$what" = "test" ] && pkgs+=("${test_pkgs[@]}")
+slurm_pkgs=(slurmctld slurmd slurm-client munge)
+case "$what" in
+  run) pkgs=("${run_pkgs[@]}") ;;
+  test) pkgs=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
+  slurm) pkgs=("${slurm_pkgs[@]}") ;;
+  *) echo "gclab: setup-system.sh: unknown group '$what' (expected run, test or slurm)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do

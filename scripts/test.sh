@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that passes all of gclab's tests on a fresh machine: system packages (Xvfb, Mesa) first, then
 # every test of the workspace — unit, integration (CLI contract, paper reproduction, the real app window under
-# Xvfb), doc tests — and the runnable examples.
+# Xvfb), doc tests — the runnable examples, and the distributed sweep on a real single-node Slurm (tests/slurm/run.sh:
+# installs slurm + munge through setup-system.sh, fails when it cannot; ~30 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-system.sh test
@@ -9,3 +10,6 @@ mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"   # silences libwayla
 # Unit, integration and doc tests (benches are compiled by clippy --all-targets in CI, and run by `cargo bench`).
 cargo test --workspace
 cargo run -q -p gclab-core --example quick_run
+# The sweep as a Slurm array job on a real single-node cluster (started and shut down by the script).
+cargo build -q -p gclab
+tests/slurm/run.sh

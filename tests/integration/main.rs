@@ -35,6 +35,8 @@ mod reproduce_android;
 mod reproduce_kvm;
 /// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
 mod scenario;
+/// The distributed sweep: plan / run / merge byte-identical to the local sweep, resume, missing points, Pareto.
+mod sweep_plan;
 /// The gclab trace format: version-1 fixtures, text ↔ binary, hostile files named by line or byte offset.
 mod trace_format;
 /// `gclab trace import` on real heaptrack, objects-CSV and Elephant Tracks 2 traces (jq replay, exact peak).

@@ -59,6 +59,13 @@ usage:
   gclab presets                           list embedded presets, one per line
   gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
   gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
+  gclab sweep plan SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... -o PLAN.json
+                                          write a sweep plan (the points, by index) for a cluster or many boxes
+  gclab sweep run PLAN.json (--index I | --shard I/N) --out DIR [--threads T] [--quiet]
+                                          run some points, one result file each; points already in DIR are skipped
+  gclab sweep merge PLAN.json DIR [--json PATH|-] [--csv PATH|-] [--pareto] [--quiet]
+                                          every point's result → the sweep JSON (as `gclab sweep --json`), CSV, frontier
+  gclab sweep info PLAN.json               points, fingerprint, scenario and axes of a plan
   gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
   gclab reproduce [--paper kvm|android] [--set K=V]... [--out FILE]
                                           rerun a paper's experiments (with overrides), write the tables
@@ -114,9 +121,7 @@ pub fn main(args: &[String]) -> i32 {
         Some("run") => {
             Args::parse(&args[1..], &["--set", "--json", "--csv"]).and_then(|a| run::run(&a))
         }
-        Some("sweep") => {
-            Args::parse(&args[1..], &["--set", "--vary", "--json"]).and_then(|a| sweep::sweep(&a))
-        }
+        Some("sweep") => sweep::main(&args[1..]),
         Some("mmu") => mmu::mmu(&args[1..]),
         Some("trace") => trace::trace(&args[1..]),
         Some("lesson") => lesson::lesson(&args[1..]),

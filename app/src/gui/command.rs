@@ -66,6 +66,10 @@ pub enum Command {
     CloseLesson,
     /// Presentation mode on or off: one large view and the lesson text, the knob panel hidden.
     Present(bool),
+    /// The Pareto explorer's y axis: `None` = maximum pause, `Some(w)` = MinMU at window `w`. `[ms]`
+    ParetoAxis(Option<f64>),
+    /// Re-simulate point `i` of the loaded sweep result (the loaded scenario with its settings).
+    OpenSweepPoint(usize),
 }
 
 /// What the scrubber and the keyboard do to the playhead.

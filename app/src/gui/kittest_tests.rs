@@ -715,4 +715,109 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
         h.run_steps(2);
         assert!(app(&h).lesson.is_none() && !app(&h).present, "{id}: closed");
     }
+
+/// A merged sweep result of 3 collectors × 2 bank sizes on kvm/calculator, written by the core's merge exactly as
+/// `gclab sweep merge --json` writes it.
+fn merged_sweep_file() -> std::path::PathBuf {
+    use gclab_core::sweep::SweepPlan;
+    use gclab_core::sweep::merge::{MemorySource, MergeOutputs, Sink, merge};
+    use gclab_core::sweep::point::render_point;
+    let (plan, base) = SweepPlan::new(
+        "preset:kvm/calculator",
+        &[],
+        &[
+            "collector.kind=base,k-allocation,adaptive".into(),
+            "heap.bank_size=8KiB,16KiB".into(),
+        ],
+    )
+    .expect("plan");
+    let mut src = MemorySource::default();
+    for i in 0..plan.len() {
+        let sc = plan.scenario_at(&base, i).expect("point");
+        let run = gclab_core::simulate(
+            &sc,
+            &gclab_core::Cancel::never(),
+            &mut gclab_core::NoProgress,
+        )
+        .expect("run");
+        src.texts.push(Some(render_point(&plan, i, &run.summary)));
+    }
+    let mut out = Vec::new();
+    let outs = MergeOutputs {
+        json: Some(Sink {
+            name: "mem".into(),
+            out: &mut out,
+        }),
+        ..MergeOutputs::default()
+    };
+    merge(&plan, &mut src, "mem", outs, &mut |_| {}).expect("merge");
+    let path =
+        std::env::temp_dir().join(format!("gclab-kittest-sweep-{}.json", std::process::id()));
+    std::fs::write(&path, out).expect("write");
+    path
+}
+
+#[test]
+fn kittest_the_pareto_explorer_lists_the_frontier_and_a_click_resimulates_that_point() {
+    let mut h = harness(Scenario::preset("kvm/calculator").expect("preset"));
+    wait_for_run(&mut h);
+    let path = merged_sweep_file();
+    open_through_the_path_field(&mut h, &path);
+    assert_eq!(
+        app(&h).state.settings.view,
+        ViewKind::Pareto,
+        "the explorer opens"
+    );
+    let r = app(&h)
+        .state
+        .pareto
+        .results
+        .clone()
+        .expect("the sweep is loaded");
+    assert_eq!(r.points.len(), 6, "3 × 2 points");
+    assert!(!r.frontier.is_empty(), "a frontier");
+    assert!(
+        h.query_all_by_label_contains("6 points").count() >= 1,
+        "the count is on screen"
+    );
+    // Pick the frontier point that differs most from the scenario on screen: the last one listed.
+    let p = r.points[*r.frontier.last().expect("a point")].clone();
+    h.get_by_role_and_label(Role::Button, &format!("open #{}", p.index))
+        .click();
+    wait_for_run(&mut h);
+    let st = &app(&h).state;
+    assert_eq!(
+        st.settings.view,
+        ViewKind::Overview,
+        "back to the run's views"
+    );
+    for (k, v) in p.overrides() {
+        assert!(
+            st.base
+                .overrides()
+                .iter()
+                .any(|(k2, v2)| *k2 == k && *v2 == v),
+            "{k}={v} applied to the scenario: {:?}",
+            st.base.overrides()
+        );
+    }
+    let want = gclab_core::simulate(
+        &Scenario::preset("kvm/calculator")
+            .expect("preset")
+            .with_overrides(&p.overrides())
+            .expect("point"),
+        &gclab_core::Cancel::never(),
+        &mut gclab_core::NoProgress,
+    )
+    .expect("run");
+    let shown = st.current.clone().expect("a run");
+    assert_eq!(
+        shown.run.summary.energy_j.total, p.energy_j,
+        "the re-simulated run is the sweep's point"
+    );
+    assert_eq!(
+        shown.run.summary, want.summary,
+        "same run as simulating the point"
+    );
+    let _ = std::fs::remove_file(&path);
 }

@@ -8,7 +8,7 @@
 //! commands → advance playback.
 //!
 //! `GCLAB_SCREENSHOT=path.png` saves the first complete frame and closes the window — used under Xvfb by
-//! `scripts/screenshots.sh` and the window test. What it shows: `GCLAB_VIEW=overview|layout|mmu|energy|cpu|sweep`,
+//! `scripts/screenshots.sh` and the window test. What it shows: `GCLAB_VIEW=overview|layout|mmu|energy|cpu|sweep|pareto`,
 //! `GCLAB_PRESET=NAME`, `GCLAB_THEME=dark`, `GCLAB_ZOOM=1.5`, `GCLAB_PLAYHEAD=SECONDS`, `GCLAB_COMPARE=COLLECTOR`
 //! (the first run is pinned as baseline, then COLLECTOR runs), `GCLAB_VARIANTS=1` (android MinMU overlay) and
 //! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does), `GCLAB_WINDOW=1280x720` (window
@@ -28,6 +28,7 @@ pub mod headless;
 mod kittest_tests;
 pub mod lesson;
 pub mod log;
+pub mod pareto;
 pub mod persist;
 mod resim;
 mod scrubber;
@@ -603,6 +604,21 @@ impl GclabApp {
                         self.resim.start(path, move || c2.request_repaint());
                     }
                 }
+                Command::LoadFile(path) if pareto::is_sweep_result(&path) => {
+                    match pareto::load(&path) {
+                        Ok(r) => {
+                            self.state.info(format!(
+                                "{}: {} points, {} on the Pareto frontier",
+                                r.name,
+                                r.points.len(),
+                                r.frontier.len()
+                            ));
+                            self.state.pareto.results = Some(std::sync::Arc::new(r));
+                            self.state.settings.view = ViewKind::Pareto;
+                        }
+                        Err(e) => self.state.error(format!("not loaded: {e}")),
+                    }
+                }
                 Command::LoadFile(path) if !log::is_scenario_path(&path) => {
                     let c2 = ctx.clone();
                     self.logs.start(path, move || c2.request_repaint());
@@ -687,6 +703,27 @@ impl GclabApp {
                     Err(e) => self.state.error(e.to_string()),
                 },
                 Command::CancelSweep => self.sweep.cancel(),
+                Command::ParetoAxis(w) => self.state.pareto.minmu_window_ms = w,
+                Command::OpenSweepPoint(i) => {
+                    let point = self
+                        .state
+                        .pareto
+                        .results
+                        .as_ref()
+                        .and_then(|r| r.points.get(i).cloned());
+                    if let Some(p) = point {
+                        match self.state.base.with_overrides(&p.overrides()) {
+                            Ok(sc) => {
+                                self.load(sc, "");
+                                self.state.settings.view = ViewKind::Overview;
+                                self.state
+                                    .info(format!("sweep point #{}: {}", p.index, p.set_text));
+                                rerun = true;
+                            }
+                            Err(e) => self.state.error(format!("sweep point #{}: {e}", p.index)),
+                        }
+                    }
+                }
                 Command::MmuVariants(on) => {
                     if on {
                         match self.state.controls.apply(&self.state.base) {

@@ -48,6 +48,7 @@ pub fn view_name(v: ViewKind) -> &'static str {
         ViewKind::Energy => "energy",
         ViewKind::Cpu => "cpu",
         ViewKind::Sweep => "sweep",
+        ViewKind::Pareto => "pareto",
     }
 }
 

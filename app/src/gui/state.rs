@@ -31,17 +31,20 @@ pub enum ViewKind {
     Cpu,
     /// Heap energy versus k.
     Sweep,
+    /// A merged sweep result: energy × pause × time and its Pareto frontier.
+    Pareto,
 }
 
 impl ViewKind {
     /// Every view, in tab order.
-    pub const ALL: [ViewKind; 6] = [
+    pub const ALL: [ViewKind; 7] = [
         ViewKind::Overview,
         ViewKind::Layout,
         ViewKind::Mmu,
         ViewKind::Energy,
         ViewKind::Cpu,
         ViewKind::Sweep,
+        ViewKind::Pareto,
     ];
 
     /// Tab title.
@@ -53,10 +56,11 @@ impl ViewKind {
             ViewKind::Energy => "Energy",
             ViewKind::Cpu => "CPU cores",
             ViewKind::Sweep => "Sweep",
+            ViewKind::Pareto => "Pareto",
         }
     }
 
-    /// Parses a view name as given in `GCLAB_VIEW`: `overview`, `layout`, `mmu`, `energy`, `cpu` or `sweep`.
+    /// Parses a view name as given in `GCLAB_VIEW`: `overview`, `layout`, `mmu`, `energy`, `cpu`, `sweep` or `pareto`.
     pub fn parse(s: &str) -> Option<ViewKind> {
         match s.trim().to_ascii_lowercase().as_str() {
             "overview" | "all" => Some(ViewKind::Overview),
@@ -65,6 +69,7 @@ impl ViewKind {
             "energy" => Some(ViewKind::Energy),
             "cpu" | "cores" => Some(ViewKind::Cpu),
             "sweep" => Some(ViewKind::Sweep),
+            "pareto" => Some(ViewKind::Pareto),
             _ => None,
         }
     }
@@ -270,6 +275,8 @@ pub struct AppState {
     pub log: Option<Arc<LogView>>,
     /// A recorded trace on screen, replayed as recorded.
     pub trace: Option<Arc<super::trace::TraceReplay>>,
+    /// The Pareto explorer's merged sweep result (runtime only, not persisted).
+    pub pareto: super::pareto::ParetoState,
 }
 
 impl AppState {
@@ -292,6 +299,7 @@ impl AppState {
             path_text: "scenario.toml".into(),
             log: None,
             trace: None,
+            pareto: super::pareto::ParetoState::default(),
         }
     }
 

@@ -302,6 +302,17 @@ impl Scenario {
         &self.origin
     }
 
+    /// The scenario text as read (before overrides): with [`Scenario::origin`], [`Scenario::base_dir`] and the
+    /// overrides it rebuilds this scenario through [`Scenario::from_toml_str`] (sweep plans carry it).
+    pub fn source_text(&self) -> &str {
+        &self.source_text
+    }
+
+    /// The folder relative workload and trace paths resolve against (`None` for presets).
+    pub fn base_dir(&self) -> Option<&Path> {
+        self.base_dir.as_deref()
+    }
+
     /// The overrides applied, as `(key, value)`.
     pub fn overrides(&self) -> &[(String, Value)] {
         &self.overrides

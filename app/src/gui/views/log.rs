@@ -67,6 +67,8 @@ pub fn ui(
             let h = ui.available_height();
             pauses(ui, st, log, pal, cmds, h * 0.6);
         }
+        // The explorer is drawn before any log (views::ui): it shows a sweep result, not the run.
+        ViewKind::Pareto => {}
         ViewKind::Sweep => not_in_a_log(
             ui,
             pal,

@@ -8,6 +8,7 @@ pub mod layout;
 pub mod log;
 pub mod mmu;
 pub mod occupancy;
+pub mod pareto;
 pub mod raster;
 pub mod sweep;
 pub mod trace;
@@ -207,6 +208,10 @@ pub fn ui(
         cmds.push(Command::SetView(view));
     }
     ui.separator();
+    if view == ViewKind::Pareto {
+        pareto::ui(ui, &st.pareto, pal, cmds);
+        return;
+    }
     if let Some(l) = &st.log {
         log::ui(ui, st, l, pal, view, cmds);
         return;
@@ -237,6 +242,7 @@ pub fn ui(
         }
         ViewKind::Cpu => cpu::ui(ui, st, pal, cmds),
         ViewKind::Sweep => sweep::ui(ui, sweep, pal),
+        ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
     }
 }
 

@@ -139,7 +139,7 @@ pub fn ui(
         ui.add_space(6.0);
     };
     match view {
-        ViewKind::Overview | ViewKind::Layout => {}
+        ViewKind::Overview | ViewKind::Layout | ViewKind::Pareto => {}
         ViewKind::Mmu => note(
             ui,
             "No pauses in a trace replayed as recorded",
