@@ -169,3 +169,34 @@ fn programs_run_longer_in_tighter_heaps() {
         );
     }
 }
+
+/// `docs/reproduction-android.md` is exactly what `gclab reproduce --paper android` writes from today's model, and
+/// the README quotes every summary line of it verbatim.
+#[test]
+fn the_committed_android_report_is_current_and_the_readme_quotes_its_summaries() {
+    let out = gclab_tests::gclab(&["reproduce", "--paper", "android", "--out", "-"]);
+    assert!(
+        out.status.success(),
+        "gclab reproduce --paper android failed: {out:?}"
+    );
+    let fresh = String::from_utf8(out.stdout).expect("utf-8 report");
+    let root = gclab_tests::repo_root();
+    let committed = std::fs::read_to_string(root.join("docs/reproduction-android.md"))
+        .expect("docs/reproduction-android.md");
+    assert!(
+        fresh == committed,
+        "docs/reproduction-android.md is stale: run `gclab reproduce --paper android --out docs/reproduction-android.md`"
+    );
+    let lines = gclab_core::reproduce::kvm_report::summary_lines(&fresh);
+    assert!(
+        lines.len() >= 3,
+        "the report has its summary lines: {lines:?}"
+    );
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    for l in lines {
+        assert!(
+            readme.contains(l),
+            "README.md does not quote the android report's summary line {l:?}"
+        );
+    }
+}

@@ -715,6 +715,7 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
         h.run_steps(2);
         assert!(app(&h).lesson.is_none() && !app(&h).present, "{id}: closed");
     }
+}
 
 /// A merged sweep result of 3 collectors × 2 bank sizes on kvm/calculator, written by the core's merge exactly as
 /// `gclab sweep merge --json` writes it.
