@@ -42,3 +42,16 @@ pub fn gclab(args: &[&str]) -> Output {
         .output()
         .expect("run gclab")
 }
+
+/// A fresh, empty scratch folder for one test: `$TMPDIR/gclab-TOPIC-NAME-PID`.
+pub fn scratch_dir(topic: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gclab-{topic}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+/// A path as the `&str` a command line takes (temporary paths are UTF-8).
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}

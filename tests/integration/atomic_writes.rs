@@ -13,14 +13,11 @@ use gclab_core::rng::SimRng;
 use gclab_tests::{gclab, gclab_bin};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gclab-atomic-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch folder");
-    d
+    gclab_tests::scratch_dir("atomic", name)
 }
 
 fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
+    gclab_tests::path_str(p)
 }
 
 /// Total bytes of the regular files under `dir` (recursively).

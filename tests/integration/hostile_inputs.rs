@@ -8,14 +8,11 @@ use std::process::Output;
 use gclab_tests::{gclab, repo_root};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gclab-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch folder");
-    d
+    gclab_tests::scratch_dir("hostile", name)
 }
 
 fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
+    gclab_tests::path_str(p)
 }
 
 /// The one error line of a run that must fail with exit 2.

@@ -37,9 +37,7 @@ fn lesson_list_prints_one_id_per_line() {
 }
 
 fn write_lesson(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gclab-lesson-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join("lesson.toml");
+    let p = gclab_tests::scratch_dir("lesson", name).join("lesson.toml");
     std::fs::write(&p, text).expect("write lesson");
     p
 }

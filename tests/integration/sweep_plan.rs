@@ -9,14 +9,11 @@ use std::process::Output;
 use gclab_tests::gclab;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gclab-sweep-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    gclab_tests::scratch_dir("sweep", name)
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().expect("utf-8 path")
+fn p(p: &Path) -> &str {
+    gclab_tests::path_str(p)
 }
 
 fn ok(o: &Output, what: &str) {

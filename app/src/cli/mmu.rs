@@ -45,19 +45,24 @@ struct Report {
     safepoints: (usize, u64),
 }
 
-/// Runs `gclab mmu` on `args` (everything after `mmu`).
-pub fn mmu(args: &[String]) -> Result<(), CliError> {
-    check_positionals(args)?;
-    let a = Args::parse(args, &FLAGS)?;
-    let format = match a.last("--format") {
+/// The GC-log format named by `--format` (default: told from the input).
+pub fn format_arg(a: &Args) -> Result<Format, CliError> {
+    match a.last("--format") {
         Some(f) => Format::parse(&f).ok_or_else(|| {
             CliError::input(format!(
                 "--format: unknown format `{f}` (expected one of {})",
                 Format::NAMES
             ))
-        })?,
-        None => Format::Auto,
-    };
+        }),
+        None => Ok(Format::Auto),
+    }
+}
+
+/// Runs `gclab mmu` on `args` (everything after `mmu`).
+pub fn mmu(args: &[String]) -> Result<(), CliError> {
+    check_positionals(args)?;
+    let a = Args::parse(args, &FLAGS)?;
+    let format = format_arg(&a)?;
     let windows = a.last("--windows").map(|w| parse_windows(&w)).transpose()?;
     let span = a.last("--span-ns").map(|s| parse_span(&s)).transpose()?;
     let report = measure(&a.input, format, windows, span)?;

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use gclab_core::importers::{self, Format, Imported};
+use gclab_core::importers::{self, Imported};
 use gclab_core::io::AtomicFile;
 use gclab_core::trace::reader::sniff_form;
 use gclab_core::trace::{Event, Table, TraceReader};
@@ -146,15 +146,7 @@ pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
                 TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
             (export_trace(&out, input, r)?, "gclab trace")
         } else {
-            let format = match a.last("--format") {
-                Some(f) => Format::parse(&f).ok_or_else(|| {
-                    CliError::input(format!(
-                        "--format: unknown format `{f}` (expected one of {})",
-                        Format::NAMES
-                    ))
-                })?,
-                None => Format::Auto,
-            };
+            let format = super::mmu::format_arg(&a)?;
             let (_, data) = importers::import_file(Path::new(input), format)
                 .map_err(|e| CliError::input(e.to_string()))?;
             (export_log(&out, input, &data)?, "GC log")

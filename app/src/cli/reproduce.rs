@@ -26,18 +26,7 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
     use gclab_core::reproduce::android::{Results, plan, report, run_job};
     let sets = a.all("--set");
     let jobs = plan();
-    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let shown = super::progress::Watcher::count(
-        format!("reproduce android: {} runs", jobs.len()),
-        jobs.len() as u64,
-        std::sync::Arc::clone(&finished),
-    );
-    let slots = crate::parallel::map_on_cores(&jobs, "reproduce", |job| {
-        let r = run_job(job, &sets);
-        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        r
-    });
-    drop(shown);
+    let slots = on_cores_with_progress(&jobs, "reproduce android: runs", |job| run_job(job, &sets));
     let mut sums = Vec::with_capacity(jobs.len());
     for s in slots {
         sums.push(
@@ -46,6 +35,27 @@ fn reproduce_android(a: &Args) -> Result<(), CliError> {
         );
     }
     write_out(a, &report(&Results::new(&jobs, &sums)))
+}
+
+/// [`crate::parallel::map_on_cores`] with a progress line on stderr (`LABEL: n of N`).
+fn on_cores_with_progress<T: Sync, R: Send>(
+    items: &[T],
+    label: &str,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let shown = super::progress::Watcher::count(
+        format!("{label} ({})", items.len()),
+        items.len() as u64,
+        std::sync::Arc::clone(&finished),
+    );
+    let slots = crate::parallel::map_on_cores(items, "reproduce", |item| {
+        let r = f(item);
+        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        r
+    });
+    drop(shown);
+    slots
 }
 
 fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
@@ -63,20 +73,11 @@ fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
 fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
     let base_sets = a.all("--set");
     let configs = plan();
-    let finished = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let shown = super::progress::Watcher::count(
-        format!("reproduce kvm: {} configurations", configs.len()),
-        configs.len() as u64,
-        std::sync::Arc::clone(&finished),
-    );
-    let slots = crate::parallel::map_on_cores(&configs, "reproduce", |c| {
+    let slots = on_cores_with_progress(&configs, "reproduce kvm: configurations", |c| {
         let mut sets = base_sets.clone();
         sets.extend(c.overrides.iter().cloned());
-        let r = run_all(&sets).map_err(|e| e.to_string());
-        finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        r
+        run_all(&sets).map_err(|e| e.to_string())
     });
-    drop(shown);
     let mut all = Vec::with_capacity(configs.len());
     for (c, r) in configs.iter().zip(slots) {
         let r = r.ok_or_else(|| CliError::other("a reproduction worker panicked"))?;
