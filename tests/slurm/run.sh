@@ -191,7 +191,7 @@ say "re-submitted task 7 alone; merged JSON is byte-identical to the local sweep
 sweep2=(preset:kvm/kwml --vary collector.kind=base,adaptive --vary seed=1,2,3,4,5,6,7,8,9,10,11,12)
 "$gclab" sweep plan "${sweep2[@]}" -o "$work/plan2.json"
 "$gclab" sweep "${sweep2[@]}" --json "$work/local2.json"
-scripts/sweep-slurm.sh --tasks 4 "$work/plan2.json" "$work/out2" 2> "$work/submit2.err" || fail "submission without --wait: $(cat "$work/submit2.err")"
+GCLAB="$gclab" scripts/sweep-slurm.sh --tasks 4 "$work/plan2.json" "$work/out2" 2> "$work/submit2.err" || fail "submission without --wait: $(cat "$work/submit2.err")"
 cat "$work/submit2.err" >&2
 grep -q "merge job" "$work/submit2.err" || fail "no merge job submitted"
 for _ in $(seq 240); do
