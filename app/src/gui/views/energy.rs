@@ -109,12 +109,9 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
                 *y,
                 total * unit,
                 if with_cpu {
-                    format!("{name}: {} total", format::joules(total))
+                    format!("{name}: {}", format::joules(total))
                 } else {
-                    format!(
-                        "{name}: {} memory only (CPU left out)",
-                        format::joules(total)
-                    )
+                    format!("{name}: {} (memory only)", format::joules(total))
                 },
             )
         })
@@ -126,7 +123,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
         .show_y(false)
         .show_axes([true, false])
         .include_x(0.0)
-        .include_x(max_x * 1.45)
+        .include_x(max_x * if with_cpu { 1.45 } else { 1.75 })
         .include_y(-0.6)
         .include_y(runs.len() as f64 - 0.4)
         .allow_drag(false)
