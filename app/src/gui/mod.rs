@@ -964,7 +964,7 @@ impl GclabApp {
 }
 
 /// A lesson's log as a file the loader can read: a path as it is, or an embedded log (`builtin:NAME`) written
-/// once to the temporary folder (atomically: a temporary name, then renamed).
+/// once to the temporary folder (atomically, through `gclab_core::io::write_file_atomic`).
 fn lesson_log_path(spec: &str) -> Result<std::path::PathBuf, String> {
     let Some(name) = spec.strip_prefix("builtin:") else {
         return Ok(spec.into());
@@ -979,9 +979,8 @@ fn lesson_log_path(spec: &str) -> Result<std::path::PathBuf, String> {
     if std::fs::read(&path).is_ok_and(|b| b == *bytes) {
         return Ok(path);
     }
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    gclab_core::io::write_file_atomic(&path, bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }
 

@@ -1,6 +1,6 @@
 //! Atomic replacement of a file or a folder of files.
 //!
-//! An [`AtomicFile`] writes to a temporary file beside the destination (`.NAME.tmp-PID-N`, same folder, so the
+//! An [`AtomicFile`] writes to a temporary file beside the destination (`.NAME.HOST-PID-N.tmp`, same folder, so the
 //! same file system), and [`AtomicFile::commit`] flushes it, `fsync`s it, renames it over the destination and
 //! `fsync`s the folder. A process killed at any instant therefore leaves the old file or the new one, never a
 //! mixture or a truncation; a writer dropped without `commit` (an error on the way) removes its temporary file
@@ -12,7 +12,7 @@
 //!   file it points to is replaced, the link stays).
 //! - A destination that exists but is not a regular file (`/dev/null`, a FIFO) is written in place: renaming over
 //!   a device would replace the device.
-//! - A kill leaves a stray `.NAME.tmp-*` beside the destination (nothing can clean up after `SIGKILL`); it is
+//! - A kill leaves a stray `.NAME.*.tmp` beside the destination (nothing can clean up after `SIGKILL`); it is
 //!   never the destination.
 //!
 //! [`write_dir_atomic`] does the same for a folder of files (`gclab run --csv DIR`): the files are written into a
@@ -23,14 +23,21 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A unique name beside `dest`: `.NAME.tmp-PID-N` (or `.NAME.old-PID-N` for `tag = "old"`).
+/// A unique name beside `dest`: `.NAME.HOST-PID-N.tmp` (or `….old` for `tag = "old"`). The host keeps two machines
+/// writing into one shared folder (the tasks of a cluster sweep) from ever sharing a temporary name.
 fn sibling(dest: &Path, tag: &str) -> PathBuf {
     static NEXT: AtomicU64 = AtomicU64::new(0);
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let host = HOST.get_or_init(|| {
+        fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().replace(['/', '.'], "_"))
+            .unwrap_or_default()
+    });
     let name = dest
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    dest.with_file_name(format!(".{name}.{tag}-{}-{n}", std::process::id()))
+    dest.with_file_name(format!(".{name}.{host}-{}-{n}.{tag}", std::process::id()))
 }
 
 /// The folder holding `path` (`.` for a bare file name).
@@ -195,7 +202,7 @@ impl Drop for TmpDir {
 ///
 /// Missing parent folders are created. The files go into a temporary folder beside `dest`, each synced, which is then renamed to `dest`. An existing
 /// `dest` holding nothing but files of these names (an earlier output) is moved aside first and removed after the
-/// rename: a kill between the two renames leaves `dest` absent (and the old folder as `.DEST.old-*`), never
+/// rename: a kill between the two renames leaves `dest` absent (and the old folder as `.DEST.*.old`), never
 /// half-written. An existing `dest` holding anything else (`--csv .`) is not replaced wholesale: each file is
 /// replaced atomically in place, so every file is complete but the set may mix old and new after a kill.
 pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io::Result<()> {

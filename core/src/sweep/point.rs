@@ -7,7 +7,6 @@
 //! `{"index": 123, "plan": "<fingerprint>", "set": {...}, "summary": {...}}` — `set` and `summary` exactly as the
 //! one-machine sweep prints them, so the merge copies their text without re-parsing a number.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -87,30 +86,12 @@ pub fn parse_point<'a>(
     Ok(r)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file beside it (named after this host and process, so two
-/// tasks given the same point never share one), flushed to disk, then renamed over `path`. Creates the folder.
+/// Writes `bytes` to `path` atomically ([`crate::io::write_file_atomic`]: a temporary file beside it, named after
+/// this host and process so two tasks given the same point never share one, synced, renamed). Creates the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SweepError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| SweepError::io(dir, &e))?;
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let name = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        host.trim(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        SweepError::io(path, &e)
-    })
+    crate::io::write_file_atomic(path, bytes).map_err(|e| SweepError::io(path, &e))
 }
 
 /// Flushes a folder's entries (the renames into it) to disk.

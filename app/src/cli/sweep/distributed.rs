@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use gclab_core::io::AtomicFile;
 use gclab_core::sweep::merge::{DirSource, MergeOutputs, Sink, merge};
 use gclab_core::sweep::pareto::ParetoFront;
 use gclab_core::sweep::point::{parse_point, point_path, render_point, sync_dir, write_atomic};
@@ -287,47 +288,30 @@ fn print_front(front: &ParetoFront) -> Result<(), CliError> {
         .map_err(|e| CliError::other(format!("stdout: {e}")))
 }
 
-/// A merge output: stdout, or a temporary file renamed over the destination once complete.
+/// A merge output: stdout, or an [`AtomicFile`] (a temporary file renamed over the destination once complete; a
+/// device such as `/dev/null` is written in place).
 struct Dest {
     name: String,
     out: DestOut,
-    /// The temporary file while not committed.
-    tmp: Option<PathBuf>,
 }
 
 enum DestOut {
     Stdout(std::io::StdoutLock<'static>),
-    File(BufWriter<std::fs::File>),
+    File(BufWriter<AtomicFile>),
 }
 
 impl Dest {
     fn open(dest: &str) -> Result<Dest, CliError> {
-        if dest == "-" {
-            return Ok(Dest {
-                name: dest.into(),
-                out: DestOut::Stdout(std::io::stdout().lock()),
-                tmp: None,
-            });
-        }
-        if std::fs::metadata(dest).is_ok_and(|m| !m.is_file()) {
-            // A device or pipe (`/dev/null`, a FIFO): written in place, never replaced by a renamed file.
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(dest)
+        let out = if dest == "-" {
+            DestOut::Stdout(std::io::stdout().lock())
+        } else {
+            let f = AtomicFile::create(Path::new(dest))
                 .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))?;
-            return Ok(Dest {
-                name: dest.into(),
-                out: DestOut::File(BufWriter::new(f)),
-                tmp: None,
-            });
-        }
-        let tmp = temp_beside(Path::new(dest));
-        let f = std::fs::File::create(&tmp)
-            .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))?;
+            DestOut::File(BufWriter::new(f))
+        };
         Ok(Dest {
             name: dest.into(),
-            out: DestOut::File(BufWriter::new(f)),
-            tmp: Some(tmp),
+            out,
         })
     }
 
@@ -345,40 +329,18 @@ impl Dest {
         }
     }
 
-    fn commit(mut self) -> Result<(), CliError> {
-        let name = self.name.clone();
+    fn commit(self) -> Result<(), CliError> {
+        let name = self.name;
         let err = |e: std::io::Error| CliError::other(format!("{name}: cannot write: {e}"));
-        match &mut self.out {
-            DestOut::Stdout(w) => w.flush().map_err(err),
-            DestOut::File(w) => {
-                w.flush().map_err(err)?;
-                if let Some(tmp) = self.tmp.take() {
-                    w.get_ref().sync_all().map_err(err)?;
-                    std::fs::rename(&tmp, &self.name).map_err(|e| {
-                        let _ = std::fs::remove_file(&tmp);
-                        err(e)
-                    })?;
-                }
-                Ok(())
-            }
+        match self.out {
+            DestOut::Stdout(mut w) => w.flush().map_err(err),
+            DestOut::File(w) => w
+                .into_inner()
+                .map_err(|e| err(e.into_error()))?
+                .commit()
+                .map_err(err),
         }
     }
-}
-
-impl Drop for Dest {
-    fn drop(&mut self) {
-        // Not committed (an error): leave no temporary behind.
-        if let Some(tmp) = self.tmp.take() {
-            let _ = std::fs::remove_file(tmp);
-        }
-    }
-}
-
-fn temp_beside(dest: &Path) -> PathBuf {
-    let name = dest
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    dest.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
 /// Runs `f` on `dest` (`-` = stdout; a file is written beside it and renamed into place on success).
