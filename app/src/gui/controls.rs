@@ -40,10 +40,7 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
         );
         ui.separator();
         ui.menu_button("Lessons", |ui| {
-            for id in gclab_core::lesson::builtin_ids() {
-                let title = gclab_core::lesson::Lesson::load(id)
-                    .map(|l| l.title)
-                    .unwrap_or_else(|_| id.to_string());
+            for (id, title) in gclab_core::lesson::builtin_titles() {
                 if ui.button(title).clicked() {
                     cmds.push(Command::OpenLesson(id.to_string()));
                     ui.close();

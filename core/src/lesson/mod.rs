@@ -197,6 +197,21 @@ pub fn builtin_ids() -> Vec<&'static str> {
     BUILTIN.iter().map(|(id, _)| *id).collect()
 }
 
+/// (id, title) of every built-in lesson that parses, read once (the app's menu lists them every frame it is open).
+pub fn builtin_titles() -> &'static [(&'static str, String)] {
+    static TITLES: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    TITLES.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .filter_map(|(id, text)| {
+                Lesson::parse(text, &format!("builtin:{id}"))
+                    .ok()
+                    .map(|l| (*id, l.title))
+            })
+            .collect()
+    })
+}
+
 /// Every built-in lesson, parsed and validated.
 pub fn builtin() -> Result<Vec<Lesson>, LessonError> {
     BUILTIN
