@@ -373,3 +373,92 @@ fn issue_21_progress_shows_on_a_terminal_and_not_when_quiet_or_piped() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// Issue #18 item 5: every verb and sub-verb answers `--help` on stdout with exit 0 (the hand-written parser said
+/// "unknown option `--help`"), and the shell completions come from the same definition.
+#[test]
+fn every_command_answers_help_and_completions_cover_them() {
+    let verbs: &[&[&str]] = &[
+        &[],
+        &["open"],
+        &["presets"],
+        &["run"],
+        &["sweep"],
+        &["sweep", "plan"],
+        &["sweep", "run"],
+        &["sweep", "merge"],
+        &["sweep", "info"],
+        &["mmu"],
+        &["reproduce"],
+        &["trace"],
+        &["trace", "record"],
+        &["trace", "import"],
+        &["trace", "stats"],
+        &["export-perfetto"],
+        &["lesson"],
+        &["lesson", "list"],
+        &["lesson", "check"],
+        &["lesson", "show"],
+        &["completions"],
+    ];
+    for verb in verbs {
+        let mut args: Vec<&str> = verb.to_vec();
+        args.push("--help");
+        let o = gclab(&args);
+        let name = verb.join(" ");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "`gclab {name} --help` exit status"
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            text.contains("Usage: gclab") && text.contains(&name),
+            "`gclab {name} --help` prints its usage: {text}"
+        );
+    }
+    let o = gclab(&["completions", "bash"]);
+    assert!(o.status.success(), "completions bash: {}", stderr_line(&o));
+    let script = String::from_utf8_lossy(&o.stdout);
+    for word in [
+        "export-perfetto",
+        "--span-ns",
+        "--vary",
+        "--shard",
+        "record",
+    ] {
+        assert!(script.contains(word), "the bash completions offer `{word}`");
+    }
+}
+
+/// A parse error stays gclab's one line (exit 2) and says where the verb's help is.
+#[test]
+fn a_parse_error_is_one_line_with_the_verbs_usage() {
+    let o = gclab(&[
+        "sweep",
+        "run",
+        "plan.json",
+        "--index",
+        "1",
+        "--shard",
+        "0/2",
+        "--out",
+        "d",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "conflicting flags are bad input");
+    let err = stderr_line(&o);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("--index")
+            && err.contains("--shard")
+            && err.contains("gclab sweep run --help"),
+        "names both flags and the help: {err}"
+    );
+    let o = gclab(&["trace"]);
+    let err = stderr_line(&o);
+    assert_eq!(o.status.code(), Some(2), "a missing sub-verb is bad input");
+    assert!(
+        err.contains("record") && err.contains("import") && err.contains("stats"),
+        "lists the sub-verbs: {err}"
+    );
+}

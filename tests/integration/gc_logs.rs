@@ -484,7 +484,7 @@ fn bad_input_exits_2_with_one_line() {
             vec![good, "--format", "csv"],
             "--format: unknown format `csv`",
         ),
-        (vec!["--json", "-"], "mmu: expected an INPUT file"),
+        (vec!["--json", "-"], "expected <INPUT>"),
         (vec![good, "--bogus", "1"], "unknown option `--bogus`"),
     ];
     for (args, expect) in &options {

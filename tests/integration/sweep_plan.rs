@@ -271,9 +271,12 @@ fn bad_sweep_input_exits_2_naming_the_problem() {
         ),
         (
             vec!["sweep", "run", p(&plan), "--out", p(&out)],
-            "--index I or --shard I/N",
+            "--index <I>|--shard <I/N>",
         ),
-        (vec!["sweep", "run", p(&plan), "--index", "1"], "--out DIR"),
+        (
+            vec!["sweep", "run", p(&plan), "--index", "1"],
+            "--out <DIR>",
+        ),
         (
             vec!["sweep", "run", p(&edited), "--index", "1", "--out", p(&out)],
             "field `points`",
@@ -291,7 +294,7 @@ fn bad_sweep_input_exits_2_naming_the_problem() {
                 "--vary",
                 "seed=1,2",
             ],
-            "-o PLAN.json",
+            "--out <PLAN.json>",
         ),
         (
             vec![

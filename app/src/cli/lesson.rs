@@ -7,22 +7,20 @@ use std::io::Write;
 use gclab_core::lesson::{CheckedClaim, Evaluator, Lesson, builtin_ids, check_lesson};
 
 use super::CliError;
+use super::command::LessonCommand;
 
-/// Runs `gclab lesson …` on the arguments after `lesson`.
-pub fn lesson(args: &[String]) -> Result<(), CliError> {
-    match args.first().map(String::as_str) {
-        Some("list") if args.len() == 1 => {
+/// Runs `gclab lesson …`.
+pub fn lesson(l: LessonCommand) -> Result<(), CliError> {
+    match l {
+        LessonCommand::List => {
             let mut out = std::io::stdout().lock();
             for id in builtin_ids() {
                 writeln!(out, "{id}").map_err(|e| CliError::other(e.to_string()))?;
             }
             Ok(())
         }
-        Some("check") => check(&args[1..]),
-        Some("show") if args.len() == 2 => show(&args[1]),
-        _ => Err(CliError::input(
-            "lesson: expected `list`, `check [ID|FILE]...` or `show ID|FILE`",
-        )),
+        LessonCommand::Check { lessons } => check(&lessons),
+        LessonCommand::Show { lesson } => show(&lesson),
     }
 }
 

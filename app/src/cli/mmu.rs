@@ -14,12 +14,11 @@ use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
 use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
 
+use super::CliError;
+use super::command::MmuArgs;
 use super::output::write_json;
 use super::progress;
-use super::{Args, CliError};
 
-/// Flags `mmu` accepts (each takes a value).
-const FLAGS: [&str; 4] = ["--format", "--windows", "--span-ns", "--json"];
 /// Inputs from this size on show a progress line while they are read. `[bytes]`
 const BIG_INPUT_BYTES: u64 = 8 << 20;
 /// Worst windows reported per window length.
@@ -46,9 +45,9 @@ struct Report {
 }
 
 /// The GC-log format named by `--format` (default: told from the input).
-pub fn format_arg(a: &Args) -> Result<Format, CliError> {
-    match a.last("--format") {
-        Some(f) => Format::parse(&f).ok_or_else(|| {
+pub fn format_arg(format: Option<&str>) -> Result<Format, CliError> {
+    match format {
+        Some(f) => Format::parse(f).ok_or_else(|| {
             CliError::input(format!(
                 "--format: unknown format `{f}` (expected one of {})",
                 Format::NAMES
@@ -58,46 +57,18 @@ pub fn format_arg(a: &Args) -> Result<Format, CliError> {
     }
 }
 
-/// Runs `gclab mmu` on `args` (everything after `mmu`).
-pub fn mmu(args: &[String]) -> Result<(), CliError> {
-    check_positionals(args)?;
-    let a = Args::parse(args, &FLAGS)?;
-    let format = format_arg(&a)?;
-    let windows = a.last("--windows").map(|w| parse_windows(&w)).transpose()?;
-    let span = a.last("--span-ns").map(|s| parse_span(&s)).transpose()?;
+/// Runs `gclab mmu`.
+pub fn mmu(a: &MmuArgs) -> Result<(), CliError> {
+    let format = format_arg(a.format.as_deref())?;
+    let windows = a.windows.as_deref().map(parse_windows).transpose()?;
+    let span = a.span_ns.as_deref().map(parse_span).transpose()?;
     let report = measure(&a.input, format, windows, span)?;
-    match a.last("--json") {
-        Some(dest) => write_json(&dest, &report.to_json()),
+    match &a.json {
+        Some(dest) => write_json(dest, &report.to_json()),
         None => {
             let mut out = std::io::stdout().lock();
             write!(out, "{}", report.table()).map_err(|e| CliError::other(format!("stdout: {e}")))
         }
-    }
-}
-
-/// Exactly one INPUT, named as such (the shared parser would ask for a SCENARIO).
-fn check_positionals(args: &[String]) -> Result<(), CliError> {
-    let mut inputs = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        if a.starts_with("--") {
-            i += usize::from(!a.contains('='));
-        } else {
-            inputs.push(a.as_str());
-        }
-        i += 1;
-    }
-    match inputs.as_slice() {
-        [_] => Ok(()),
-        [] => Err(CliError::input(
-            "mmu: expected an INPUT file (pause CSV, utilisation CSV, HotSpot GC log or logcat); usage: gclab mmu \
-             INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] \
-             [--json PATH|-]",
-        )),
-        [_, extra, ..] => Err(CliError::input(format!(
-            "mmu: unexpected argument `{extra}` (expected one INPUT file)"
-        ))),
     }
 }
 

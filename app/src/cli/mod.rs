@@ -2,7 +2,7 @@
 //! line on stderr: exit 2 for bad input (unknown flag or key, bad value, missing or malformed file), 1 for a
 //! failure while writing output, 0 on success (an out-of-memory run is a result, not an error).
 
-mod args;
+mod command;
 mod lesson;
 mod mmu;
 mod output;
@@ -15,7 +15,9 @@ mod trace;
 
 use std::io::Write;
 
-pub use args::Args;
+use clap::{CommandFactory, Parser};
+
+pub use command::{Cli, Command};
 
 /// A CLI failure: the message (one line) and the exit status.
 #[derive(Debug)]
@@ -50,96 +52,29 @@ impl From<gclab_core::ScenarioError> for CliError {
     }
 }
 
-const USAGE: &str = "\
-gclab — a GC energy lab
-
-usage:
-  gclab                                   open the app on the embedded default scenario
-  gclab open FILE                         open the app on a scenario file (.toml) or a GC log (HotSpot unified log, logcat)
-  gclab presets                           list embedded presets, one per line
-  gclab run SCENARIO [--set K=V]... [--json PATH|-] [--csv DIR]
-  gclab sweep SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... [--json PATH|-]
-  gclab sweep plan SCENARIO --vary K=V1,V2,... [--vary ...] [--set K=V]... -o PLAN.json
-                                          write a sweep plan (the points, by index) for a cluster or many boxes
-  gclab sweep run PLAN.json (--index I | --shard I/N) --out DIR [--threads T] [--quiet]
-                                          run some points, one result file each; points already in DIR are skipped
-  gclab sweep merge PLAN.json DIR [--json PATH|-] [--csv PATH|-] [--pareto] [--quiet]
-                                          every point's result → the sweep JSON (as `gclab sweep --json`), CSV, frontier
-  gclab sweep info PLAN.json               points, fingerprint, scenario and axes of a plan
-  gclab mmu INPUT [--format auto|pauses-csv|util-csv|jvm|logcat] [--windows 1ms,10ms,...] [--span-ns A,B] [--json PATH|-]
-  gclab reproduce [--paper kvm|android] [--set K=V]... [--out FILE]
-                                          rerun a paper's experiments (with overrides), write the tables
-  gclab trace record SCENARIO -o FILE [--set K=V]... [--text]   write the run's per-object trace
-  gclab trace import INPUT [--format heaptrack|et2|objects-csv] -o FILE [--text]   turn a real allocation trace into a gclab trace
-  gclab trace stats FILE [--json PATH|-] [--class NAME] [--top N]   lifetimes, top sites and classes, leak suspects
-  gclab export-perfetto SCENARIO|FILE -o OUT.json [--set K=V]...   Chrome trace-event JSON for the Perfetto UI
-  gclab lesson list | check [ID|FILE]... | show ID|FILE   built-in lessons; check evaluates every claim (exit 1 if one fails)
-
-SCENARIO is a path to a TOML file or preset:NAME (see `gclab presets`).
-Long commands show their progress on stderr when it is a terminal; --quiet (-q) turns that off.
---set KEY=VALUE overrides any scenario field by its dotted path, e.g. --set collector.kind=adaptive.";
-
 /// Runs the CLI on `args` (without the program name); returns the exit status.
 pub fn main(args: &[String]) -> i32 {
-    // `--quiet` (`-q`) may stand anywhere after the verb: it only silences progress.
-    let quiet = args.iter().skip(1).any(|a| a == "--quiet" || a == "-q");
-    progress::set_quiet(quiet);
-    let args: Vec<String> = args
-        .iter()
-        .enumerate()
-        .filter(|(i, a)| *i == 0 || !(a.as_str() == "--quiet" || a.as_str() == "-q"))
-        .map(|(_, a)| a.clone())
-        .collect();
-    let args = args.as_slice();
-    let result = match args.first().map(String::as_str) {
+    let cli = match Cli::try_parse_from(
+        std::iter::once("gclab").chain(args.iter().map(String::as_str)),
+    ) {
+        Ok(cli) => cli,
+        Err(e) => return parse_error(&e),
+    };
+    progress::set_quiet(cli.quiet);
+    let result = match cli.command {
         None => gclab_core::Scenario::default_preset()
             .map_err(CliError::from)
             .and_then(|sc| open_window(sc, true)),
-        Some("open") => match args.get(1) {
-            // A bad scenario is bad input (exit 2), reported before any window opens. A GC log opens on the
-            // default scenario and is read on the app's loader thread (errors go to the status bar).
-            Some(path) if !crate::gui::log::is_scenario_path(std::path::Path::new(path)) => {
-                match std::fs::metadata(path) {
-                    Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
-                        .map_err(CliError::from)
-                        .and_then(|sc| {
-                            crate::gui::run_app_opening(sc, Some(path.into()), false)
-                                .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
-                        }),
-                    Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
-                    Err(e) => Err(CliError::input(format!("{path}: {e}"))),
-                }
-            }
-            Some(path) => gclab_core::Scenario::load(path, &[])
-                .map_err(CliError::from)
-                .and_then(|sc| open_window(sc, false)),
-            None => Err(CliError::input(
-                "open: expected a FILE (a scenario TOML or a GC log)",
-            )),
-        },
-        Some("presets") => presets(),
-        Some("run") => {
-            Args::parse(&args[1..], &["--set", "--json", "--csv"]).and_then(|a| run::run(&a))
-        }
-        Some("sweep") => sweep::main(&args[1..]),
-        Some("mmu") => mmu::mmu(&args[1..]),
-        Some("trace") => trace::trace(&args[1..]),
-        Some("lesson") => lesson::lesson(&args[1..]),
-        Some("export-perfetto") => perfetto::export_perfetto(&args[1..]),
-        Some("reproduce") => {
-            let rest: Vec<String> = std::iter::once("reproduce".to_string())
-                .chain(args[1..].iter().cloned())
-                .collect();
-            Args::parse(&rest, &["--out", "--set", "--paper"])
-                .and_then(|a| reproduce::reproduce(&a))
-        }
-        Some("-h" | "--help" | "help") => {
-            let _ = writeln!(std::io::stdout(), "{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(CliError::input(format!(
-            "unknown command `{other}` (expected presets, run, sweep, mmu, trace, lesson, export-perfetto, reproduce or open; see gclab --help)"
-        ))),
+        Some(Command::Open { file }) => open(&file),
+        Some(Command::Presets) => presets(),
+        Some(Command::Run(a)) => run::run(&a),
+        Some(Command::Sweep(a)) => sweep::main(a),
+        Some(Command::Mmu(a)) => mmu::mmu(&a),
+        Some(Command::Trace(t)) => trace::trace(t),
+        Some(Command::Lesson(l)) => lesson::lesson(l),
+        Some(Command::ExportPerfetto(a)) => perfetto::export_perfetto(&a),
+        Some(Command::Reproduce(a)) => reproduce::reproduce(&a),
+        Some(Command::Completions { shell }) => completions(shell),
     };
     match result {
         Ok(()) => 0,
@@ -148,6 +83,138 @@ pub fn main(args: &[String]) -> i32 {
             e.code
         }
     }
+}
+
+/// A command line clap refused, in gclab's form: `--help`/`--version` print and exit 0; anything else is one line
+/// on stderr naming the argument and what was expected, with the verb's usage, and exit 2.
+fn parse_error(e: &clap::Error) -> i32 {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            return 0;
+        }
+        _ => {}
+    }
+    let text = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        Some(ContextValue::StyledStr(s)) => Some(s.to_string()),
+        Some(ContextValue::StyledStrs(v)) => Some(
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        _ => None,
+    };
+    let arg = text(ContextKind::InvalidArg).unwrap_or_default();
+    let hint = text(ContextKind::SuggestedArg)
+        .or_else(|| text(ContextKind::SuggestedSubcommand))
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    // The verb's usage (from the error, or from the help clap rendered in its place) and where its help is.
+    let rendered = e.render().to_string();
+    let usage_text = text(ContextKind::Usage).or_else(|| {
+        rendered.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix("Usage:")
+                .map(|u| format!("Usage: {u}"))
+        })
+    });
+    let usage: Vec<String> = usage_text
+        .map(|u| u.split_whitespace().skip(1).map(String::from).collect())
+        .unwrap_or_default();
+    let path: Vec<&str> = usage
+        .iter()
+        .map(String::as_str)
+        .take_while(|w| !w.starts_with(['[', '<', '-']))
+        .collect();
+    let one_of = |lead: &str| {
+        let names = subcommands_of(&path);
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(" ({lead}{})", names.join(", "))
+        }
+    };
+    let what = match e.kind() {
+        ErrorKind::UnknownArgument => format!("unknown option `{arg}`{hint}"),
+        ErrorKind::InvalidSubcommand => format!(
+            "unknown command `{}`{hint}{}",
+            text(ContextKind::InvalidSubcommand).unwrap_or_default(),
+            one_of("expected one of ")
+        ),
+        ErrorKind::MissingRequiredArgument => format!("expected {arg}"),
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            format!("expected a subcommand{}", one_of("one of "))
+        }
+        _ => {
+            // clap's own sentence, on one line.
+            let first = rendered.lines().next().unwrap_or("bad arguments");
+            first.strip_prefix("error: ").unwrap_or(first).to_string()
+        }
+    };
+    let verb = if path.is_empty() {
+        "gclab".to_string()
+    } else {
+        path.join(" ")
+    };
+    let usage = if usage.is_empty() {
+        String::new()
+    } else {
+        format!("; usage: {}", usage.join(" "))
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "gclab: {what}{usage} (see `{verb} --help`)"
+    );
+    2
+}
+
+/// The subcommands of the verb at `path` (`["gclab", "trace"]` → record, import, stats), `help` left out.
+fn subcommands_of(path: &[&str]) -> Vec<String> {
+    let mut cmd = Cli::command();
+    for name in path.iter().skip(1) {
+        match cmd.find_subcommand(name) {
+            Some(c) => cmd = c.clone(),
+            None => return Vec::new(),
+        }
+    }
+    cmd.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect()
+}
+
+/// `gclab open FILE`. A bad scenario is bad input (exit 2), reported before any window opens. A trace or a GC log
+/// opens on the default scenario and is read on the app's loader thread (errors go to the status bar).
+fn open(path: &str) -> Result<(), CliError> {
+    if path.starts_with("preset:") || crate::gui::log::is_scenario_path(std::path::Path::new(path))
+    {
+        return gclab_core::Scenario::load(path, &[])
+            .map_err(CliError::from)
+            .and_then(|sc| open_window(sc, false));
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
+            .map_err(CliError::from)
+            .and_then(|sc| {
+                crate::gui::run_app_opening(sc, Some(path.into()), false)
+                    .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
+            }),
+        Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
+        Err(e) => Err(CliError::input(format!("{path}: {e}"))),
+    }
+}
+
+/// `gclab completions SHELL`: the completion script, from the same definition as the parser.
+fn completions(shell: clap_complete::Shell) -> Result<(), CliError> {
+    let mut cmd = Cli::command();
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(shell, &mut cmd, "gclab", &mut out);
+    out.flush()
+        .map_err(|e| CliError::other(format!("stdout: {e}")))
 }
 
 /// Opens the window; `restore` reopens the last session's scenario (plain `gclab`).

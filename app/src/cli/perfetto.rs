@@ -21,7 +21,8 @@ use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use serde_json::{Value, json};
 
-use super::{Args, CliError};
+use super::CliError;
+use super::command::PerfettoArgs;
 
 /// Most points per counter series.
 pub const MAX_COUNTER_POINTS: usize = 20_000;
@@ -118,23 +119,18 @@ fn thin<T: Copy>(points: &[T], key: impl Fn(&T) -> u64) -> Vec<T> {
         .collect()
 }
 
-/// Runs `gclab export-perfetto` on `args` (everything after the verb).
-pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| match a.as_str() {
-            "-o" | "--output" => "--out".to_string(),
-            _ => a.clone(),
-        })
-        .collect();
-    let a = Args::parse(&args, &["--out", "--set", "--format"])?;
-    let out = a.last("--out").filter(|o| !o.is_empty()).ok_or_else(|| {
-        CliError::input("export-perfetto: expected -o OUT.json; usage: gclab export-perfetto SCENARIO|FILE -o OUT.json")
-    })?;
+/// Runs `gclab export-perfetto`.
+pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
+    let out = a.out.clone();
+    if out.is_empty() {
+        return Err(CliError::input(
+            "export-perfetto: expected -o OUT.json, got an empty path",
+        ));
+    }
     let input = a.input.as_str();
     let is_scenario = input.starts_with("preset:") || input.to_ascii_lowercase().ends_with(".toml");
     let (events, what) = if is_scenario {
-        let sc = Scenario::load(input, &a.all("--set"))?;
+        let sc = Scenario::load(input, &a.overrides.set)?;
         let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
             .map_err(|e| CliError::input(format!("{input}: {e}")))?;
         (export_run(&out, &sc, &run)?, "scenario")
@@ -146,7 +142,7 @@ pub fn export_perfetto(args: &[String]) -> Result<(), CliError> {
                 TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
             (export_trace(&out, input, r)?, "gclab trace")
         } else {
-            let format = super::mmu::format_arg(&a)?;
+            let format = super::mmu::format_arg(a.format.as_deref())?;
             let (_, data) = importers::import_file(Path::new(input), format)
                 .map_err(|e| CliError::input(e.to_string()))?;
             (export_log(&out, input, &data)?, "GC log")

@@ -8,11 +8,12 @@ use std::io::Write;
 use gclab_core::reproduce::kvm::run_all;
 use gclab_core::reproduce::kvm_report::{plan, report};
 
-use super::{Args, CliError};
+use super::CliError;
+use super::command::ReproduceArgs;
 
 /// Writes the reproduction report of `--paper kvm` (default: the adaptive-GC paper) or `--paper android`.
-pub fn reproduce(a: &Args) -> Result<(), CliError> {
-    match a.last("--paper").as_deref() {
+pub fn reproduce(a: &ReproduceArgs) -> Result<(), CliError> {
+    match a.paper.as_deref() {
         None | Some("kvm") => reproduce_kvm(a),
         Some("android") => reproduce_android(a),
         Some(other) => Err(CliError::input(format!(
@@ -22,11 +23,11 @@ pub fn reproduce(a: &Args) -> Result<(), CliError> {
 }
 
 /// The SYSTOR'15 report: every benchmark × variant × targetUtil, run on as many threads as there are cores.
-fn reproduce_android(a: &Args) -> Result<(), CliError> {
+fn reproduce_android(a: &ReproduceArgs) -> Result<(), CliError> {
     use gclab_core::reproduce::android::{Results, plan, report, run_job};
-    let sets = a.all("--set");
+    let sets = &a.overrides.set;
     let jobs = plan();
-    let slots = on_cores_with_progress(&jobs, "reproduce android: runs", |job| run_job(job, &sets));
+    let slots = on_cores_with_progress(&jobs, "reproduce android: runs", |job| run_job(job, sets));
     let mut sums = Vec::with_capacity(jobs.len());
     for s in slots {
         sums.push(
@@ -58,8 +59,8 @@ fn on_cores_with_progress<T: Sync, R: Send>(
     slots
 }
 
-fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
-    match a.last("--out") {
+fn write_out(a: &ReproduceArgs, text: &str) -> Result<(), CliError> {
+    match a.out.as_deref() {
         Some(p) if p != "-" => {
             gclab_core::io::write_file_atomic(std::path::Path::new(&p), text.as_bytes())
                 .map_err(|e| CliError::other(format!("{p}: cannot write: {e}")))
@@ -70,8 +71,8 @@ fn write_out(a: &Args, text: &str) -> Result<(), CliError> {
 
 /// The JVM'02 report: every configuration of the report's plan (nine applications × eight collectors each) on as
 /// many threads as there are cores; the report itself is core's pure function.
-fn reproduce_kvm(a: &Args) -> Result<(), CliError> {
-    let base_sets = a.all("--set");
+fn reproduce_kvm(a: &ReproduceArgs) -> Result<(), CliError> {
+    let base_sets = &a.overrides.set;
     let configs = plan();
     let slots = on_cores_with_progress(&configs, "reproduce kvm: configurations", |c| {
         let mut sets = base_sets.clone();

@@ -14,79 +14,45 @@ use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter, record};
 use gclab_core::units::format_bytes;
 use gclab_core::{Cancel, Scenario, simulate};
 
+use super::CliError;
+use super::command::{TraceCommand, TraceOutput};
 use super::output::write_json;
 use super::progress;
-use super::{Args, CliError};
 
-const USAGE: &str = "usage: gclab trace record SCENARIO -o FILE [--set K=V]... [--text] | \
-                     gclab trace import INPUT [--format heaptrack|et2|objects-csv] -o FILE [--text] | \
-                     gclab trace stats FILE [--json PATH|-] [--class NAME] [--top N]";
-
-/// Runs `gclab trace …` on `args` (everything after `trace`).
-pub fn trace(args: &[String]) -> Result<(), CliError> {
-    let rest = normalize(args.get(1..).unwrap_or(&[]));
-    match args.first().map(String::as_str) {
-        Some("record") => record_cmd(&parse(&rest, &["--out", "--set", "--form"], "SCENARIO")?),
-        Some("import") => import_cmd(&parse(&rest, &["--out", "--format", "--form"], "INPUT")?),
-        Some("stats") => stats_cmd(&parse(
-            &rest,
-            &["--json", "--class", "--top", "--suspects"],
-            "FILE",
-        )?),
-        Some(other) => Err(CliError::input(format!(
-            "trace: unknown subcommand `{other}` (expected record, import or stats); {USAGE}"
-        ))),
-        None => Err(CliError::input(format!(
-            "trace: expected a subcommand (record, import or stats); {USAGE}"
-        ))),
+/// Runs `gclab trace …`.
+pub fn trace(t: TraceCommand) -> Result<(), CliError> {
+    match t {
+        TraceCommand::Record {
+            scenario,
+            output,
+            overrides,
+        } => record_cmd(&scenario, &output, &overrides.set),
+        TraceCommand::Import {
+            input,
+            format,
+            output,
+        } => import_cmd(&input, format.as_deref(), &output),
+        TraceCommand::Stats {
+            file,
+            json,
+            class,
+            top,
+            suspects,
+        } => stats_cmd(
+            &file,
+            json.as_deref(),
+            class,
+            top.as_deref(),
+            suspects.as_deref(),
+        ),
     }
 }
 
-/// `-o X` → `--out X`, `--output` → `--out`, `--text` → `--form text`.
-fn normalize(args: &[String]) -> Vec<String> {
-    let mut out = Vec::with_capacity(args.len());
-    for a in args {
-        match a.as_str() {
-            "-o" | "--output" => out.push("--out".to_string()),
-            "--text" => {
-                out.push("--form".to_string());
-                out.push("text".to_string());
-            }
-            _ => match a
-                .strip_prefix("-o=")
-                .or_else(|| a.strip_prefix("--output="))
-            {
-                Some(v) => out.push(format!("--out={v}")),
-                None => out.push(a.clone()),
-            },
-        }
+fn form_of(o: &TraceOutput) -> Result<Option<Form>, CliError> {
+    if o.text {
+        return Ok(Some(Form::Text));
     }
-    out
-}
-
-/// The shared parser, with a message naming what the positional argument is.
-fn parse(args: &[String], allowed: &[&str], what: &str) -> Result<Args, CliError> {
-    let mut positionals = 0;
-    let mut i = 0;
-    while i < args.len() {
-        if args[i].starts_with("--") {
-            // A flag's value follows it unless given inline.
-            i += usize::from(!args[i].contains('='));
-        } else {
-            positionals += 1;
-        }
-        i += 1;
-    }
-    if positionals == 0 {
-        return Err(CliError::input(format!(
-            "trace: expected a {what}; {USAGE}"
-        )));
-    }
-    Args::parse(args, allowed)
-}
-
-fn form_of(a: &Args) -> Result<Option<Form>, CliError> {
-    match a.last("--form").as_deref() {
+    match o.form.as_deref() {
         None => Ok(None),
         Some("text") => Ok(Some(Form::Text)),
         Some("binary") => Ok(Some(Form::Binary)),
@@ -96,10 +62,13 @@ fn form_of(a: &Args) -> Result<Option<Form>, CliError> {
     }
 }
 
-fn out_of(a: &Args) -> Result<String, CliError> {
-    a.last("--out")
-        .filter(|o| !o.is_empty())
-        .ok_or_else(|| CliError::input(format!("trace: expected -o FILE; {USAGE}")))
+fn out_of(o: &TraceOutput) -> Result<String, CliError> {
+    if o.out.is_empty() {
+        return Err(CliError::input(
+            "trace: expected -o FILE, got an empty path",
+        ));
+    }
+    Ok(o.out.clone())
 }
 
 /// A trace error: the output's failures exit 1, everything else is bad input (2).
@@ -117,17 +86,17 @@ fn say(text: &str) -> Result<(), CliError> {
     write!(out, "{text}").map_err(|e| CliError::other(format!("stdout: {e}")))
 }
 
-fn record_cmd(a: &Args) -> Result<(), CliError> {
-    let out = out_of(a)?;
-    let mut sets = a.all("--set");
+fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), CliError> {
+    let out = out_of(o)?;
+    let mut sets = sets.to_vec();
     sets.push("record.layout=true".to_string());
-    let sc = Scenario::load(&a.input, &sets)?;
-    let mut shown = progress::Line::stderr(format!("trace record {}", a.input));
+    let sc = Scenario::load(scenario, &sets)?;
+    let mut shown = progress::Line::stderr(format!("trace record {}", scenario));
     let run = simulate(&sc, &Cancel::never(), &mut shown)
-        .map_err(|e| CliError::input(format!("{}: {e}", a.input)))?;
+        .map_err(|e| CliError::input(format!("{}: {e}", scenario)))?;
     shown.finish();
     let path = Path::new(&out);
-    let mut w = TraceWriter::create(path, form_of(a)?, &record::header(&run, &sc))
+    let mut w = TraceWriter::create(path, form_of(o)?, &record::header(&run, &sc))
         .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
     record::write_run(&run, &sc, &mut w).map_err(werr)?;
@@ -141,18 +110,18 @@ fn record_cmd(a: &Args) -> Result<(), CliError> {
     ))
 }
 
-fn import_cmd(a: &Args) -> Result<(), CliError> {
-    let out = out_of(a)?;
-    let input = Path::new(&a.input);
-    let format = match a.last("--format") {
-        Some(f) => ImportFormat::parse(&f).ok_or_else(|| {
+fn import_cmd(input_name: &str, format: Option<&str>, o: &TraceOutput) -> Result<(), CliError> {
+    let out = out_of(o)?;
+    let input = Path::new(input_name);
+    let format = match format {
+        Some(f) => ImportFormat::parse(f).ok_or_else(|| {
             CliError::input(format!(
                 "--format: unknown format `{f}` (expected heaptrack, et2, objects-csv or gclab)"
             ))
         })?,
-        None => import::detect(&a.input, input).map_err(|e| trace_err(&e, None))?,
+        None => import::detect(input_name, input).map_err(|e| trace_err(&e, None))?,
     };
-    let form = form_of(a)?;
+    let form = form_of(o)?;
     let out_path = Path::new(&out);
     // The output replaces `out` only once complete (an error drops the writer and its temporary file), so the
     // input may be the output itself.
@@ -160,11 +129,11 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
     let size = std::fs::metadata(import::et2::trace_file(input)).map_or(0, |m| m.len());
     let passes = if format == ImportFormat::Et2 { 2 } else { 1 };
     let shown = progress::Watcher::count(
-        format!("trace import {}", a.input),
+        format!("trace import {}", input_name),
         size * passes,
         std::sync::Arc::clone(&read),
     );
-    let (report, w) = import::import_counted(&a.input, input, format, &read, |h| {
+    let (report, w) = import::import_counted(input_name, input, format, &read, |h| {
         TraceWriter::create(out_path, form, h)
     })
     .map_err(|e| trace_err(&e, Some(&out)))?;
@@ -173,14 +142,14 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
         .map_err(|e| CliError::other(format!("{out}: cannot write: {e}")))?;
     let mut err = std::io::stderr().lock();
     for m in report.warnings.messages() {
-        let _ = writeln!(err, "gclab: warning: {}: {m}", a.input);
+        let _ = writeln!(err, "gclab: warning: {}: {m}", input_name);
     }
     let mut text = format!(
         "{out}: {} objects, {} deaths, {} events imported from {} ({})\n",
         report.objects,
         report.deaths,
         report.events,
-        a.input,
+        input_name,
         format.name()
     );
     for n in &report.notes {
@@ -195,9 +164,15 @@ fn import_cmd(a: &Args) -> Result<(), CliError> {
     say(&text)
 }
 
-fn stats_cmd(a: &Args) -> Result<(), CliError> {
-    let num = |flag: &str, default: usize| -> Result<usize, CliError> {
-        match a.last(flag) {
+fn stats_cmd(
+    file: &str,
+    json: Option<&str>,
+    class: Option<String>,
+    top: Option<&str>,
+    suspects: Option<&str>,
+) -> Result<(), CliError> {
+    let num = |flag: &str, value: Option<&str>, default: usize| -> Result<usize, CliError> {
+        match value {
             None => Ok(default),
             Some(v) => v
                 .parse::<usize>()
@@ -205,21 +180,21 @@ fn stats_cmd(a: &Args) -> Result<(), CliError> {
         }
     };
     let opts = StatsOptions {
-        top: num("--top", 10)?,
-        suspects: num("--suspects", 10)?,
-        class: a.last("--class"),
+        top: num("--top", top, 10)?,
+        suspects: num("--suspects", suspects, 10)?,
+        class,
     };
-    let reader = TraceReader::open(Path::new(&a.input)).map_err(|e| trace_err(&e, None))?;
+    let reader = TraceReader::open(Path::new(file)).map_err(|e| trace_err(&e, None))?;
     let st = stats::compute(reader, &opts).map_err(|e| trace_err(&e, None))?;
-    match a.last("--json") {
+    match json {
         Some(dest) => {
             let mut v = serde_json::to_value(&st).map_err(|e| CliError::other(e.to_string()))?;
             if let Some(o) = v.as_object_mut() {
-                o.insert("file".into(), serde_json::Value::String(a.input.clone()));
+                o.insert("file".into(), serde_json::Value::String(file.to_string()));
             }
-            write_json(&dest, &v)
+            write_json(dest, &v)
         }
-        None => say(&table(&a.input, &st)),
+        None => say(&table(file, &st)),
     }
 }
 
@@ -332,22 +307,4 @@ fn table(file: &str, s: &TraceStats) -> String {
         }
     }
     o
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn short_flags_are_normalized() {
-        let v: Vec<String> = ["x", "-o", "f", "--text", "-o=g"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(
-            normalize(&v),
-            vec!["x", "--out", "f", "--form", "text", "--out=g"],
-            "normalized"
-        );
-    }
 }

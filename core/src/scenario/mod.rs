@@ -177,9 +177,7 @@ impl Scenario {
     ) -> Result<Scenario, ScenarioError> {
         let mut table = raw.clone();
         let mut set_keys: Vec<(String, String)> = Vec::new();
-        // Overrides inside the workload profile are applied once the profile is merged in (so that array paths
-        // such as `workload.phases.1.allocations` reach the profile's arrays).
-        let is_profile_key = |k: &str| k.starts_with("workload.") && k != "workload.profile";
+        // Overrides inside the workload profile are applied once the profile is merged in (`is_profile_key`).
         let profile_sets: Vec<(String, Value, String)> = overrides
             .iter()
             .filter(|(k, _)| is_profile_key(k))
@@ -197,13 +195,16 @@ impl Scenario {
                 arg: arg.clone(),
                 message: m,
             })?;
-            Value::Table(table.clone())
-                .try_into::<ScenarioFile>()
-                .map_err(|e| ScenarioError::BadOverride {
-                    arg: arg.clone(),
-                    message: e.message().trim().replace('\n', " "),
-                })?;
             set_keys.push((k.clone(), arg));
+        }
+        // One typed check of all overrides together (a slider move costs one deserialisation, not one per
+        // override); only when it fails are they re-applied one by one to name the first that breaks the file.
+        if !set_keys.is_empty()
+            && Value::Table(table.clone())
+                .try_into::<ScenarioFile>()
+                .is_err()
+        {
+            first_bad_override(&raw, &overrides)?;
         }
         for (k, _, arg) in &profile_sets {
             set_keys.push((format!("workload.{k}"), arg.clone()));
@@ -345,6 +346,32 @@ impl Scenario {
         };
         toml::to_string_pretty(&f).unwrap_or_default()
     }
+}
+
+/// Overrides inside the workload profile are applied once the profile is merged in (so that array paths such as
+/// `workload.phases.1.allocations` reach the profile's arrays).
+fn is_profile_key(k: &str) -> bool {
+    k.starts_with("workload.") && k != "workload.profile"
+}
+
+/// The first override that makes the file fail its typed check, applied in order on `raw` (the error each one
+/// gives is the one the user sees: `--set heap.size=banana` names `heap.size`, never a later, valid override).
+fn first_bad_override(raw: &Table, overrides: &[(String, Value)]) -> Result<(), ScenarioError> {
+    let mut table = raw.clone();
+    for (k, v) in overrides.iter().filter(|(k, _)| !is_profile_key(k)) {
+        let arg = format!("{k}={v}");
+        set_path(&mut table, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
+            arg: arg.clone(),
+            message: m,
+        })?;
+        Value::Table(table.clone())
+            .try_into::<ScenarioFile>()
+            .map_err(|e| ScenarioError::BadOverride {
+                arg: arg.clone(),
+                message: e.message().trim().replace('\n', " "),
+            })?;
+    }
+    Ok(())
 }
 
 /// Fills the defaults that depend on the platform: on android-krait the heap is Dalvik's (growth limit 96 MiB,

@@ -22,7 +22,7 @@ use gclab_core::sweep::pareto::ParetoFront;
 use gclab_core::sweep::point::{parse_point, point_path, render_point, sync_dir, write_atomic};
 use gclab_core::sweep::{SweepError, SweepPlan};
 
-use super::super::{Args, CliError};
+use super::super::CliError;
 use super::runner::{ProgressLine, first_failure, run_points};
 
 /// A sweep error as a CLI error: bad input exits 2, missing points and I/O exit 1.
@@ -36,33 +36,16 @@ impl From<SweepError> for CliError {
     }
 }
 
-fn needs(args: &[String], what: &str) -> Result<(), CliError> {
-    if args.first().is_none_or(|a| a.starts_with("--")) {
-        return Err(CliError::input(format!("sweep {what}")));
-    }
-    Ok(())
-}
-
 /// `sweep plan`: writes the plan after checking that every point's scenario builds.
-pub fn plan(args: &[String]) -> Result<(), CliError> {
-    needs(
-        args,
-        "plan: expected a SCENARIO, then --vary K=V1,V2,... and -o PLAN.json",
-    )?;
-    let a = Args::parse_with(args, &["--set", "--vary", "-o", "--out"], &[], 1)?;
-    let dest = a
-        .last("-o")
-        .or_else(|| a.last("--out"))
-        .ok_or_else(|| CliError::input("sweep plan: expected -o PLAN.json (or -o - for stdout)"))?;
-    let varies = a.all("--vary");
-    if varies.is_empty() {
-        return Err(CliError::input(
-            "sweep plan: expected at least one --vary KEY=V1,V2,...",
-        ));
-    }
-    let (plan, base) = SweepPlan::new(&a.input, &a.all("--set"), &varies)?;
+pub fn plan(
+    scenario: &str,
+    varies: &[String],
+    sets: &[String],
+    dest: &str,
+) -> Result<(), CliError> {
+    let (plan, base) = SweepPlan::new(scenario, sets, varies)?;
     plan.validate_points(&base)?;
-    with_dest(&dest, |out| {
+    with_dest(dest, |out| {
         plan.write_to(out)
             .map_err(|e| CliError::other(format!("{dest}: cannot write: {e}")))
     })
@@ -70,10 +53,8 @@ pub fn plan(args: &[String]) -> Result<(), CliError> {
 
 /// `sweep info`: what a plan holds, as `key value` lines for scripts (`vary` lists each key with its number of
 /// values: `collector.k(10) seed(2500)`).
-pub fn info(args: &[String]) -> Result<(), CliError> {
-    needs(args, "info: expected PLAN.json")?;
-    let a = Args::parse_with(args, &[], &[], 1)?;
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
+pub fn info(plan_path: &str) -> Result<(), CliError> {
+    let plan = SweepPlan::read(Path::new(plan_path)).map_err(CliError::from)?;
     let mut out = std::io::stdout().lock();
     let vary: Vec<String> = plan
         .vary
@@ -94,24 +75,17 @@ pub fn info(args: &[String]) -> Result<(), CliError> {
 }
 
 /// `sweep run`: runs the chosen points, one atomically written file each, skipping those already done.
-pub fn run(args: &[String]) -> Result<(), CliError> {
-    needs(
-        args,
-        "run: expected PLAN.json, then --index I or --shard I/N, and --out DIR",
-    )?;
-    let a = Args::parse_with(
-        args,
-        &["--index", "--shard", "--out", "--threads"],
-        &["--quiet"],
-        1,
-    )?;
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
-    let dir = PathBuf::from(
-        a.last("--out")
-            .ok_or_else(|| CliError::input("sweep run: expected --out DIR"))?,
-    );
-    let indices = chosen_indices(&a, plan.len())?;
-    let threads = match a.last("--threads") {
+pub fn run(
+    plan_path: &str,
+    index: Option<&str>,
+    shard: Option<&str>,
+    out: &str,
+    threads: Option<&str>,
+) -> Result<(), CliError> {
+    let plan = SweepPlan::read(Path::new(plan_path)).map_err(CliError::from)?;
+    let dir = PathBuf::from(out);
+    let indices = chosen_indices(index, shard, plan.len())?;
+    let threads = match threads {
         Some(t) => t.parse::<usize>().ok().filter(|t| *t >= 1).ok_or_else(|| {
             CliError::input(format!(
                 "--threads {t}: expected a whole number of threads ≥ 1"
@@ -133,18 +107,18 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
     let base = plan.base_scenario().map_err(|e| {
         CliError::from(SweepError::Scenario {
-            path: a.input.clone(),
+            path: plan_path.to_string(),
             source: e,
         })
     })?;
     let already = (indices.len() - todo.len()) as u64;
-    let progress = ProgressLine::new("sweep run", indices.len() as u64, already, a.has("--quiet"));
+    let progress = ProgressLine::new("sweep run", indices.len() as u64, already);
     let failures = run_points(
         &plan,
         &base,
         &todo,
         threads,
-        &a.input,
+        plan_path,
         &progress,
         &|i, run| {
             let text = render_point(&plan, i, &run.summary);
@@ -167,8 +141,12 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
 }
 
 /// The indices `--index I` or `--shard I/N` choose, ascending.
-fn chosen_indices(a: &Args, len: u64) -> Result<Vec<u64>, CliError> {
-    match (a.last("--index"), a.last("--shard")) {
+fn chosen_indices(
+    index: Option<&str>,
+    shard: Option<&str>,
+    len: u64,
+) -> Result<Vec<u64>, CliError> {
+    match (index, shard) {
         (Some(_), Some(_)) => Err(CliError::input(
             "sweep run: give --index I or --shard I/N, not both",
         )),
@@ -209,52 +187,43 @@ fn chosen_indices(a: &Args, len: u64) -> Result<Vec<u64>, CliError> {
 }
 
 /// `sweep merge`: every point present, streamed in index order into the JSON / CSV, and/or the frontier.
-pub fn merge_verb(args: &[String]) -> Result<(), CliError> {
-    needs(
-        args,
-        "merge: expected PLAN.json DIR, then --json PATH|-, --csv PATH|- or --pareto",
-    )?;
-    let a = Args::parse_with(args, &["--json", "--csv"], &["--pareto", "--quiet"], 2)?;
-    let dir = a
-        .rest
-        .first()
-        .cloned()
-        .ok_or_else(|| CliError::input("sweep merge: expected PLAN.json DIR"))?;
-    let (json, csv, pareto) = (a.last("--json"), a.last("--csv"), a.has("--pareto"));
+pub fn merge_verb(
+    plan_path: &str,
+    dir: &str,
+    json: Option<&str>,
+    csv: Option<&str>,
+    pareto: bool,
+) -> Result<(), CliError> {
     if json.is_none() && csv.is_none() && !pareto {
         return Err(CliError::input(
             "sweep merge: expected --json PATH|-, --csv PATH|- or --pareto",
         ));
     }
-    let to_stdout = [
-        json.as_deref() == Some("-"),
-        csv.as_deref() == Some("-"),
-        pareto,
-    ];
+    let to_stdout = [json == Some("-"), csv == Some("-"), pareto];
     if to_stdout.iter().filter(|x| **x).count() > 1 {
         return Err(CliError::input(
             "sweep merge: only one of --json -, --csv - and --pareto may print to stdout",
         ));
     }
-    let plan = SweepPlan::read(Path::new(&a.input)).map_err(CliError::from)?;
-    if !Path::new(&dir).is_dir() {
+    let plan = SweepPlan::read(Path::new(plan_path)).map_err(CliError::from)?;
+    if !Path::new(dir).is_dir() {
         return Err(CliError::input(format!(
             "{dir}: not a folder of sweep results"
         )));
     }
     let mut src = DirSource::new(Path::new(&dir), plan.len());
     let mut front = ParetoFront::new();
-    let progress = ProgressLine::new("sweep merge", plan.len(), 0, a.has("--quiet"));
+    let progress = ProgressLine::new("sweep merge", plan.len(), 0);
     let mut report = |d: u64| progress.set(d);
     // Each file output is written beside its destination and renamed into place once complete.
-    let mut json_w = json.as_deref().map(Dest::open).transpose()?;
-    let mut csv_w = csv.as_deref().map(Dest::open).transpose()?;
+    let mut json_w = json.map(Dest::open).transpose()?;
+    let mut csv_w = csv.map(Dest::open).transpose()?;
     let outs = MergeOutputs {
         json: json_w.as_mut().map(Dest::sink),
         csv: csv_w.as_mut().map(Dest::sink),
         pareto: pareto.then_some(&mut front),
     };
-    let merged = merge(&plan, &mut src, &dir, outs, &mut report);
+    let merged = merge(&plan, &mut src, dir, outs, &mut report);
     progress.finish();
     merged.map_err(CliError::from)?;
     for d in [json_w, csv_w].into_iter().flatten() {

@@ -16,40 +16,59 @@ use gclab_core::sweep::SweepPlan;
 use gclab_core::sweep::merge::{MemorySource, MergeOutputs, Sink, merge};
 use gclab_core::sweep::point::render_point;
 
-use super::{Args, CliError};
+use super::CliError;
+use super::command::{SweepArgs, SweepStep};
 use runner::{ProgressLine, first_failure, run_points};
 
 /// `gclab sweep ...`: the sub-verbs, or the one-machine sweep.
-pub fn main(args: &[String]) -> Result<(), CliError> {
-    match args.first().map(String::as_str) {
-        Some("plan") => distributed::plan(&args[1..]),
-        Some("run") => distributed::run(&args[1..]),
-        Some("merge") => distributed::merge_verb(&args[1..]),
-        Some("info") => distributed::info(&args[1..]),
-        _ => Args::parse(args, &["--set", "--vary", "--json"]).and_then(|a| sweep(&a)),
+pub fn main(a: SweepArgs) -> Result<(), CliError> {
+    match a.step {
+        Some(SweepStep::Plan {
+            scenario,
+            vary,
+            overrides,
+            out,
+        }) => distributed::plan(&scenario, &vary, &overrides.set, &out),
+        Some(SweepStep::Run {
+            plan,
+            index,
+            shard,
+            out,
+            threads,
+        }) => distributed::run(
+            &plan,
+            index.as_deref(),
+            shard.as_deref(),
+            &out,
+            threads.as_deref(),
+        ),
+        Some(SweepStep::Merge {
+            plan,
+            dir,
+            json,
+            csv,
+            pareto,
+        }) => distributed::merge_verb(&plan, &dir, json.as_deref(), csv.as_deref(), pareto),
+        Some(SweepStep::Info { plan }) => distributed::info(&plan),
+        None => sweep(&a),
     }
 }
 
 /// Runs every point of a sweep on this machine.
-fn sweep(a: &Args) -> Result<(), CliError> {
-    let varies = a.all("--vary");
-    if varies.is_empty() {
-        return Err(CliError::input(
-            "sweep: expected at least one --vary KEY=V1,V2,...",
-        ));
-    }
-    let (plan, base) = SweepPlan::new(&a.input, &a.all("--set"), &varies)?;
+fn sweep(a: &SweepArgs) -> Result<(), CliError> {
+    let input = a.scenario.as_deref().unwrap_or_default();
+    let (plan, base) = SweepPlan::new(input, &a.overrides.set, &a.vary)?;
     plan.validate_points(&base)?;
     let n = usize::try_from(plan.len()).unwrap_or(usize::MAX);
     let summaries: Mutex<Vec<Option<Summary>>> = Mutex::new(vec![None; n]);
     let indices: Vec<u64> = (0..plan.len()).collect();
-    let progress = ProgressLine::new("sweep", plan.len(), 0, false);
+    let progress = ProgressLine::new("sweep", plan.len(), 0);
     let failures = run_points(
         &plan,
         &base,
         &indices,
         threads_default(),
-        &a.input,
+        input,
         &progress,
         &|i, run| {
             if let Ok(mut s) = summaries.lock()
@@ -64,7 +83,7 @@ fn sweep(a: &Args) -> Result<(), CliError> {
         return Err(e);
     }
     let summaries = summaries.into_inner().unwrap_or_default();
-    match a.last("--json") {
+    match &a.json {
         Some(dest) => {
             let mut src = MemorySource {
                 texts: summaries
@@ -73,7 +92,7 @@ fn sweep(a: &Args) -> Result<(), CliError> {
                     .map(|(i, s)| s.as_ref().map(|s| render_point(&plan, i as u64, s)))
                     .collect(),
             };
-            distributed::with_dest(&dest, |out| {
+            distributed::with_dest(dest, |out| {
                 let outs = MergeOutputs {
                     json: Some(Sink {
                         name: dest.clone(),
@@ -81,7 +100,7 @@ fn sweep(a: &Args) -> Result<(), CliError> {
                     }),
                     ..MergeOutputs::default()
                 };
-                merge(&plan, &mut src, &a.input, outs, &mut |_| {}).map_err(CliError::from)
+                merge(&plan, &mut src, input, outs, &mut |_| {}).map_err(CliError::from)
             })
         }
         None => {

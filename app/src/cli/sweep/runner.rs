@@ -3,7 +3,7 @@
 //! cluster task writes the point file). Runs of one workload share its draws (a [`WorkloadTapes`] store); results
 //! do not depend on the scheduling. Also the progress line on stderr.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -92,7 +92,7 @@ pub fn first_failure(mut failures: Vec<(u64, CliError)>) -> Option<CliError> {
 }
 
 /// `points done / total, rate, ETA` on one self-overwriting stderr line, at most four times a second; silent
-/// when stderr is not a terminal or when asked to be quiet.
+/// when stderr is not a terminal or after `--quiet` (`progress::enabled`).
 #[derive(Debug)]
 pub struct ProgressLine {
     label: String,
@@ -106,7 +106,7 @@ pub struct ProgressLine {
 
 impl ProgressLine {
     /// A progress line for `total` points of which `already` were done before this process started.
-    pub fn new(label: &str, total: u64, already: u64, quiet: bool) -> ProgressLine {
+    pub fn new(label: &str, total: u64, already: u64) -> ProgressLine {
         ProgressLine {
             label: label.to_string(),
             total,
@@ -114,7 +114,7 @@ impl ProgressLine {
             done: AtomicU64::new(0),
             started: Instant::now(),
             last: Mutex::new(None),
-            enabled: !quiet && std::io::stderr().is_terminal(),
+            enabled: crate::cli::progress::enabled(),
         }
     }
 
