@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::size::ByteSize;
 use crate::platform::android::config::AndroidConfig;
+use crate::units::ByteSize;
 
 /// The newest scenario format version this build writes; it reads every version up to it.
 pub const FORMAT_VERSION: u32 = 1;
@@ -130,10 +130,10 @@ pub struct CollectorConfig {
     /// Collector variant. Default `base`.
     pub kind: CollectorKind,
     /// k-allocation period: collect once after every `k` allocations. `[allocations]`, default 100, range 1–10⁹.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub k: u64,
     /// Adaptive: L, the interval the room freed in one bank must last. `[allocations]`, default 20, range 0–10⁹.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub lookahead_allocations: u64,
     /// Adaptive: forced collection after this many bytes without one. `[bytes]`, default = `heap.bank_size`
     /// (JVM'02 §2 uses the bank size B), range 1 B – heap size.
@@ -174,7 +174,7 @@ pub struct HeapConfig {
     /// Power state of banks never used yet. Default `gated`.
     pub initial_bank_state: InitialBankState,
     /// Object alignment: sizes round up to a multiple. `[bytes]`, default 4 (KVM's word), range 1–64, power of 2.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub alignment: u64,
     /// android-krait: Dalvik's heaptargetutilization — the heap is sized to live / targetUtil after each
     /// collection (SYSTOR'15 Eq. (1), models.md §1.4). Larger means a tighter heap. Default 0.75 (Table 2) [P],
@@ -200,18 +200,18 @@ impl Default for HeapConfig {
 #[serde(deny_unknown_fields, default)]
 pub struct KvmGcCosts {
     /// Fixed cost per collection: thread stacks, global roots, class table. `[cycles]`, default 4000.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub root_scan_cycles: u64,
     /// Marking, per live object (header test-and-set, push/pop). `[cycles]`, default 40.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub mark_cycles_per_object: u64,
     /// Marking, per live byte (scanning fields for pointers). `[cycles/byte]`, default 0.5.
     pub mark_cycles_per_byte: f64,
     /// Sweeping, per heap chunk walked (object or free chunk header). `[cycles]`, default 12.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub sweep_cycles_per_chunk: u64,
     /// Compaction, per moved object (forwarding, pointer update). `[cycles]`, default 60.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub compact_cycles_per_object: u64,
     /// Compaction, per moved byte (copy). `[cycles/byte]`, default 1.0.
     pub compact_cycles_per_byte: f64,
@@ -258,7 +258,7 @@ pub struct KvmEnergy {
     /// Leakage of a supply-gated bank, as a fraction of an active bank's. Default 0.05 (JVM'02 §3.3). Range 0–1.
     pub gated_leakage_fraction: f64,
     /// Cycles to resynchronise a gated bank on first access. `[cycles]`, default 350 (JVM'02 §3.3).
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub resync_cycles: u64,
     /// Heap accesses per mutator cycle (object fields and the bytecodes the heap holds). Sets the heap's
     /// dynamic/leakage balance. `[accesses/cycle]`, default 0.10 [E]: ~30 % of instructions are loads/stores at
@@ -306,7 +306,7 @@ impl Default for KvmEnergy {
 #[serde(deny_unknown_fields, default)]
 pub struct KvmConfig {
     /// Core clock. `[Hz]`, default 100 MHz (microSPARC-IIep), range 1 MHz – 1 GHz; must divide 1 GHz.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub clock_hz: u64,
     /// Collector costs.
     pub gc: KvmGcCosts,
@@ -351,7 +351,7 @@ pub struct ScenarioFile {
     /// Which platform runs it. Default `kvm-soc`.
     pub platform: PlatformKind,
     /// Seed of every random draw. Same scenario + seed → bit-identical run. Default 1.
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub seed: u64,
     /// `[workload]`: `profile = "kvm/kwml"` (an embedded profile) or a path relative to the scenario file, plus
     /// any profile field to override (`[workload.timer]`, `[[workload.phases]]`, …).

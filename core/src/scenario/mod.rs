@@ -10,22 +10,20 @@
 pub mod file;
 pub mod presets;
 mod resolve;
-pub mod size;
 pub mod toml_util;
 mod validate;
-pub mod wide_u64;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use toml::{Table, Value};
 
+pub use crate::units::ByteSize;
 pub use file::{
     BankCount, CollectorConfig, CollectorKind, FORMAT_VERSION, ForcedTiming, HeapConfig,
     InitialBankState, KvmConfig, KvmEnergy, KvmGcCosts, PlatformKind, RecordConfig, ScenarioFile,
 };
 pub use resolve::MAX_FILE_BYTES;
-pub use size::ByteSize;
 pub use validate::MAX_ANDROID_PIECES;
 
 use crate::error::{Origin, ScenarioError};

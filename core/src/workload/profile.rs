@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::android::AndroidProfile;
-use crate::scenario::size::ByteSize;
+use crate::units::ByteSize;
 
 /// Most allocations a generated workload may have in all phases. A kvm-soc run holds about 110 bytes per
 /// allocation (measured: 2 M → 229 MB, 4 M → 447 MB peak RSS), so 20 M stays within about 2.2 GB; the former
@@ -61,14 +61,14 @@ pub struct LifetimeClass {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::scenario::wide_u64::option"
+        with = "crate::units::wide_u64::option"
     )]
     pub min_allocations: Option<u64>,
     /// Longest lifetime for `uniform`. `[allocations]`
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        with = "crate::scenario::wide_u64::option"
+        with = "crate::units::wide_u64::option"
     )]
     pub max_allocations: Option<u64>,
 }
@@ -81,7 +81,7 @@ pub struct Phase {
     #[serde(default)]
     pub name: String,
     /// Allocations the program's own work makes in this phase (timer allocations come on top). `[allocations]`
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub allocations: u64,
     /// Mean compute between two allocations; defaults to the profile's. `[cycles]`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,10 +105,10 @@ pub struct Phase {
 #[serde(deny_unknown_fields)]
 pub struct TimerSpec {
     /// Wall time between ticks. `[cycles]`
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub period_cycles: u64,
     /// Objects the handler allocates per tick. `[allocations]`
-    #[serde(with = "crate::scenario::wide_u64")]
+    #[serde(with = "crate::units::wide_u64")]
     pub allocations_per_tick: u64,
     /// Mean compute per handler allocation; defaults to the profile's. `[cycles]`
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -198,7 +198,7 @@ pub struct TraceWorkload {
     pub path: String,
     /// Mutator compute before each allocation. `[cycles]` 0 (default): the recorded time between allocations at the
     /// platform's clock (`kvm.clock_hz`); a trace on a logical clock then gives one cycle per tick.
-    #[serde(default, with = "crate::scenario::wide_u64")]
+    #[serde(default, with = "crate::units::wide_u64")]
     pub cycles_per_allocation: u64,
 }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::heap_sizing::{SizingParams, SizingRule};
 use crate::cpu::CpuConfig;
-use crate::scenario::size::ByteSize;
+use crate::units::ByteSize;
 
 /// `[android.heap]`: Dalvik heap sizing (SYSTOR'15 Table 2, models.md §1.1–§1.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::units::{format_bytes, format_bytes_exact, parse_bytes};
+use super::{format_bytes, format_bytes_exact, parse_bytes};
 
 /// A size in bytes, read from `16384` or `"16KiB"`. `[bytes]`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]

@@ -4,10 +4,16 @@
 //!   of a [`crate::Run`] use it; integer time keeps runs bit-identical across machines.
 //! * Cycles are plain `u64` counts and always carry `_cycles` in their names; a platform converts them to
 //!   [`SimTime`] with its clock ([`cycles_to_time`]).
-//! * Bytes are `u64` and carry `_bytes` in their names; [`format_bytes`] prints them with binary units.
+//! * Bytes are `u64` and carry `_bytes` in their names; [`format_bytes`] prints them with binary units; a size
+//!   a file or the command line gives is a [`ByteSize`] (`size.rs`: an integer or `"16KiB"`, written back exactly).
 //! * Energy is `f64` **joules** (`_j`), power `f64` **watts** (`_w`).
 
+mod size;
+pub mod wide_u64;
+
 use serde::{Deserialize, Serialize};
+
+pub use size::ByteSize;
 
 /// Simulated time in nanoseconds since the start of the run. `[ns]`
 #[derive(

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The structure drawn from the code's own imports (issue #18): module-level import cycles in core/ and app/, and
+source files over 600 lines (tests aside). Prints a report; exit 1 when a cycle or a long file remains.
+
+A "room" is a file's module path below src/ (core/src/platform/android/sim.rs -> platform::android::sim); an edge
+A -> B is any `crate::B...` path written in A (a `use` or an inline path) whose longest prefix names a room.
+Cycles are strongly connected components of more than one room; `mod.rs` files count as their folder's room.
+Usage: python3 scripts/structure.py [--max-lines 600]
+"""
+import os
+import re
+import sys
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAX = int(sys.argv[sys.argv.index("--max-lines") + 1]) if "--max-lines" in sys.argv else 600
+
+
+def rooms_of(src):
+    rooms = {}
+    for d, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith(".rs"):
+                continue
+            p = os.path.join(d, f)
+            rel = os.path.relpath(p, src)[:-3].split(os.sep)
+            if rel[-1] in ("mod", "lib", "main"):
+                rel = rel[:-1]
+            rooms[p] = "::".join(rel) or "crate"
+    return rooms
+
+
+def strip_tests(text):
+    # Unit-test modules are not structure: cut from `#[cfg(test)]` + `mod tests` to the end of the file.
+    m = re.search(r"#\[cfg\(test\)\]\s*mod \w+\s*\{", text)
+    return text[: m.start()] if m else text
+
+
+def uses(text, room, is_mod):
+    """Every crate::a::b (or super::a::b) path as an absolute module path; `{b, c::d}` groups expand one level.
+    In a file a::b::c (c.rs) `super` is a::b; in a folder's mod.rs (room a::b) `super` is a."""
+    out = []
+    parts = room.split("::") if room != "crate" else []
+    for m in re.finditer(r"\b(crate::|(?:super::)+)([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)?(::)?(\{([^}]*)\})?", text):
+        head = m.group(1)
+        if head == "crate::":
+            prefix = []
+        else:
+            ups = head.count("super")
+            prefix = parts[: max(0, len(parts) - ups)]
+        path = prefix + (m.group(2).split("::") if m.group(2) else [])
+        base = "::".join(path)
+        if m.group(5) is not None:
+            for item in m.group(5).split(","):
+                item = item.strip().split(" as ")[0]
+                if item and item != "self":
+                    out.append(f"{base}::{item}" if base else item)
+        if base:
+            out.append(base)
+    return out
+
+
+def graph(src):
+    rooms = rooms_of(src)
+    names = set(rooms.values())
+    g = defaultdict(set)
+    for path, room in rooms.items():
+        text = strip_tests(open(path, encoding="utf-8").read())
+        is_mod = os.path.basename(path) in ("mod.rs", "lib.rs", "main.rs")
+        for u in uses(text, room, is_mod):
+            parts = u.split("::")
+            target = None
+            for k in range(len(parts), 0, -1):
+                cand = "::".join(parts[:k])
+                if cand in names:
+                    target = cand
+                    break
+            if target and target != room and not room.startswith(target + "::") and not target.startswith(room + "::"):
+                g[room].add(target)
+    return names, g
+
+
+def sccs(names, g):
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in g.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(names):
+        if v not in index:
+            visit(v)
+    return out
+
+
+# core's layers, lowest first (ARCHITECTURE.md): a module may import from its own layer's other rooms only when
+# no circle results, and from lower layers freely; an import of a higher layer "runs back up".
+LAYERS = [
+    ["units", "error", "rng", "progress", "io"],
+    ["heap", "cpu", "metrics", "trace"],
+    ["collector", "workload", "importers"],
+    ["scenario"],
+    ["platform"],
+    ["run"],
+    ["sweep", "reproduce", "lesson"],
+    ["crate"],
+]
+LAYER = {room: i for i, rooms in enumerate(LAYERS) for room in rooms}
+
+
+def main():
+    bad = 0
+    for crate in ("core", "app"):
+        src = os.path.join(ROOT, crate, "src")
+        names, g = graph(src)
+        cycles = sccs(names, g)
+        print(f"## {crate}: {len(names)} modules, {sum(len(v) for v in g.values())} import edges, {len(cycles)} cycles")
+        for c in cycles:
+            bad += 1
+            print("  cycle: " + " <-> ".join(c))
+        if crate == "core":
+            up = sorted(
+                (a, b)
+                for a, targets in g.items()
+                for b in targets
+                if LAYER.get(a.split("::")[0], 0) < LAYER.get(b.split("::")[0], 0)
+            )
+            print(f"## core: {len(up)} imports running back up a layer (layers: {' < '.join('/'.join(l) for l in LAYERS)})")
+            for a, b in up:
+                bad += 1
+                print(f"  {a} -> {b}")
+    long_files = []
+    for crate in ("core", "app"):
+        for d, _, files in os.walk(os.path.join(ROOT, crate, "src")):
+            for f in files:
+                p = os.path.join(d, f)
+                if f.endswith(".rs") and "test" not in f:
+                    n = sum(1 for _ in open(p, encoding="utf-8"))
+                    if n > MAX:
+                        long_files.append((n, os.path.relpath(p, ROOT)))
+    print(f"## files over {MAX} lines (tests aside): {len(long_files)}")
+    for n, p in sorted(long_files, reverse=True):
+        bad += 1
+        print(f"  {n:5d} {p}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
