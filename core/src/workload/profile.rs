@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::android::AndroidProfile;
+use super::live_state::{LiveAtStart, LiveState};
 use crate::scenario::size::ByteSize;
 
 /// Most allocations a generated workload may have in all phases. A kvm-soc run holds about 110 bytes per
@@ -183,6 +184,13 @@ pub struct WorkloadProfile {
     /// A recorded program instead of phases: its objects re-simulated (kvm-soc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceWorkload>,
+    /// When the immortal objects are allocated: `spread` among the phases' work (default) or `start-up`, all
+    /// first (`super::live_state`; docs/models-kvm.md, "Workload mechanisms tried").
+    #[serde(default, skip_serializing_if = "LiveState::is_default")]
+    pub live_state: LiveState,
+    /// The `start-up` mechanism's own calibration (its compute per allocation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_at_start: Option<LiveAtStart>,
 }
 
 /// `[workload.trace]`: a recorded gclab trace replayed as a workload — each recorded allocation becomes one

@@ -212,7 +212,7 @@ impl<'s> KvmSim<'s> {
             allocated_bytes: 0,
             deaths: DeathQueue::default(),
             due: Vec::new(),
-            phase_objs: vec![Vec::new(); sc.workload().phases.len()],
+            phase_objs: vec![Vec::new(); sc.workload().effective().phases.len()],
             killed_phases: 0,
             cache: std::collections::VecDeque::new(),
             cache_free_bytes: sc.workload().cache_free_bytes.map_or(0, |b| b.0),
