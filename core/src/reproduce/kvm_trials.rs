@@ -86,7 +86,11 @@ pub fn trial_configs() -> Vec<(String, Vec<String>)> {
                 continue;
             }
             for seed in SEEDS {
-                let mut o: Vec<String> = msets.iter().chain(rsets.iter()).map(|s| s.to_string()).collect();
+                let mut o: Vec<String> = msets
+                    .iter()
+                    .chain(rsets.iter())
+                    .map(|s| s.to_string())
+                    .collect();
                 o.push(format!("seed={seed}"));
                 v.push((trial_name(m, r, seed), o));
             }

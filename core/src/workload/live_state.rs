@@ -153,7 +153,10 @@ mod tests {
         );
         assert_eq!(e.phases[0].sizes, spread.phases[0].sizes);
         if let Some(s) = &p.live_at_start {
-            assert_eq!(e.mutator_cycles_per_allocation, s.mutator_cycles_per_allocation);
+            assert_eq!(
+                e.mutator_cycles_per_allocation,
+                s.mutator_cycles_per_allocation
+            );
         }
     }
 }
