@@ -35,11 +35,15 @@ pub const READINGS: [(&str, &[&str]); 4] = [
 
 /// Workload mechanisms (core/src/workload/live_state.rs): (label, overrides). The first is the default; each
 /// other one is run under every reading.
-pub const MECHANISMS: [(&str, &[&str]); 2] = [
+pub const MECHANISMS: [(&str, &[&str]); 3] = [
     ("live state spread through the run (default)", &[]),
     (
         "live state allocated at start-up",
         &["workload.live_state=\"start-up\""],
+    ),
+    (
+        "live state in the permanent space",
+        &["workload.live_state=\"permanent\""],
     ),
 ];
 

@@ -10,9 +10,15 @@
 //! stays within one bank while the collectors differ only in how much garbage they let accumulate above it); how
 //! a program builds its state is not given for any application, so both profiles are tried and reported.
 //!
+//! With `permanent` they stay where the profile puts them in the run, but KVM allocates them in its permanent
+//! space (§3.1: "a certain amount of space from the end of the heap is allocated for permanent objects … which
+//! will be referenced until the end of execution of application"), never marked, swept or moved: the dynamic heap
+//! then holds only the objects that die. The permanent space is sized up front by the immortal objects' expected
+//! bytes (KVM grows it on demand, compacting as it does — §3.1's occasion (ii); gclab reserves it at start-up).
+//!
 //! Nothing else changes: total allocations, sizes and the short-lived objects are the same. The compute per
-//! allocation is calibrated to Table 3's k = 10 column for each mechanism separately (`[live_at_start]`), since
-//! the collector's cost per collection depends on the live set it marks (docs/calibration.md §2).
+//! allocation is calibrated to Table 3's k = 10 column for each mechanism separately (`[live_state_compute]`),
+//! since the collector's cost per collection depends on the live set it marks (docs/calibration.md §2).
 
 use std::borrow::Cow;
 
@@ -29,6 +35,8 @@ pub enum LiveState {
     Spread,
     /// All at start-up, before the program's work: a start-up phase per phase that has immortal objects.
     StartUp,
+    /// Where the profile puts them, but in KVM's permanent space (reserved at start-up by their expected bytes).
+    Permanent,
 }
 
 impl LiveState {
@@ -38,13 +46,17 @@ impl LiveState {
     }
 }
 
-/// `[live_at_start]`: what the `start-up` mechanism calibrates separately.
+/// `[live_state_compute]`: the mean compute between two allocations under each mechanism other than `spread`,
+/// calibrated to Table 3's k = 10 column like the profile's own (docs/calibration.md §2). `[cycles]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LiveAtStart {
-    /// Mean compute between two allocations under `live_state = "start-up"`, calibrated to Table 3's k = 10
-    /// column like the profile's own (docs/calibration.md §2). `[cycles]`
-    pub mutator_cycles_per_allocation: f64,
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LiveStateCompute {
+    /// Under `start-up`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_up: Option<f64>,
+    /// Under `permanent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permanent: Option<f64>,
 }
 
 /// Immortal share of a phase's lifetime weights.
@@ -59,15 +71,26 @@ fn immortal_share(l: &[LifetimeClass]) -> f64 {
 }
 
 impl WorkloadProfile {
-    /// The profile the generator draws from: itself under `spread`; under `start-up`, every phase's immortal
-    /// objects moved to start-up phases at the front (see the module doc), with `[live_at_start]`'s compute.
+    /// The profile the run uses: itself under `spread`; under `start-up`, every phase's immortal objects moved
+    /// to start-up phases at the front; under `permanent`, the permanent space grown by their expected bytes (see
+    /// the module doc) — each with its `[live_state_compute]`. The result's `live_state` is `spread` for
+    /// `start-up` (nothing left to do) and stays `permanent` (the engine places those objects).
     pub fn effective(&self) -> Cow<'_, WorkloadProfile> {
-        if self.live_state != LiveState::StartUp {
-            return Cow::Borrowed(self);
-        }
-        let mut p = self.clone();
-        if let Some(s) = &self.live_at_start {
-            p.mutator_cycles_per_allocation = s.mutator_cycles_per_allocation;
+        let compute = self.live_state_compute.as_ref();
+        let mut p = match self.live_state {
+            LiveState::Spread => return Cow::Borrowed(self),
+            LiveState::Permanent => {
+                let mut p = self.clone();
+                if let Some(m) = compute.and_then(|c| c.permanent) {
+                    p.mutator_cycles_per_allocation = m;
+                }
+                p.permanent_bytes.0 += self.expected_immortal_bytes();
+                return Cow::Owned(p);
+            }
+            LiveState::StartUp => self.clone(),
+        };
+        if let Some(m) = compute.and_then(|c| c.start_up) {
+            p.mutator_cycles_per_allocation = m;
         }
         let mut start = Vec::new();
         for ph in &mut p.phases {
@@ -106,6 +129,28 @@ impl WorkloadProfile {
         p.phases = start;
         p.live_state = LiveState::Spread;
         Cow::Owned(p)
+    }
+
+    /// Expected bytes of the phases' immortal objects (sizes uniform within their classes). `[bytes]`
+    pub fn expected_immortal_bytes(&self) -> u64 {
+        let bytes: f64 = self
+            .phases
+            .iter()
+            .map(|ph| {
+                let w: f64 = ph.sizes.iter().map(|c| c.weight).sum();
+                let mean = if w > 0.0 {
+                    ph.sizes
+                        .iter()
+                        .map(|c| c.weight * (c.min.0 + c.max.0) as f64 / 2.0)
+                        .sum::<f64>()
+                        / w
+                } else {
+                    0.0
+                };
+                ph.allocations as f64 * immortal_share(&ph.lifetimes) * mean
+            })
+            .sum();
+        bytes.round() as u64
     }
 }
 
@@ -152,11 +197,21 @@ mod tests {
                 .all(|c| c.kind != LifetimeKind::Immortal)
         );
         assert_eq!(e.phases[0].sizes, spread.phases[0].sizes);
-        if let Some(s) = &p.live_at_start {
-            assert_eq!(
-                e.mutator_cycles_per_allocation,
-                s.mutator_cycles_per_allocation
-            );
+        if let Some(m) = p.live_state_compute.as_ref().and_then(|c| c.start_up) {
+            assert_eq!(e.mutator_cycles_per_allocation, m);
         }
+    }
+
+    #[test]
+    fn permanent_reserves_the_immortal_bytes_and_keeps_the_phases() {
+        let spread = profile("spread");
+        let p = profile("permanent");
+        let e = p.effective();
+        assert_eq!(e.phases, spread.phases);
+        // Crypto: 5 % of 5898 objects of mean size 0.8 × 40 + 0.2 × 160 = 64 B.
+        let expect = (5898.0_f64 * 0.05 * 64.0).round() as u64;
+        assert_eq!(p.expected_immortal_bytes(), expect);
+        assert_eq!(e.permanent_bytes.0, spread.permanent_bytes.0 + expect);
+        assert_eq!(e.live_state, LiveState::Permanent);
     }
 }

@@ -12,7 +12,7 @@ pub mod tape;
 pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
-pub use live_state::{LiveAtStart, LiveState};
+pub use live_state::{LiveState, LiveStateCompute};
 pub use profile::{
     LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, TraceWorkload,
     WorkloadProfile,

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::android::AndroidProfile;
-use super::live_state::{LiveAtStart, LiveState};
+use super::live_state::{LiveState, LiveStateCompute};
 use crate::scenario::size::ByteSize;
 
 /// Most allocations a generated workload may have in all phases. A kvm-soc run holds about 110 bytes per
@@ -184,13 +184,14 @@ pub struct WorkloadProfile {
     /// A recorded program instead of phases: its objects re-simulated (kvm-soc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceWorkload>,
-    /// When the immortal objects are allocated: `spread` among the phases' work (default) or `start-up`, all
-    /// first (`super::live_state`; docs/models-kvm.md, "Workload mechanisms tried").
+    /// When and where the immortal objects are allocated: `spread` among the phases' work (default), `start-up`
+    /// (all first) or `permanent` (in KVM's permanent space) — `super::live_state`; docs/models-kvm.md,
+    /// "Workload mechanisms tried".
     #[serde(default, skip_serializing_if = "LiveState::is_default")]
     pub live_state: LiveState,
-    /// The `start-up` mechanism's own calibration (its compute per allocation).
+    /// The other mechanisms' own calibration (their compute per allocation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub live_at_start: Option<LiveAtStart>,
+    pub live_state_compute: Option<LiveStateCompute>,
 }
 
 /// `[workload.trace]`: a recorded gclab trace replayed as a workload — each recorded allocation becomes one
