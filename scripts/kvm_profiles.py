@@ -12,6 +12,11 @@ calibrates the mutator's compute per allocation against the paper by running the
 * The mutator's compute per allocation m: the k = 10 column of Table 3 (the collector's cost relative to the
   program's) — m is scaled until the simulated k = 10 slowdown over base matches it.
 
+* The workload mechanisms `live_state = "start-up"` (every phase's immortal objects allocated first) and
+  `"permanent"` (they go to KVM's permanent space; core/src/workload/live_state.rs) mark a different live set at
+  each collection, so each gets its compute per allocation from the same k = 10 column separately:
+  `[live_state_compute]` (M_STATE below; `--live-states` recalibrates them).
+
 Everything else in the table (object sizes, lifetimes, permanent space, phases) is structure chosen from the
 paper's text; docs/calibration.md explains each. Run: python3 scripts/kvm_profiles.py [path/to/gclab] [apps...]
 """
@@ -22,6 +27,14 @@ GCLAB = sys.argv[1] if len(sys.argv) > 1 else "target/release/gclab"
 # Table 3, k = 10 column: slowdown over base (fraction).
 S10 = {'calculator': .9258, 'crypto': .8057, 'dragon': .1453, 'mathfp': .4782, 'manyballs': .2571,
        'kshape': .4083, 'kvideo': .3820, 'kwml': .9260, 'scheduler': .7098}
+# Compute per allocation under the other live-state mechanisms, calibrated to S10 (python3 scripts/kvm_profiles.py
+# GCLAB --live-states). The profile's own value (spread mechanism) is calibrated by the default run.
+M_STATE = {
+    'start-up': {'calculator': 1711.5, 'crypto': 3769.8, 'dragon': 30460.8, 'mathfp': 3563.5, 'manyballs': 7327.1,
+                 'kshape': 17329.6, 'kvideo': 4466.9, 'kwml': 3385.1, 'scheduler': 3674.0},
+    'permanent': {'calculator': 787.6, 'crypto': 747.5, 'dragon': 6587.9, 'mathfp': 1134.9, 'manyballs': 2820.3,
+                  'kshape': 10087.5, 'kvideo': 2011.8, 'kwml': 1246.2, 'scheduler': 859.7},
+}
 # The A / g fit (see the docstring): allocations after each collection.
 G = {'calculator': 1.0, 'crypto': 0.0, 'dragon': 2.5, 'mathfp': 0.0, 'manyballs': 1.0, 'kshape': 0.0,
      'kvideo': 1.0, 'kwml': 1.5, 'scheduler': 0.0}
@@ -96,6 +109,10 @@ def write(name, m):
     if G[name]:
         t += (f"\n[on_collection]\nallocations_mean = {G[name]}\n"
               f"mutator_cycles_per_allocation = {AFTER_GC_CYCLES}\n") + classes("on_collection.", AFTER_GC_SIZES, AFTER_GC_LIFE)
+    states = [(k, v[name]) for k, v in M_STATE.items() if name in v]
+    if states:
+        t += "\n# Compute under the other live-state mechanisms (live_state; docs/calibration.md §2).\n[live_state_compute]\n"
+        t += "".join(f"{k} = {m:.1f}\n" for k, m in states)
     for ph in phases:
         pname, n, sizes, lifes = ph[:4]
         strat = "stratified = true\n" if len(ph) > 4 and ph[4] else ""
@@ -109,6 +126,19 @@ def run(name, *sets):
         args += ["--set", s]
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     return json.loads(out)["summary"]
+
+
+def calibrate_state(name, state):
+    # A live-state mechanism's compute, from the same k = 10 column, with its own field set through --set.
+    m = M_STATE[state].get(name, 1500.0)
+    key = f"workload.live_state_compute.{state}"
+    for _ in range(12):
+        sets = [f"workload.live_state={state}", f"{key}={m}"]
+        base = run(name, *sets)
+        k10 = run(name, "collector.kind=k-allocation", "collector.k=10", *sets)
+        m *= (k10["execution_cycles"] / base["execution_cycles"] - 1) / S10[name]
+    M_STATE[state][name] = round(m, 1)
+    print(f"{name:11s} {state} m={m:8.1f}")
 
 
 def calibrate(name):
@@ -130,11 +160,19 @@ def calibrate(name):
 
 
 if __name__ == "__main__":
-    names = sys.argv[2:] or list(APPS)
+    live_states = "--live-states" in sys.argv
+    names = [a for a in sys.argv[2:] if a != "--live-states"] or list(APPS)
     for n in names:  # structure first, so --set can reach every field
         write(n, 1500.0)
     if subprocess.run(["cargo", "build", "--release", "-q", "-p", "gclab"]).returncode != 0:
         sys.exit("build failed")
     for n in names:
         calibrate(n)
+    if live_states:
+        for n in names:
+            for state in M_STATE:
+                calibrate_state(n, state)
+        for n in names:  # keep each profile's calibrated m, add the mechanisms' ones
+            import tomllib
+            write(n, tomllib.load(open(f"assets/workloads/kvm/{n}.toml", "rb"))["mutator_cycles_per_allocation"])
     print("profiles written; rebuild to embed them (cargo build --release)")

@@ -10,6 +10,11 @@
 use std::fmt::Write as _;
 
 use super::kvm::{AppResult, adaptive_saving_pct, mean_slowdown_pct, paper_row};
+use super::kvm_trials::SEEDS;
+use super::kvm_trials::{
+    Lookup, datapath, implied, mean_total_vs_base, seed_name, short, trial_configs, trials,
+    worst_heap_vs_best, worst_total_vs_best,
+};
 use super::marks::{Kind, Quantity, Tally, band, within};
 use super::paper_kvm::{ADAPTIVE_HEAP_SAVING_PCT, ADAPTIVE_SLOWDOWN_PCT, TABLE2, TABLE3};
 
@@ -17,32 +22,8 @@ use super::paper_kvm::{ADAPTIVE_HEAP_SAVING_PCT, ADAPTIVE_SLOWDOWN_PCT, TABLE2, 
 pub const BANK_SIZES: [&str; 4] = ["4KiB", "8KiB", "16KiB", "32KiB"];
 /// Heap sizes of §4.6 (banks 16 KiB).
 pub const HEAP_SIZES: [&str; 4] = ["64KiB", "96KiB", "128KiB", "160KiB"];
-/// Seeds of the seed bands (1 is the presets').
-pub const SEEDS: [u64; 5] = [1, 2, 3, 4, 5];
-
-/// The readings of §2's adaptive rules the text leaves open (docs/models-kvm.md, "The adaptive trigger from the
-/// text"): (label, overrides). The first is the default.
-pub const READINGS: [(&str, &[&str]); 4] = [
-    ("b() on activation, forced before (default)", &[]),
-    (
-        "b() from bytes, forced before",
-        &["collector.bank_count=bytes"],
-    ),
-    (
-        "b() on activation, forced after",
-        &["collector.forced_timing=after"],
-    ),
-    (
-        "b() from bytes, forced after",
-        &[
-            "collector.bank_count=bytes",
-            "collector.forced_timing=after",
-        ],
-    ),
-];
-
 /// Estimates and open choices other than the trigger's reading whose effect the report shows: (label, override).
-pub const SENSITIVITY: [(&str, &str); 7] = [
+pub const SENSITIVITY: [(&str, &str); 8] = [
     (
         "never-used banks start powered",
         "heap.initial_bank_state=active",
@@ -62,6 +43,10 @@ pub const SENSITIVITY: [(&str, &str); 7] = [
     (
         "leakage per cycle = 2 accesses",
         "kvm.energy.leakage_per_cycle_over_access=2.0",
+    ),
+    (
+        "leakage per cycle = 1 access per 16 KiB bank (18)",
+        "kvm.energy.leakage_per_cycle_over_access=18.0",
     ),
     (
         "datapath energy 0.05 nJ/cycle",
@@ -93,34 +78,14 @@ fn config(name: String, overrides: Vec<String>) -> Config {
     Config { name, overrides }
 }
 
-fn reading_name(r: usize, seed: u64) -> String {
-    if r == 0 {
-        seed_name(seed)
-    } else {
-        format!("reading {r} seed {seed}")
-    }
-}
-
-fn seed_name(seed: u64) -> String {
-    if seed == 1 {
-        "default".to_string()
-    } else {
-        format!("seed {seed}")
-    }
-}
-
 /// The configurations the report needs, "default" first.
 pub fn plan() -> Vec<Config> {
     let mut v = vec![config("default".into(), vec![])];
     for seed in SEEDS.iter().filter(|s| **s != 1) {
         v.push(config(seed_name(*seed), vec![format!("seed={seed}")]));
     }
-    for (r, (_, sets)) in READINGS.iter().enumerate().skip(1) {
-        for seed in SEEDS {
-            let mut o: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-            o.push(format!("seed={seed}"));
-            v.push(config(reading_name(r, seed), o));
-        }
+    for (name, o) in trial_configs() {
+        v.push(config(name, o));
     }
     for b in BANK_SIZES.iter().filter(|b| **b != "16KiB") {
         v.push(config(
@@ -173,68 +138,13 @@ pub fn table3_kind(col: usize) -> Kind {
     }
 }
 
-/// Results by configuration name.
-struct Lookup<'a>(&'a [(String, Vec<AppResult>)]);
-
-impl<'a> Lookup<'a> {
-    fn get(&self, name: &str) -> Option<&'a [AppResult]> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, r)| r.as_slice())
-    }
-
-    /// The runs of reading `r` for every seed that is present.
-    fn seeds(&self, r: usize) -> Vec<&'a [AppResult]> {
-        SEEDS
-            .iter()
-            .filter_map(|s| self.get(&reading_name(r, *s)))
-            .collect()
-    }
-}
-
-fn short(app: &str) -> &str {
-    app.trim_start_matches("kvm/")
-}
-
-/// Worst adaptive/best-k heap-energy ratio over the applications.
-fn worst_heap_vs_best(rs: &[AppResult]) -> f64 {
-    rs.iter()
-        .map(|r| r.heap_energy_norm(7) / r.best_k().1)
-        .fold(0.0, f64::max)
-}
-
-/// Mean total energy of adaptive over base's.
-fn mean_total_vs_base(rs: &[AppResult]) -> f64 {
-    rs.iter().map(|r| r.total_energy_norm(7)).sum::<f64>() / rs.len().max(1) as f64
-}
-
-/// Worst total energy of adaptive over the best k's (best by total energy).
-fn worst_total_vs_best(rs: &[AppResult]) -> f64 {
-    rs.iter()
-        .map(|r| r.total_energy_norm(7) / r.best_k_total().1)
-        .fold(0.0, f64::max)
-}
-
-/// Applications whose adaptive count is within the issue's target band (±20 % or ±1).
-fn counts_on_target(rs: &[AppResult]) -> usize {
-    rs.iter()
-        .filter(|r| {
-            paper_row(&r.app).is_some_and(|row| {
-                let (ours, paper) = (r.adaptive().collections as f64, TABLE2[row][7] as f64);
-                (ours - paper).abs() <= (0.2 * paper).max(1.0) + 1e-9
-            })
-        })
-        .count()
-}
-
 /// The markdown report from the results of [`plan`]'s configurations (by name; "default" must be present).
 pub fn report(all: &[(String, Vec<AppResult>)]) -> String {
     let look = Lookup(all);
     let Some(d) = look.get("default") else {
         return "no default configuration\n".to_string();
     };
-    let seeds = look.seeds(0);
+    let seeds = look.trial(0, 0);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -253,8 +163,9 @@ pub fn report(all: &[(String, Vec<AppResult>)]) -> String {
     s += &table3(d, &seeds);
     s += &fig4(d, &seeds);
     s += &fig5(d, &seeds);
-    s += &readings(&look);
+    s += &trials(&look);
     s += &implied(d);
+    s += &datapath(&look);
     s += &sizes(&look, d);
     s += &sensitivity(&look, d);
     s += &slack(&look, d);
@@ -487,113 +398,6 @@ fn fig5(d: &[AppResult], seeds: &[&[AppResult]]) -> String {
         if mean < 1.0 { "below" } else { "not below" }
     );
     s
-}
-
-fn readings(look: &Lookup<'_>) -> String {
-    let mut s = String::from(
-        "### The adaptive trigger's readings (docs/models-kvm.md)\n\n\
-         Each row runs all applications under one reading of §2's rules, seeds 1–5 (band: min–max over the seeds). \
-         Targets (issue #17): adaptive count within ±20 % or ±1 of Table 2 on ≥ 7 of 9 applications; adaptive ≤ \
-         1.10 × the best k's heap energy on every application; average heap saving 20–37 %; total energy below base \
-         on average and ≤ 1.05 × the best k's on every application — all on every seed.\n\n\
-         | reading | counts on target (of 9) | worst heap adaptive / best k | average heap saving % | mean total \
-         adaptive / base | worst total adaptive / best k | all targets on seeds |\n|---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for (r, (label, _)) in READINGS.iter().enumerate() {
-        let rs = look.seeds(r);
-        if rs.is_empty() {
-            continue;
-        }
-        let counts: Vec<f64> = rs.iter().map(|x| counts_on_target(x) as f64).collect();
-        let heap: Vec<f64> = rs.iter().map(|x| worst_heap_vs_best(x)).collect();
-        let saving: Vec<f64> = rs.iter().map(|x| adaptive_saving_pct(x)).collect();
-        let total: Vec<f64> = rs.iter().map(|x| mean_total_vs_base(x)).collect();
-        let total_best: Vec<f64> = rs.iter().map(|x| worst_total_vs_best(x)).collect();
-        let all_ok = (0..rs.len())
-            .filter(|i| {
-                counts[*i] >= 7.0
-                    && heap[*i] <= 1.10
-                    && (20.0..=37.0).contains(&saving[*i])
-                    && total[*i] < 1.0
-                    && total_best[*i] <= 1.05
-            })
-            .count();
-        let _ = writeln!(
-            s,
-            "| {label} | {} | {} | {} | {} | {} | {all_ok}/{} |",
-            band(&counts, 0),
-            band(&heap, 3),
-            band(&saving, 1),
-            band(&total, 3),
-            band(&total_best, 3),
-            rs.len()
-        );
-    }
-    s += "\nAdaptive counts per reading (seed 1; paper in the last row):\n\n| reading |";
-    if let Some(d) = look.get("default") {
-        for r in d {
-            let _ = write!(s, " {} |", short(&r.app));
-        }
-        s += "\n|---|";
-        s += &"---:|".repeat(d.len());
-        s += "\n";
-    }
-    for (r, (label, _)) in READINGS.iter().enumerate() {
-        let Some(rs) = look.get(&reading_name(r, 1)) else {
-            continue;
-        };
-        let _ = write!(s, "| {label} |");
-        for x in rs {
-            let _ = write!(s, " {} |", x.adaptive().collections);
-        }
-        s += "\n";
-    }
-    s += "| paper |";
-    for row in TABLE2 {
-        let _ = write!(s, " {} |", row[7]);
-    }
-    s + "\n\n"
-}
-
-/// What the paper's adaptive counts imply about its workloads: the forced rule collects at the latest after every
-/// B bytes (§2), so a count c over a run that allocates V bytes needs V < (c + 1)·B; and every reading fires when
-/// the heap's bytes reach the end of the live data's last bank, so V / c is the mean room a collection leaves.
-fn implied(d: &[AppResult]) -> String {
-    let mut s = String::from(
-        "### What the paper's adaptive counts imply about its workloads\n\n\
-         Under every reading the adaptive collector fires when the bytes allocated since the last collection fill \
-         the room left in the live data's last bank, and at the latest after B = 16 KiB (the forced rule). So the \
-         count is the run's allocation volume over the mean room per collection, and a count c needs a volume \
-         below (c + 1) × B. The volumes are inputs (docs/calibration.md §3: from Table 2's base column, and for \
-         the applications base never collects only bounded by the heap); the live data that sets the room is a \
-         choice of the workload profiles that no published number pins.\n\n\
-         | app | allocated KiB (input) | ours: collections | KiB per collection | paper: collections | KiB per \
-         collection on our volume | our volume within (paper + 1) × B |\n|---|---:|---:|---:|---:|---:|---|\n",
-    );
-    for r in d {
-        let Some(row) = paper_row(&r.app) else {
-            continue;
-        };
-        let a = r.adaptive();
-        let kib = a.allocated_bytes as f64 / 1024.0;
-        let paper = TABLE2[row][7];
-        let bank_kib = 16.0;
-        let _ = writeln!(
-            s,
-            "| {} | {kib:.0} | {} | {:.1} | {paper} | {:.1} | {} |",
-            short(&r.app),
-            a.collections,
-            kib / a.collections.max(1) as f64,
-            kib / paper.max(1) as f64,
-            if kib < (paper + 1) as f64 * bank_kib {
-                "yes"
-            } else {
-                "no: the forced rule alone gives more collections"
-            }
-        );
-    }
-    s + "
-"
 }
 
 fn sizes(look: &Lookup<'_>, d: &[AppResult]) -> String {

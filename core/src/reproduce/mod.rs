@@ -4,6 +4,7 @@
 pub mod android;
 pub mod kvm;
 pub mod kvm_report;
+pub mod kvm_trials;
 pub mod marks;
 pub mod paper_android;
 pub mod paper_kvm;

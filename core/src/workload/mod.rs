@@ -4,6 +4,7 @@
 pub mod android;
 pub mod deaths;
 pub mod generator;
+pub mod live_state;
 pub mod profile;
 pub mod stream;
 pub mod tape;
@@ -11,6 +12,7 @@ pub mod tape;
 pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
 pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
+pub use live_state::{LiveState, LiveStateCompute};
 pub use profile::{
     LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, TraceWorkload,
     WorkloadProfile,

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::android::AndroidProfile;
+use super::live_state::{LiveState, LiveStateCompute};
 use crate::units::ByteSize;
 
 /// Most allocations a generated workload may have in all phases. A kvm-soc run holds about 110 bytes per
@@ -183,6 +184,14 @@ pub struct WorkloadProfile {
     /// A recorded program instead of phases: its objects re-simulated (kvm-soc).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<TraceWorkload>,
+    /// When and where the immortal objects are allocated: `spread` among the phases' work (default), `start-up`
+    /// (all first) or `permanent` (in KVM's permanent space) — `super::live_state`; docs/models-kvm.md,
+    /// "Workload mechanisms tried".
+    #[serde(default, skip_serializing_if = "LiveState::is_default")]
+    pub live_state: LiveState,
+    /// The other mechanisms' own calibration (their compute per allocation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_state_compute: Option<LiveStateCompute>,
 }
 
 /// `[workload.trace]`: a recorded gclab trace replayed as a workload — each recorded allocation becomes one

@@ -19,19 +19,24 @@ pub enum DrawStream<'a> {
 }
 
 impl<'a> DrawStream<'a> {
-    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed — replaying
+    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed (the profile as
+    /// its `live_state` arranges it, [`crate::workload::WorkloadProfile::effective`]) — replaying
     /// the shared tape from `tapes` when given one (the same stream, drawn once for all runs of the workload).
     pub fn of(sc: &'a Scenario, tapes: Option<&WorkloadTapes>) -> Self {
         match (sc.recorded(), tapes) {
             (Some(draws), _) => DrawStream::Recorded { draws, next: 0 },
-            (None, None) => {
-                DrawStream::Generated(Box::new(WorkloadGen::new(sc.workload(), sc.seed())))
-            }
-            (None, Some(t)) => DrawStream::Generated(Box::new(WorkloadGen::with_tape(
-                sc.workload(),
+            (None, None) => DrawStream::Generated(Box::new(WorkloadGen::new(
+                &sc.workload().effective(),
                 sc.seed(),
-                t.tape(sc.workload(), sc.seed()),
             ))),
+            (None, Some(t)) => {
+                let p = sc.workload().effective();
+                DrawStream::Generated(Box::new(WorkloadGen::with_tape(
+                    &p,
+                    sc.seed(),
+                    t.tape(&p, sc.seed()),
+                )))
+            }
         }
     }
 

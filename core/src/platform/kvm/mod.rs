@@ -18,7 +18,9 @@ use crate::progress::{Cancel, Progress};
 use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
-use crate::workload::{AllocDraw, AllocSource, DeathQueue, DrawStream, Lifetime, WorkloadTapes};
+use crate::workload::{
+    AllocDraw, AllocSource, DeathQueue, DrawStream, Lifetime, LiveState, WorkloadTapes,
+};
 
 /// An object in the dynamic heap. Its id is its index, also its layout id. 12 bytes: the engine reaches objects
 /// by id in allocation order, so half the footprint of `u64` fields keeps more of them in cache. Addresses and
@@ -84,6 +86,8 @@ struct KvmSim<'s> {
     banks: Banks,
     bank_size: u64,
     perm_start: u64,
+    /// `live_state = "permanent"`: immortal objects go to the permanent space.
+    permanent_state: bool,
     /// Banks not wholly inside the permanent space (fixed for the run).
     dyn_banks: usize,
     /// `heap.alignment − 1` (a power of two, scenario validation): sizes round up with a mask, not a division.
@@ -169,7 +173,7 @@ impl<'s> KvmSim<'s> {
         let heap = f.heap.size.0;
         let bank_size = f.heap.bank_size.0;
         let align = f.heap.alignment;
-        let perm = sc.workload().permanent_bytes.0.div_ceil(align) * align;
+        let perm = sc.workload().effective().permanent_bytes.0.div_ceil(align) * align;
         let perm_start = heap.saturating_sub(perm);
         let e = &f.kvm.energy;
         let mem_bytes = (heap + e.stack_sram_size.0 + e.rom_size.0).max(1) as f64;
@@ -212,7 +216,8 @@ impl<'s> KvmSim<'s> {
             allocated_bytes: 0,
             deaths: DeathQueue::default(),
             due: Vec::new(),
-            phase_objs: vec![Vec::new(); sc.workload().phases.len()],
+            phase_objs: vec![Vec::new(); sc.workload().effective().phases.len()],
+            permanent_state: sc.workload().live_state == LiveState::Permanent,
             killed_phases: 0,
             cache: std::collections::VecDeque::new(),
             cache_free_bytes: sc.workload().cache_free_bytes.map_or(0, |b| b.0),
@@ -314,6 +319,10 @@ impl<'s> KvmSim<'s> {
     /// One allocation; false when the heap cannot hold it even after a compacting collection.
     fn allocate(&mut self, d: &AllocDraw) -> bool {
         let size = d.size_bytes.saturating_add(self.align_mask) & !self.align_mask;
+        if self.permanent_state && d.lifetime == Lifetime::Immortal {
+            self.allocate_permanent(size);
+            return true;
+        }
         if size > self.perm_start {
             return false;
         }
@@ -388,6 +397,27 @@ impl<'s> KvmSim<'s> {
         }
         self.sample();
         true
+    }
+
+    /// An immortal object under `live_state = "permanent"`: KVM puts it in the permanent space (reserved at
+    /// start-up, always powered, never collected), so it takes no room in the dynamic heap and no bank is woken.
+    /// It is still an allocation: the triggers see the request (a k-allocation count, a due forced collection).
+    fn allocate_permanent(&mut self, size: u64) {
+        let req = AllocRequest {
+            alloc_index: self.alloc_index,
+            size_bytes: size,
+            heap_bytes: self.live_bytes + self.dead_bytes,
+            bytes_since_gc: self.bytes_since_gc,
+            bank_size: self.bank_size,
+            activates_bank: false,
+            powered_banks_after: self.powered_dynamic_banks() as u64,
+        };
+        if let Some(tr) = self.policy.before_alloc(&req) {
+            self.collect(tr, None);
+        }
+        self.alloc_index += 1;
+        self.allocated_bytes += size;
+        self.sample();
     }
 
     /// The program is about to insert a cache entry: with less than `cache_free_bytes` free (as KVM's
