@@ -3,7 +3,8 @@
 //! Dalvik heap sizing ([`heap_sizing`]), the heap lock, and the CMS collector and its variants ([`cycle`]).
 //!
 //! * [`config`] — the `[android]` scenario section (heap sizing, GC costs, scheduler, CPU).
-//! * [`sim`] — engine state, the CFS-like scheduler, the event loop.
+//! * [`sim`] — engine state, the event loop.
+//! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, load balancing, hotplug migration.
 //! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
 //! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing.
 //!
@@ -16,6 +17,7 @@ mod cycle;
 pub mod heap_sizing;
 mod layout;
 mod program;
+mod sched;
 mod sim;
 
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
@@ -55,6 +57,8 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
         cpu_ns: 0,
         migrations: 0,
         delayed_ns: 0,
+        rq_core: 0,
+        last_ran_ns: 0,
     }
 }
 
@@ -126,6 +130,8 @@ pub fn simulate_android(
         threads,
         runq: Vec::new(),
         min_vruntime: 0,
+        rqs: vec![sched::Rq::new(sim::us_to_ns(cfg.sched.migration_cost_us)); cores],
+        waker_core: None,
         runnable_reported: 0,
         rng: SimRng::fork(sc.seed(), "android"),
         lifetimes,
@@ -197,6 +203,7 @@ pub fn simulate_android(
             Role::Daemon | Role::Jit => {}
         }
     }
+    sim.start_tick();
     sim.run_loop(cancel, progress, total_bytes)?;
     progress.report(1.0);
     Ok(finish(sim, sc))
