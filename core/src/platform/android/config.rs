@@ -113,6 +113,11 @@ pub struct AndroidGcCosts {
     pub sweep_batches: u32,
     /// Trimming, per MiB of free heap returned (`mspace_trim` + `madvise`). `[µs/MiB]`, default 300 [E].
     pub trim_us_per_mib: f64,
+    /// bg only (§3.3): after a daemon cycle, when forced allocations had grown the heap past the soft limit the
+    /// cycle has just set, the daemon trims the pages above it — the reading gclab gives §4.1.2's "trimming
+    /// operations triggered when the heap is under utilized" (the authors' bg trim trigger is not published;
+    /// Dalvik 4.3 trims only after 5 s without a request). Default true [E]; false is the ablation.
+    pub bg_trim: bool,
     /// Memory-stall share of marking at the reference clock. Default 0.55 (models.md §5: 0.5–0.6) [E].
     pub mark_stall_fraction: f64,
     /// Memory-stall share of sweeping. Default 0.4 (models.md §5) [E].
@@ -145,6 +150,7 @@ impl Default for AndroidGcCosts {
             sweep_locked_fraction: 0.5,
             sweep_batches: 8,
             trim_us_per_mib: 300.0,
+            bg_trim: true,
             mark_stall_fraction: 0.55,
             sweep_stall_fraction: 0.4,
             roots_stall_fraction: 0.4,

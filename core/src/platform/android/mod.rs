@@ -165,6 +165,7 @@ pub fn simulate_android(
         epoch: 0,
         pieces: BinaryHeap::new(),
         soft_limit: soft,
+        footprint: initial_live,
         conc_start,
         major_soft_limit: soft,
         young_room: soft,

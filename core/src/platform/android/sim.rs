@@ -287,6 +287,9 @@ pub(super) struct Sim<'a> {
     pub(super) epoch: u64,
     pub(super) pieces: BinaryHeap<Piece>,
     pub(super) soft_limit: u64,
+    /// The heap's extent: the most bytes allocated since the last trim (bg forces allocations past the soft
+    /// limit; `android.gc.bg_trim`). `[bytes]`
+    pub(super) footprint: u64,
     pub(super) conc_start: Option<u64>,
     pub(super) major_soft_limit: u64,
     pub(super) young_room: u64,
