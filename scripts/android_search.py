@@ -270,6 +270,15 @@ def write(out, rows, samples):
         top = max(rows, key=lambda r: (sum(c[f"c{i}"] for c in r[2]), sum(c.get(f"c{i}_parts", 0) for c in r[2])))
         n = sum(c[f"c{i}"] for c in top[2])
         L.append(f"- Corollary {i}: holds on {n} of 5 seeds at best ({top[0]}: {fmt_point(top[1])}).")
+    joint = max(rows, key=lambda r: (sum(sum(c[f"c{i}"] for c in r[2]) >= 4 for i in range(1, 5)),
+                                     sum(sum(c[f"c{i}"] for c in r[2]) for i in range(1, 5))))
+    nj = sum(sum(c[f"c{i}"] for c in joint[2]) >= 4 for i in range(1, 5))
+    L.append(f"- Jointly: at most {nj} of 4 corollaries hold on ≥ 4 of 5 seeds at one point ({joint[0]}: "
+             + ", ".join(f"C{i} on {sum(c[f'c{i}'] for c in joint[2])}" for i in range(1, 5)) + ").")
+    bc = max(rows, key=lambda r: (r[4], -r[3]))
+    bp = max(rows, key=lambda r: (r[5], -r[3]))
+    L.append(f"- Table 1 scores: at most {bc[4]} of 18 counts within tolerance ({bc[0]}) and {bp[5]} of 6 max pauses "
+             f"within ×1.5 ({bp[0]}) at seed 1.")
     L.append("")
     tmp = out + ".tmp"
     open(tmp, "w").write("\n".join(L))
