@@ -21,6 +21,7 @@
 //!   (`calculate_imbalance`, `fix_small_imbalance`), skipping threads that ran within the migration cost unless
 //!   balancing failed more than `cache_nice_tries` times. The domain parameters are SD_MC_INIT's.
 //! * Hotplug: an offlined core's threads move to the first online core (`migrate_tasks` → `select_fallback_rq`).
+//!
 //! Simplifications: loads are instantaneous weights (3.4 uses `cpu_load[busy_idx = 2]`, a decayed average, for
 //! busy balancing), no active balancing (pushing a *running* thread), the waker's core is known only for wake-ups
 //! done by a running thread's work completing (otherwise the previous core is the target).
@@ -92,7 +93,7 @@ impl Rq {
 
 /// `enum cpu_idle_type` of a balancing pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Idle {
+enum CpuIdleType {
     /// Periodic balancing of a busy core.
     NotIdle,
     /// Periodic (NOHZ) balancing on behalf of an idle core.
@@ -509,7 +510,7 @@ impl Sim<'_> {
         if self.rqs[core].avg_idle_ns < self.migration_cost_ns() {
             return false;
         }
-        if self.load_balance(core, Idle::NewlyIdle) {
+        if self.load_balance(core, CpuIdleType::NewlyIdle) {
             self.rqs[core].idle_stamp = None;
             if self.cores[core].running.is_none() {
                 self.pick_next(core);
@@ -521,7 +522,7 @@ impl Sim<'_> {
 
     /// `load_balance()` for `this` core's MC domain: find the busiest queue, compute the imbalance, pull queued
     /// threads that are not cache-hot. True when a thread moved.
-    fn load_balance(&mut self, this: usize, idle: Idle) -> bool {
+    fn load_balance(&mut self, this: usize, idle: CpuIdleType) -> bool {
         let n = self.cores.len();
         let online: Vec<usize> = (0..n).filter(|&c| self.cpu.is_online(c)).collect();
         let busiest = online
@@ -537,13 +538,13 @@ impl Sim<'_> {
         let total: u64 = online.iter().map(|&c| self.rq_load(c)).sum();
         let avg = total / online.len().max(1) as u64;
         // find_busiest_group's exits (single-core groups of capacity one).
-        let forced = idle == Idle::NewlyIdle && self.nr_running(this) == 0 && b_nr >= 2;
+        let forced = idle == CpuIdleType::NewlyIdle && self.nr_running(this) == 0 && b_nr >= 2;
         if !forced {
             if this_load >= max_load || this_load >= avg {
                 return self.balanced(this);
             }
             let balanced = match idle {
-                Idle::Idle => b_nr <= 1,
+                CpuIdleType::Idle => b_nr <= 1,
                 _ => 100 * max_load <= SD_IMBALANCE_PCT * this_load,
             };
             if balanced {
@@ -581,13 +582,13 @@ impl Sim<'_> {
             self.move_queued(p, b, this);
             imbalance = imbalance.saturating_sub(w);
             moved += 1;
-            if idle == Idle::NewlyIdle {
+            if idle == CpuIdleType::NewlyIdle {
                 break; // CONFIG_PREEMPT: newly idle balancing stops after one thread.
             }
         }
         let rq = &mut self.rqs[this];
         if moved == 0 {
-            if idle != Idle::NewlyIdle {
+            if idle != CpuIdleType::NewlyIdle {
                 rq.nr_balance_failed += 1;
             }
         } else {
@@ -656,7 +657,14 @@ impl Sim<'_> {
             if self.now < self.rqs[c].next_balance_ns || (idle && !kick) {
                 continue;
             }
-            let pulled = self.load_balance(c, if idle { Idle::Idle } else { Idle::NotIdle });
+            let pulled = self.load_balance(
+                c,
+                if idle {
+                    CpuIdleType::Idle
+                } else {
+                    CpuIdleType::NotIdle
+                },
+            );
             self.rqs[c].next_balance_ns = self.now + self.balance_interval_ns(c, !idle);
             if pulled && self.cores[c].running.is_none() {
                 self.pick_next(c);
