@@ -76,7 +76,10 @@ fn per_core_run_queues_keep_woken_threads_waiting_on_their_core() {
             per_core.summary.delayed_time_s.expect("delayed"),
             one.summary.delayed_time_s.expect("delayed"),
         );
-        assert!(a > b, "{p}: delayed time per-core {a:.2} s vs one queue {b:.2} s");
+        assert!(
+            a > b,
+            "{p}: delayed time per-core {a:.2} s vs one queue {b:.2} s"
+        );
         assert_eq!(
             per_core.summary.energy_j,
             run(p, &[]).summary.energy_j,
@@ -89,7 +92,13 @@ fn per_core_run_queues_keep_woken_threads_waiting_on_their_core() {
 fn bg_trims_the_heap_its_forced_allocations_grew() {
     // §4.1.2: bg's energy comes from context switches and "trimming operations triggered when the heap is under
     // utilized" (android.gc.bg_trim). CMS never forces allocations past the soft limit, so it is untouched.
-    let trims = |r: &Run| r.summary.collections_by_trigger.get("trim").copied().unwrap_or(0);
+    let trims = |r: &Run| {
+        r.summary
+            .collections_by_trigger
+            .get("trim")
+            .copied()
+            .unwrap_or(0)
+    };
     let bg = run("android/lusearch", &["collector.kind=\"bg\""]);
     let bg_off = run(
         "android/lusearch",

@@ -4,7 +4,8 @@
 //!
 //! * [`config`] — the `[android]` scenario section (heap sizing, GC costs, scheduler, CPU).
 //! * [`sim`] — engine state, the event loop.
-//! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, load balancing, hotplug migration.
+//! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, dispatch.
+//! * [`balance`] — its load balancing (newly idle, periodic, NOHZ) and hotplug migration.
 //! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
 //! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing.
 //!
@@ -12,6 +13,7 @@
 //! pieces with lifetimes drawn from the profile's Table 1 distribution ([`crate::workload::LifetimeCdf`]); the
 //! heap is accounted in bytes (live, dead-not-yet-swept, free under the soft limit).
 
+mod balance;
 pub mod config;
 mod cycle;
 pub mod heap_sizing;
@@ -130,7 +132,7 @@ pub fn simulate_android(
         threads,
         runq: Vec::new(),
         min_vruntime: 0,
-        rqs: vec![sched::Rq::new(sim::us_to_ns(cfg.sched.migration_cost_us)); cores],
+        rqs: vec![balance::Rq::new(sim::us_to_ns(cfg.sched.migration_cost_us)); cores],
         waker_core: None,
         runnable_reported: 0,
         rng: SimRng::fork(sc.seed(), "android"),

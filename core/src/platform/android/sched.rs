@@ -22,6 +22,8 @@
 //!   balancing failed more than `cache_nice_tries` times. The domain parameters are SD_MC_INIT's.
 //! * Hotplug: an offlined core's threads move to the first online core (`migrate_tasks` → `select_fallback_rq`).
 //!
+//! Balancing and hotplug migration live in [`super::balance`]; wake-up placement, queues and dispatch here.
+//!
 //! Simplifications: loads are instantaneous weights (3.4 uses `cpu_load[busy_idx = 2]`, a decayed average, for
 //! busy balancing), no active balancing (pushing a *running* thread), the waker's core is known only for wake-ups
 //! done by a running thread's work completing (otherwise the previous core is the target).
@@ -30,8 +32,7 @@
 //! idle core, else waits; an idle core takes the most deserving queued thread (preferring one that last ran
 //! there within the wake-up granularity) — the model before this mechanism.
 
-use std::cmp::Reverse;
-
+use super::balance::SD_IMBALANCE_PCT;
 use super::sim::{Block, Ev, Sim, TState, ms_to_ns, us_to_ns};
 use crate::cpu::{CpuChange, Work};
 use crate::units::SimTime;
@@ -48,67 +49,13 @@ pub(super) fn weight(nice: i32) -> u64 {
     PRIO_TO_WEIGHT[(nice.clamp(-20, 19) + 20) as usize]
 }
 
-/// SD_MC_INIT (Linux 3.4 include/linux/topology.h; the four Krait cores share the L2, CONFIG_SCHED_MC=y in
-/// hammerhead_defconfig) [P]: `min_interval`, `max_interval` `[ms]`, `busy_factor`, `imbalance_pct`,
-/// `cache_nice_tries`.
-const SD_MIN_INTERVAL_MS: u64 = 1;
-const SD_MAX_INTERVAL_MS: u64 = 4;
-const SD_BUSY_FACTOR: u64 = 64;
-const SD_IMBALANCE_PCT: u64 = 125;
-const SD_CACHE_NICE_TRIES: u32 = 1;
-/// `sysctl_sched_nr_migrate`: at most this many threads per balancing pass [P].
-const NR_MIGRATE: usize = 32;
-
-/// One core's CFS run queue and its balancing state (its MC `sched_domain`).
-#[derive(Debug, Clone)]
-pub(super) struct Rq {
-    /// Runnable threads waiting for this core, in enqueue order.
-    pub(super) queue: Vec<usize>,
-    pub(super) min_vruntime: u64,
-    /// `rq->avg_idle`: running average of this core's idle periods (starts at 2 × migration cost). `[ns]`
-    pub(super) avg_idle_ns: u64,
-    /// `rq->idle_stamp`: when the core last went idle through `idle_balance`.
-    pub(super) idle_stamp: Option<u64>,
-    /// When this core's domain is due for periodic balancing. `[ns]`
-    pub(super) next_balance_ns: u64,
-    /// `sd->balance_interval` `[ms]`, between SD_MIN_INTERVAL_MS and SD_MAX_INTERVAL_MS.
-    pub(super) balance_interval_ms: u64,
-    /// `sd->nr_balance_failed`.
-    pub(super) nr_balance_failed: u32,
-}
-
-impl Rq {
-    pub(super) fn new(migration_cost_ns: u64) -> Rq {
-        Rq {
-            queue: Vec::new(),
-            min_vruntime: 0,
-            avg_idle_ns: 2 * migration_cost_ns,
-            idle_stamp: None,
-            next_balance_ns: 0,
-            balance_interval_ms: SD_MIN_INTERVAL_MS,
-            nr_balance_failed: 0,
-        }
-    }
-}
-
-/// `enum cpu_idle_type` of a balancing pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum CpuIdleType {
-    /// Periodic balancing of a busy core.
-    NotIdle,
-    /// Periodic (NOHZ) balancing on behalf of an idle core.
-    Idle,
-    /// A core about to go idle.
-    NewlyIdle,
-}
-
 /// Moves a virtual runtime from one queue's frame to another's (`task_waking_fair`, `migrate`).
-fn reframe(v: u64, from_min: u64, to_min: u64) -> u64 {
+pub(super) fn reframe(v: u64, from_min: u64, to_min: u64) -> u64 {
     (i128::from(v) - i128::from(from_min) + i128::from(to_min)).max(0) as u64
 }
 
 impl Sim<'_> {
-    fn per_core(&self) -> bool {
+    pub(super) fn per_core(&self) -> bool {
         self.cfg.sched.per_core_rq
     }
 
@@ -143,11 +90,11 @@ impl Sim<'_> {
         }
     }
 
-    fn migration_cost_ns(&self) -> u64 {
+    pub(super) fn migration_cost_ns(&self) -> u64 {
         us_to_ns(self.cfg.sched.migration_cost_us)
     }
 
-    fn jiffy_ns(&self) -> u64 {
+    pub(super) fn jiffy_ns(&self) -> u64 {
         1_000_000_000 / u64::from(self.cfg.sched.hz.max(1))
     }
 
@@ -171,7 +118,7 @@ impl Sim<'_> {
     }
 
     /// `rq->load.weight`: the running thread's and the queued threads' weights.
-    fn rq_load(&self, core: usize) -> u64 {
+    pub(super) fn rq_load(&self, core: usize) -> u64 {
         self.cores[core]
             .running
             .map_or(0, |t| weight(self.threads[t].nice))
@@ -182,7 +129,7 @@ impl Sim<'_> {
                 .sum::<u64>()
     }
 
-    fn nr_running(&self, core: usize) -> usize {
+    pub(super) fn nr_running(&self, core: usize) -> usize {
         usize::from(self.cores[core].running.is_some()) + self.rqs[core].queue.len()
     }
 
@@ -227,7 +174,7 @@ impl Sim<'_> {
     }
 
     /// The first online core (`select_fallback_rq`'s `cpumask_any` of the active CPUs).
-    fn fallback_core(&self) -> usize {
+    pub(super) fn fallback_core(&self) -> usize {
         (0..self.cores.len())
             .find(|&c| self.cpu.is_online(c))
             .unwrap_or(0)
@@ -305,7 +252,7 @@ impl Sim<'_> {
 
     /// Puts runnable `t` (virtual runtime already in `core`'s frame) on `core`: runs it there if the core is
     /// idle, else queues it, checks wake-up preemption of the core's thread and arms its slice.
-    fn place_on(&mut self, t: usize, core: usize) {
+    pub(super) fn place_on(&mut self, t: usize, core: usize) {
         self.threads[t].rq_core = core;
         if self.cpu.is_online(core) && self.nr_running(core) == 0 {
             self.dispatch(t, core);
@@ -317,7 +264,7 @@ impl Sim<'_> {
     }
 
     /// `check_preempt_wakeup` on one core: preempt its thread when `t` leads it by the wake-up granularity.
-    fn check_preempt(&mut self, t: usize, core: usize) {
+    pub(super) fn check_preempt(&mut self, t: usize, core: usize) {
         let Some(r) = self.cores[core].running else {
             return;
         };
@@ -435,7 +382,7 @@ impl Sim<'_> {
     }
 
     /// Schedules the end of the running thread's slice when others wait (for this core, with per-core queues).
-    fn arm_slice(&mut self, core: usize) {
+    pub(super) fn arm_slice(&mut self, core: usize) {
         if self.queue_empty(core) {
             return;
         }
@@ -503,176 +450,6 @@ impl Sim<'_> {
         self.dispatch(t, core);
     }
 
-    /// `idle_balance()`: a core about to idle pulls work unless its average idle period is shorter than the
-    /// migration cost. True when it pulled (and now runs) a thread.
-    fn idle_balance(&mut self, core: usize) -> bool {
-        self.rqs[core].idle_stamp = Some(self.now);
-        if self.rqs[core].avg_idle_ns < self.migration_cost_ns() {
-            return false;
-        }
-        if self.load_balance(core, CpuIdleType::NewlyIdle) {
-            self.rqs[core].idle_stamp = None;
-            if self.cores[core].running.is_none() {
-                self.pick_next(core);
-            }
-            return self.cores[core].running.is_some();
-        }
-        false
-    }
-
-    /// `load_balance()` for `this` core's MC domain: find the busiest queue, compute the imbalance, pull queued
-    /// threads that are not cache-hot. True when a thread moved.
-    fn load_balance(&mut self, this: usize, idle: CpuIdleType) -> bool {
-        let n = self.cores.len();
-        let online: Vec<usize> = (0..n).filter(|&c| self.cpu.is_online(c)).collect();
-        let busiest = online
-            .iter()
-            .copied()
-            .filter(|&c| c != this && !self.rqs[c].queue.is_empty())
-            .max_by_key(|&c| (self.rq_load(c), Reverse(c)));
-        let this_load = self.rq_load(this);
-        let Some(b) = busiest else {
-            return self.balanced(this);
-        };
-        let (max_load, b_nr) = (self.rq_load(b), self.nr_running(b) as u64);
-        let total: u64 = online.iter().map(|&c| self.rq_load(c)).sum();
-        let avg = total / online.len().max(1) as u64;
-        // find_busiest_group's exits (single-core groups of capacity one).
-        let forced = idle == CpuIdleType::NewlyIdle && self.nr_running(this) == 0 && b_nr >= 2;
-        if !forced {
-            if this_load >= max_load || this_load >= avg {
-                return self.balanced(this);
-            }
-            let balanced = match idle {
-                CpuIdleType::Idle => b_nr <= 1,
-                _ => 100 * max_load <= SD_IMBALANCE_PCT * this_load,
-            };
-            if balanced {
-                return self.balanced(this);
-            }
-        }
-        // calculate_imbalance() and fix_small_imbalance().
-        let per_task = max_load / b_nr.max(1);
-        let max_pull = (max_load.saturating_sub(avg)).min(max_load.saturating_sub(per_task));
-        let mut imbalance = max_pull.min(avg.saturating_sub(this_load));
-        if imbalance < per_task && max_load.saturating_sub(this_load) >= per_task {
-            imbalance = per_task;
-        }
-        // move_tasks(): the most recently queued first, skipping threads heavier than twice what is left and
-        // cache-hot ones (ran within the migration cost) unless balancing failed more than cache_nice_tries.
-        let hot_ok = self.rqs[this].nr_balance_failed > SD_CACHE_NICE_TRIES;
-        let cost = self.migration_cost_ns();
-        let candidates: Vec<usize> = self.rqs[b]
-            .queue
-            .iter()
-            .rev()
-            .copied()
-            .take(NR_MIGRATE)
-            .collect();
-        let mut moved = 0u32;
-        for p in candidates {
-            if imbalance == 0 {
-                break;
-            }
-            let w = weight(self.threads[p].nice);
-            let hot = self.now.saturating_sub(self.threads[p].last_ran_ns) < cost;
-            if w / 2 > imbalance || (hot && !hot_ok) {
-                continue;
-            }
-            self.move_queued(p, b, this);
-            imbalance = imbalance.saturating_sub(w);
-            moved += 1;
-            if idle == CpuIdleType::NewlyIdle {
-                break; // CONFIG_PREEMPT: newly idle balancing stops after one thread.
-            }
-        }
-        let rq = &mut self.rqs[this];
-        if moved == 0 {
-            if idle != CpuIdleType::NewlyIdle {
-                rq.nr_balance_failed += 1;
-            }
-        } else {
-            rq.nr_balance_failed = 0;
-        }
-        rq.balance_interval_ms = SD_MIN_INTERVAL_MS;
-        moved > 0
-    }
-
-    /// `out_balanced`: no imbalance; the domain balances less often (interval doubled up to max_interval).
-    fn balanced(&mut self, this: usize) -> bool {
-        let rq = &mut self.rqs[this];
-        rq.nr_balance_failed = 0;
-        if rq.balance_interval_ms < SD_MAX_INTERVAL_MS {
-            rq.balance_interval_ms *= 2;
-        }
-        false
-    }
-
-    /// Moves queued thread `p` from `src`'s queue to `dst`'s (`pull_task`: re-framed, preemption check).
-    fn move_queued(&mut self, p: usize, src: usize, dst: usize) {
-        self.rqs[src].queue.retain(|&x| x != p);
-        self.threads[p].vruntime = reframe(
-            self.threads[p].vruntime,
-            self.rqs[src].min_vruntime,
-            self.rqs[dst].min_vruntime,
-        );
-        self.threads[p].rq_core = dst;
-        self.rqs[dst].queue.push(p);
-        self.check_preempt(p, dst);
-        self.arm_slice(dst);
-    }
-
-    /// The interval until `core`'s next periodic balance (`rebalance_domains`): `balance_interval`, × busy_factor
-    /// on a busy core, in whole jiffies, between 1 and `max_load_balance_interval` = HZ × online / 10. `[ns]`
-    fn balance_interval_ns(&self, core: usize, busy: bool) -> u64 {
-        let hz = u64::from(self.cfg.sched.hz.max(1));
-        let mut ms = self.rqs[core].balance_interval_ms;
-        if busy {
-            ms *= SD_BUSY_FACTOR;
-        }
-        let max = (hz * self.cpu.online_count() as u64 / 10).max(1);
-        (ms * hz).div_ceil(1000).clamp(1, max) * self.jiffy_ns()
-    }
-
-    /// Starts the scheduler tick (per-core queues only).
-    pub(super) fn start_tick(&mut self) {
-        if self.per_core() {
-            let at = self.now + self.jiffy_ns();
-            self.push(at, Ev::Tick);
-        }
-    }
-
-    /// The scheduler tick: `trigger_load_balance` on busy cores and, when `nohz_kick_needed`, the idle balancer
-    /// for the idle ones.
-    pub(super) fn tick(&mut self) {
-        let at = self.now + self.jiffy_ns();
-        self.push(at, Ev::Tick);
-        let online: Vec<usize> = (0..self.cores.len())
-            .filter(|&c| self.cpu.is_online(c))
-            .collect();
-        let busy = online.iter().filter(|&&c| self.nr_running(c) > 0).count();
-        let kick = busy > 1 || online.iter().any(|&c| self.nr_running(c) >= 2);
-        for c in online {
-            let idle = self.nr_running(c) == 0;
-            if self.now < self.rqs[c].next_balance_ns || (idle && !kick) {
-                continue;
-            }
-            let pulled = self.load_balance(
-                c,
-                if idle {
-                    CpuIdleType::Idle
-                } else {
-                    CpuIdleType::NotIdle
-                },
-            );
-            self.rqs[c].next_balance_ns = self.now + self.balance_interval_ns(c, !idle);
-            if pulled && self.cores[c].running.is_none() {
-                self.pick_next(c);
-            }
-        }
-        self.report_runnable();
-    }
-
     pub(super) fn on_cpu_change(&mut self, ch: CpuChange) {
         match ch {
             CpuChange::Freq { core, from_khz, .. } => {
@@ -700,32 +477,5 @@ impl Sim<'_> {
                 }
             }
         }
-    }
-
-    /// `migrate_tasks()` of an offlined core: its running and queued threads go to `select_fallback_rq`, the
-    /// first online core.
-    fn migrate_tasks(&mut self, core: usize) {
-        let mut moving = Vec::new();
-        if let Some(t) = self.cores[core].running {
-            self.settle(core);
-            self.close_activity(core);
-            self.cores[core].running = None;
-            let th = &mut self.threads[t];
-            th.state = TState::Runnable;
-            th.runnable_since = self.now;
-            th.token += 1;
-            moving.push(t);
-        }
-        moving.append(&mut self.rqs[core].queue);
-        for t in moving {
-            let dst = self.fallback_core();
-            self.threads[t].vruntime = reframe(
-                self.threads[t].vruntime,
-                self.rqs[core].min_vruntime,
-                self.rqs[dst].min_vruntime,
-            );
-            self.place_on(t, dst);
-        }
-        self.report_runnable();
     }
 }

@@ -253,7 +253,7 @@ pub(super) struct Sim<'a> {
     pub(super) runq: Vec<usize>,
     pub(super) min_vruntime: u64,
     /// Per-core CFS run queues (`android.sched.per_core_rq = true`, Linux 3.4).
-    pub(super) rqs: Vec<super::sched::Rq>,
+    pub(super) rqs: Vec<super::balance::Rq>,
     /// The core running the thread whose event is being handled (the waker, for `wake_affine`).
     pub(super) waker_core: Option<usize>,
     pub(super) runnable_reported: u32,
