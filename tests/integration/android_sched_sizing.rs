@@ -62,3 +62,63 @@ fn the_heap_is_sized_from_bytes_allocated_after_the_sweep() {
         );
     }
 }
+
+#[test]
+fn per_core_run_queues_keep_woken_threads_waiting_on_their_core() {
+    // Linux 3.4 queues a woken thread on one core (select_task_rq_fair) and an idle core pulls it only by newly
+    // idle balancing (skipped when its average idle period is under the 0.5 ms migration cost) or at the next
+    // tick's balance; one system-wide queue lets any core that frees take it at once. With four mutators the
+    // per-core queues make threads wait longer (Table 3's delayed time).
+    for p in ["android/lusearch", "android/xalan"] {
+        let per_core = run(p, &[]);
+        let one = run(p, &["android.sched.per_core_rq=false"]);
+        let (a, b) = (
+            per_core.summary.delayed_time_s.expect("delayed"),
+            one.summary.delayed_time_s.expect("delayed"),
+        );
+        assert!(
+            a > b,
+            "{p}: delayed time per-core {a:.2} s vs one queue {b:.2} s"
+        );
+        assert_eq!(
+            per_core.summary.energy_j,
+            run(p, &[]).summary.energy_j,
+            "{p}: deterministic"
+        );
+    }
+}
+
+#[test]
+fn bg_trims_the_heap_its_forced_allocations_grew() {
+    // §4.1.2: bg's energy comes from context switches and "trimming operations triggered when the heap is under
+    // utilized" (android.gc.bg_trim). CMS never forces allocations past the soft limit, so it is untouched.
+    let trims = |r: &Run| {
+        r.summary
+            .collections_by_trigger
+            .get("trim")
+            .copied()
+            .unwrap_or(0)
+    };
+    let bg = run("android/lusearch", &["collector.kind=\"bg\""]);
+    let bg_off = run(
+        "android/lusearch",
+        &["collector.kind=\"bg\"", "android.gc.bg_trim=false"],
+    );
+    assert!(trims(&bg) > 0 && trims(&bg_off) == 0);
+    assert!(bg.summary.energy_j.total > bg_off.summary.energy_j.total);
+    let cms = run("android/lusearch", &[]);
+    let cms_off = run("android/lusearch", &["android.gc.bg_trim=false"]);
+    assert_eq!(cms.summary.energy_j, cms_off.summary.energy_j);
+}
+
+#[test]
+fn heap_size_is_the_growth_limit() {
+    // `heap.size` is Dalvik's growth limit (heapgrowthlimit): a ceiling the soft limit is clamped to. It acts
+    // where it binds — javac (10 MiB live) collects more often in 12 MiB than in 96 MiB, and runs out of memory
+    // in 8 MiB — and nowhere else (16 and 96 MiB give the same run).
+    let at = |size: &str| run("android/javac", &[&format!("heap.size=\"{size}\"")]);
+    let (s8, s12, s16, s96) = (at("8MiB"), at("12MiB"), at("16MiB"), at("96MiB"));
+    assert!(s8.summary.out_of_memory);
+    assert!(!s12.summary.out_of_memory && s12.summary.collections > s96.summary.collections);
+    assert_eq!(s16.summary.collections, s96.summary.collections);
+}

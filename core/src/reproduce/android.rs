@@ -48,8 +48,12 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). Mechanism 3
 /// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 6] = [
+pub const ABLATIONS: [(&str, &[&str]); 8] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
+    (
+        "1 one run queue, no balancing",
+        &["android.sched.per_core_rq=false"],
+    ),
     (
         "2 pause ends at wake-up, no idle exit",
         &[
@@ -58,6 +62,10 @@ pub const ABLATIONS: [(&str, &[&str]); 6] = [
         ],
     ),
     ("4 trimming free", &["android.gc.trim_us_per_mib=0"]),
+    (
+        "4 no bg trim of an under-used heap",
+        &["android.gc.bg_trim=false"],
+    ),
     (
         "5 heap sized from reachable bytes",
         &["android.heap.sizing_live=\"reachable\""],

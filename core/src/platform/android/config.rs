@@ -113,6 +113,11 @@ pub struct AndroidGcCosts {
     pub sweep_batches: u32,
     /// Trimming, per MiB of free heap returned (`mspace_trim` + `madvise`). `[µs/MiB]`, default 300 [E].
     pub trim_us_per_mib: f64,
+    /// bg only (§3.3): after a daemon cycle, when forced allocations had grown the heap past the soft limit the
+    /// cycle has just set, the daemon trims the pages above it — the reading gclab gives §4.1.2's "trimming
+    /// operations triggered when the heap is under utilized" (the authors' bg trim trigger is not published;
+    /// Dalvik 4.3 trims only after 5 s without a request). Default true [E]; false is the ablation.
+    pub bg_trim: bool,
     /// Memory-stall share of marking at the reference clock. Default 0.55 (models.md §5: 0.5–0.6) [E].
     pub mark_stall_fraction: f64,
     /// Memory-stall share of sweeping. Default 0.4 (models.md §5) [E].
@@ -145,6 +150,7 @@ impl Default for AndroidGcCosts {
             sweep_locked_fraction: 0.5,
             sweep_batches: 8,
             trim_us_per_mib: 300.0,
+            bg_trim: true,
             mark_stall_fraction: 0.55,
             sweep_stall_fraction: 0.4,
             roots_stall_fraction: 0.4,
@@ -175,6 +181,19 @@ pub struct AndroidSched {
     /// easily and a niced one less [P: Linux 3.4 kernel/sched/fair.c]. Off: the unscaled times and a fixed
     /// granularity (the model before #16).
     pub cfs_3_4: bool,
+    /// Mechanism 1, the rest (issue #16): per-core CFS run queues with Linux 3.4's wake-up placement
+    /// (`select_task_rq_fair`: wake-affine, `select_idle_sibling`), newly idle balancing gated by `avg_idle`,
+    /// periodic and NOHZ idle load balancing at the tick (SD_MC_INIT intervals) and migration of an offlined
+    /// core's threads [P: Linux 3.4 kernel/sched/fair.c, include/linux/topology.h]. Default true. Off: one
+    /// system-wide queue any idle core takes from (the model before).
+    pub per_core_rq: bool,
+    /// Scheduler tick rate HZ, the period of periodic balancing. `[Hz]`, default 100 [P: arch/arm/Kconfig's
+    /// default; hammerhead_defconfig sets none], range 10–1000.
+    pub hz: u32,
+    /// `sysctl_sched_migration_cost`: a thread that ran this recently is cache-hot (not pulled by balancing), and
+    /// a core whose average idle period is shorter does no newly idle balancing. `[µs]`, default 500 [P: Linux
+    /// 3.4 kernel/sched/core.c], range 0–10⁶.
+    pub migration_cost_us: f64,
     /// Direct cost of a context switch, run on the core before the incoming thread. `[µs]`, default 5 [E]
     /// (ARMv7 context switch with TLB/ASID handling, a few µs).
     pub context_switch_us: f64,
@@ -196,6 +215,9 @@ impl Default for AndroidSched {
             min_granularity_ms: 0.75,
             wakeup_granularity_ms: 1.0,
             cfs_3_4: true,
+            per_core_rq: true,
+            hz: 100,
+            migration_cost_us: 500.0,
             context_switch_us: 5.0,
             migration_us: 15.0,
             boost_nice: -4,
@@ -379,6 +401,8 @@ impl AndroidConfig {
             1000.0,
         )?;
         finite_in("sched.context_switch_us", s.context_switch_us, 0.0, 1e6)?;
+        finite_in("sched.migration_cost_us", s.migration_cost_us, 0.0, 1e6)?;
+        finite_in("sched.hz", f64::from(s.hz), 10.0, 1000.0)?;
         finite_in("sched.migration_us", s.migration_us, 0.0, 1e6)?;
         for (f, v) in [
             ("sched.boost_nice", s.boost_nice),

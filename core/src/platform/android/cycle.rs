@@ -521,6 +521,20 @@ impl Sim<'_> {
                         self.cfg.gc.sweep_stall_fraction,
                     );
                     self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                } else if self.kind == crate::CollectorKind::Bg
+                    && self.cfg.gc.bg_trim
+                    && self.footprint > self.soft_limit
+                {
+                    // §4.1.2's bg trimming of an under-utilised heap (`android.gc.bg_trim`): the pages forced
+                    // allocations had added above the new soft limit go back to the OS.
+                    self.trigger_counts[Trigger::Trim as usize] += 1;
+                    let free_mib =
+                        (self.footprint - self.allocated.min(self.footprint)) as f64 / MIB;
+                    let w = self.work_us(
+                        free_mib * self.cfg.gc.trim_us_per_mib,
+                        self.cfg.gc.sweep_stall_fraction,
+                    );
+                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
                 } else {
                     self.daemon_idle(t, true);
                 }
@@ -601,6 +615,7 @@ impl Sim<'_> {
             self.pieces.push(Reverse((death, b, self.epoch, piece)));
         }
         self.allocated += n;
+        self.footprint = self.footprint.max(self.allocated);
         self.live += n;
         self.young_alloc += n;
         while let Some(Reverse((death, b, epoch, piece))) = self.pieces.peek().copied() {

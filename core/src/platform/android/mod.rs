@@ -3,7 +3,9 @@
 //! Dalvik heap sizing ([`heap_sizing`]), the heap lock, and the CMS collector and its variants ([`cycle`]).
 //!
 //! * [`config`] — the `[android]` scenario section (heap sizing, GC costs, scheduler, CPU).
-//! * [`sim`] — engine state, the CFS-like scheduler, the event loop.
+//! * [`sim`] — engine state, the event loop.
+//! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, dispatch.
+//! * [`balance`] — its load balancing (newly idle, periodic, NOHZ) and hotplug migration.
 //! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
 //! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing.
 //!
@@ -11,11 +13,13 @@
 //! pieces with lifetimes drawn from the profile's Table 1 distribution ([`crate::workload::LifetimeCdf`]); the
 //! heap is accounted in bytes (live, dead-not-yet-swept, free under the soft limit).
 
+mod balance;
 pub mod config;
 mod cycle;
 pub mod heap_sizing;
 mod layout;
 mod program;
+mod sched;
 mod sim;
 
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
@@ -55,6 +59,8 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
         cpu_ns: 0,
         migrations: 0,
         delayed_ns: 0,
+        rq_core: 0,
+        last_ran_ns: 0,
     }
 }
 
@@ -126,6 +132,8 @@ pub fn simulate_android(
         threads,
         runq: Vec::new(),
         min_vruntime: 0,
+        rqs: vec![balance::Rq::new(sim::us_to_ns(cfg.sched.migration_cost_us)); cores],
+        waker_core: None,
         runnable_reported: 0,
         rng: SimRng::fork(sc.seed(), "android"),
         lifetimes,
@@ -159,6 +167,7 @@ pub fn simulate_android(
         epoch: 0,
         pieces: BinaryHeap::new(),
         soft_limit: soft,
+        footprint: initial_live,
         conc_start,
         major_soft_limit: soft,
         young_room: soft,
@@ -197,6 +206,7 @@ pub fn simulate_android(
             Role::Daemon | Role::Jit => {}
         }
     }
+    sim.start_tick();
     sim.run_loop(cancel, progress, total_bytes)?;
     progress.report(1.0);
     Ok(finish(sim, sc))

@@ -685,6 +685,7 @@ impl Sim<'_> {
                 if let Some(l) = self.layout.as_mut() {
                     l.trim();
                 }
+                self.footprint = self.allocated;
                 self.daemon_idle(t, false);
             }
             Step::Gc(super::sim::GcStep::Wake) => self.daemon_woken(t),

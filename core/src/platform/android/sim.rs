@@ -1,25 +1,19 @@
-//! The android-krait engine's state and its scheduler: threads on the Krait cores of [`crate::cpu::Cpu`], a
-//! CFS-like run queue, the event queue and the main loop. What the threads *do* lives in [`super::program`]
-//! (mutators, the GC daemon, background threads) and [`super::cycle`] (collections).
-//!
-//! Scheduling (Linux CFS as shipped in 3.4, simplified to one system-wide queue with core affinity): a runnable
-//! thread goes to its previous core if idle, else any idle online core, else the queue; a core picks the
-//! queued thread with the lowest virtual runtime (preferring one that last ran there within the wake-up
-//! granularity). Virtual runtime advances by run time × 1024 / weight(nice); a woken thread's is raised to
-//! `min_vruntime − latency/2` (sleeper credit) and it preempts the running thread with the largest virtual
-//! runtime when more deserving by the wake-up granularity. Time slices are `latency × weight / Σweights`, at
-//! least the minimum granularity. Every switch to another thread costs `context_switch_us` on the core, a resume
-//! on another core (a **migration**) `migration_us` more; time from runnable to running is **delayed time**
-//! (SYSTOR'15 Table 3). Times are integer ns; work is [`Work`] (cycles + memory stall) re-timed whenever the
-//! core's clock changes.
+//! The android-krait engine's state and its main loop: threads on the Krait cores of [`crate::cpu::Cpu`], the
+//! event queue, work accounting. The scheduler (Linux 3.4 CFS: per-core run queues, wake-up placement, load
+//! balancing) lives in [`super::sched`]; what the threads *do* in [`super::program`] (mutators, the GC daemon,
+//! background threads) and [`super::cycle`] (collections). Every switch to another thread costs
+//! `context_switch_us` on the core, a resume on another core (a **migration**) `migration_us` more; time from
+//! runnable to running is **delayed time** (SYSTOR'15 Table 3). Times are integer ns; work is [`Work`] (cycles +
+//! memory stall) re-timed whenever the core's clock changes.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use super::config::AndroidConfig;
 use super::program::Resume;
+use super::sched::weight;
 use crate::collector::Trigger;
-use crate::cpu::{Cpu, CpuChange, CpuTag, Work};
+use crate::cpu::{Cpu, CpuTag, Work};
 use crate::rng::SimRng;
 use crate::run::{CoreActivity, GcEvent, OccupancySample, Pause, PauseKind};
 use crate::units::SimTime;
@@ -130,6 +124,10 @@ pub(super) struct Thread {
     pub(super) cpu_ns: u64,
     pub(super) migrations: u64,
     pub(super) delayed_ns: u64,
+    /// The core whose run queue holds the thread while it is runnable (`android.sched.per_core_rq`).
+    pub(super) rq_core: usize,
+    /// When the thread last ran (`se.exec_start`, for `task_hot`). `[ns]`
+    pub(super) last_ran_ns: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -150,6 +148,8 @@ pub(super) enum Ev {
     Wake { t: usize, token: u64 },
     /// The daemon's trim timer.
     TrimTimer { token: u64 },
+    /// The scheduler tick (every 1/HZ): periodic and idle load balancing under `android.sched.per_core_rq`.
+    Tick,
     /// A blocked mutator is woken (deferred to its own event so that no thread's logic runs inside another's).
     Resume { t: usize, r: Resume },
     /// The heap lock was handed to a waiting thread.
@@ -249,8 +249,13 @@ pub(super) struct Sim<'a> {
     pub(super) cpu: Cpu,
     pub(super) cores: Vec<CoreSlot>,
     pub(super) threads: Vec<Thread>,
+    /// The single run queue and its min_vruntime (`android.sched.per_core_rq = false`).
     pub(super) runq: Vec<usize>,
     pub(super) min_vruntime: u64,
+    /// Per-core CFS run queues (`android.sched.per_core_rq = true`, Linux 3.4).
+    pub(super) rqs: Vec<super::balance::Rq>,
+    /// The core running the thread whose event is being handled (the waker, for `wake_affine`).
+    pub(super) waker_core: Option<usize>,
     pub(super) runnable_reported: u32,
     pub(super) rng: SimRng,
     pub(super) lifetimes: LifetimeCdf,
@@ -282,6 +287,9 @@ pub(super) struct Sim<'a> {
     pub(super) epoch: u64,
     pub(super) pieces: BinaryHeap<Piece>,
     pub(super) soft_limit: u64,
+    /// The heap's extent: the most bytes allocated since the last trim (bg forces allocations past the soft
+    /// limit; `android.gc.bg_trim`). `[bytes]`
+    pub(super) footprint: u64,
     pub(super) conc_start: Option<u64>,
     pub(super) major_soft_limit: u64,
     pub(super) young_room: u64,
@@ -315,54 +323,11 @@ pub(super) struct Sim<'a> {
     pub(super) peak_live: u64,
 }
 
-/// Linux 3.4's `prio_to_weight` (kernel/sched/core.c), nice −20 … 19: 1024 at nice 0, about ×1.25 per step [P].
-const PRIO_TO_WEIGHT: [u64; 40] = [
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
-    3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
-    70, 56, 45, 36, 29, 23, 18, 15,
-];
-
-/// CFS weight of a nice value (`prio_to_weight`).
-pub(super) fn weight(nice: i32) -> u64 {
-    PRIO_TO_WEIGHT[(nice.clamp(-20, 19) + 20) as usize]
-}
-
 pub(super) fn us_to_ns(us: f64) -> u64 {
     (us * 1000.0).round().max(0.0) as u64
 }
 
 impl Sim<'_> {
-    /// Linux 3.4's tunable factor `1 + ilog2(min(online CPUs, 8))` (`get_update_sysctl_factor`, re-applied by
-    /// `update_sysctl()` at every hotplug), or 1 with `android.sched.cfs_3_4` off.
-    fn sched_factor(&self) -> u64 {
-        if !self.cfg.sched.cfs_3_4 {
-            return 1;
-        }
-        let online = self.cpu.online_count().clamp(1, 8) as u64;
-        1 + u64::from(online.ilog2())
-    }
-
-    /// sched_latency in force now. `[ns]`
-    pub(super) fn latency_ns(&self) -> u64 {
-        ms_to_ns(self.cfg.sched.latency_ms) * self.sched_factor()
-    }
-
-    /// sched_min_granularity in force now. `[ns]`
-    fn min_granularity_ns(&self) -> u64 {
-        ms_to_ns(self.cfg.sched.min_granularity_ms) * self.sched_factor()
-    }
-
-    /// The wake-up granularity for thread `t`, in its virtual time: `wakeup_gran()` = `calc_delta_fair(gran, se)`
-    /// = gran × 1024 / weight(se) under `cfs_3_4`. `[ns of vruntime]`
-    fn wakeup_gran_ns(&self, t: usize) -> u64 {
-        let g = ms_to_ns(self.cfg.sched.wakeup_granularity_ms) * self.sched_factor();
-        if self.cfg.sched.cfs_3_4 {
-            g * 1024 / weight(self.threads[t].nice)
-        } else {
-            g
-        }
-    }
-
     pub(super) fn push(&mut self, at: u64, ev: Ev) {
         self.seq += 1;
         self.events.push(Reverse((at, self.seq, ev)));
@@ -377,7 +342,7 @@ impl Sim<'_> {
         matches!(self.threads[t].role, Role::Mutator(_))
     }
 
-    fn report_runnable(&mut self) {
+    pub(super) fn report_runnable(&mut self) {
         let n = self
             .threads
             .iter()
@@ -410,7 +375,7 @@ impl Sim<'_> {
         }
     }
 
-    fn schedule_completion(&mut self, t: usize, core: usize) {
+    pub(super) fn schedule_completion(&mut self, t: usize, core: usize) {
         let khz = self.cpu.freq_khz(core);
         let th = &mut self.threads[t];
         th.token += 1;
@@ -430,9 +395,10 @@ impl Sim<'_> {
         th.vruntime += ran * 1024 / weight(th.nice);
         th.cpu_ns += ran;
         th.seg_start = self.now;
+        th.last_ran_ns = self.now;
     }
 
-    fn close_activity(&mut self, core: usize) {
+    pub(super) fn close_activity(&mut self, core: usize) {
         if !self.record_activity {
             return;
         }
@@ -465,214 +431,12 @@ impl Sim<'_> {
             self.pick_next(core);
         } else {
             if self.threads[t].state == TState::Runnable {
-                self.runq.retain(|&x| x != t);
+                self.dequeue(t);
             }
             self.threads[t].state = TState::Blocked(why);
             self.threads[t].token += 1;
         }
         self.report_runnable();
-    }
-
-    /// Makes a blocked thread runnable (its work must be set).
-    pub(super) fn make_runnable(&mut self, t: usize) {
-        debug_assert!(
-            matches!(self.threads[t].state, TState::Blocked(_)),
-            "only a blocked thread can be made runnable"
-        );
-        // place_entity() with GENTLE_FAIR_SLEEPERS: a sleeper's credit is half the (scaled) latency.
-        let floor = self.min_vruntime.saturating_sub(self.latency_ns() / 2);
-        let th = &mut self.threads[t];
-        th.vruntime = th.vruntime.max(floor);
-        th.state = TState::Runnable;
-        th.runnable_since = self.now;
-        let online: Vec<usize> = (0..self.cores.len())
-            .filter(|&c| self.cpu.is_online(c) && self.cores[c].running.is_none())
-            .collect();
-        let pick = th
-            .last_core
-            .filter(|c| online.contains(c))
-            .or_else(|| online.first().copied());
-        if let Some(core) = pick {
-            self.dispatch(t, core);
-        } else {
-            self.runq.push(t);
-            self.wakeup_preempt(t);
-            self.arm_slices();
-        }
-        self.report_runnable();
-    }
-
-    fn wakeup_preempt(&mut self, t: usize) {
-        let gran = self.wakeup_gran_ns(t);
-        let mut victim: Option<(u64, usize)> = None;
-        // Linux 3.4 enqueues a woken task on one CPU (select_task_rq_fair: its previous CPU when no idle one is
-        // found) and `check_preempt_wakeup` tests only that CPU's current task; without `cfs_3_4`, the running
-        // thread with the largest virtual runtime anywhere.
-        let target = self.threads[t]
-            .last_core
-            .filter(|&c| self.cfg.sched.cfs_3_4 && self.cores[c].running.is_some());
-        for core in 0..self.cores.len() {
-            if target.is_some_and(|c| c != core) {
-                continue;
-            }
-            if let Some(r) = self.cores[core].running {
-                let th = &self.threads[r];
-                let v = th.vruntime + (self.now - th.seg_start) * 1024 / weight(th.nice);
-                if victim.is_none_or(|(best, _)| v > best) {
-                    victim = Some((v, core));
-                }
-            }
-        }
-        if let Some((v, core)) = victim
-            && self.threads[t].vruntime + gran < v
-        {
-            self.preempt(core);
-        }
-    }
-
-    fn preempt(&mut self, core: usize) {
-        let Some(r) = self.cores[core].running else {
-            return;
-        };
-        self.settle(core);
-        self.close_activity(core);
-        self.cores[core].running = None;
-        let th = &mut self.threads[r];
-        th.state = TState::Runnable;
-        th.runnable_since = self.now;
-        th.token += 1;
-        self.runq.push(r);
-        self.pick_next(core);
-    }
-
-    fn dispatch(&mut self, t: usize, core: usize) {
-        // Mechanism 2: an idle core first leaves its low-power mode; the thread is still on the run queue. The exit
-        // is added to what the thread experiences (its pause, its delayed time), not to the schedule: it is at most
-        // 0.5 ms, the mode's entry/exit energy is already charged on entry (cpu::power), and cpuidle counts the
-        // exit as idle time, which is what ondemand sees.
-        let exit_ns = if self.cfg.pauses.idle_exit {
-            self.cpu.idle_exit_ns(core)
-        } else {
-            0
-        };
-        if self.threads[t].pause_ending {
-            self.close_pause_at(t, self.now + exit_ns);
-        }
-        let s = &self.cfg.sched;
-        let mut overhead_us = 0.0;
-        if self.cores[core].last_thread != Some(t) {
-            self.context_switches += 1;
-            overhead_us += s.context_switch_us;
-        }
-        let th = &mut self.threads[t];
-        if th.last_core.is_some_and(|c| c != core) {
-            th.migrations += 1;
-            overhead_us += s.migration_us;
-        }
-        th.delayed_ns += self.now - th.runnable_since + exit_ns;
-        th.last_core = Some(core);
-        th.state = TState::Running(core);
-        th.seg_start = self.now;
-        if overhead_us > 0.0 {
-            let extra = Work::from_time_at(us_to_ns(overhead_us), 0.0, self.ref_khz);
-            th.work.cycles += extra.cycles;
-        }
-
-        let tag = th.tag;
-        self.min_vruntime = self.min_vruntime.max(th.vruntime);
-        let slot = &mut self.cores[core];
-        slot.running = Some(t);
-        slot.last_thread = Some(t);
-        slot.activity_start = self.now;
-        self.cpu.set_busy(core, SimTime(self.now), tag);
-        self.schedule_completion(t, core);
-        self.arm_slice(core);
-    }
-
-    fn arm_slices(&mut self) {
-        for core in 0..self.cores.len() {
-            if self.cores[core].running.is_some() {
-                self.arm_slice(core);
-            }
-        }
-    }
-
-    /// Schedules the end of the running thread's slice when others wait.
-    fn arm_slice(&mut self, core: usize) {
-        if self.runq.is_empty() {
-            return;
-        }
-        let Some(t) = self.cores[core].running else {
-            return;
-        };
-        let (latency, min_gran) = (self.latency_ns(), self.min_granularity_ns());
-        let total: u64 = self
-            .runq
-            .iter()
-            .map(|&x| weight(self.threads[x].nice))
-            .sum::<u64>()
-            + weight(self.threads[t].nice);
-        let slice = (latency * weight(self.threads[t].nice) / total.max(1)).max(min_gran);
-        let slot = &mut self.cores[core];
-        slot.slice_token += 1;
-        let token = slot.slice_token;
-        let at = self.threads[t].seg_start.max(self.now) + slice;
-        self.push(at, Ev::SliceEnd { core, token });
-    }
-
-    /// The idle `core` takes the most deserving queued thread, if any.
-    fn pick_next(&mut self, core: usize) {
-        if !self.cpu.is_online(core) {
-            return;
-        }
-        let Some(&best) = self
-            .runq
-            .iter()
-            .min_by_key(|&&x| (self.threads[x].vruntime, x))
-        else {
-            self.cpu.set_idle(core, SimTime(self.now));
-            return;
-        };
-        let floor = self.threads[best].vruntime + self.wakeup_gran_ns(best);
-        let local = self
-            .runq
-            .iter()
-            .copied()
-            .filter(|&x| {
-                self.threads[x].last_core == Some(core) && self.threads[x].vruntime <= floor
-            })
-            .min_by_key(|&x| (self.threads[x].vruntime, x));
-        let t = local.unwrap_or(best);
-        self.runq.retain(|&x| x != t);
-        self.dispatch(t, core);
-    }
-
-    fn on_cpu_change(&mut self, ch: CpuChange) {
-        match ch {
-            CpuChange::Freq { core, from_khz, .. } => {
-                if let Some(t) = self.cores[core].running {
-                    let th = &mut self.threads[t];
-                    let ran = self.now - th.seg_start;
-                    th.work = th.work.remaining_after(ran, from_khz);
-                    th.vruntime += ran * 1024 / weight(th.nice);
-                    th.cpu_ns += ran;
-                    th.seg_start = self.now;
-                    self.schedule_completion(t, core);
-                }
-            }
-            CpuChange::Online { core } => self.pick_next(core),
-            CpuChange::Offline { core } => {
-                if let Some(t) = self.cores[core].running {
-                    self.settle(core);
-                    self.close_activity(core);
-                    self.cores[core].running = None;
-                    let th = &mut self.threads[t];
-                    th.state = TState::Blocked(Block::Sleep);
-                    th.token += 1;
-                    self.make_runnable(t);
-                }
-            }
-        }
     }
 
     /// Runs events until every mutator is done (or the run ends out of memory). `Err` when the model stalls.
@@ -740,15 +504,18 @@ impl Sim<'_> {
                 if let TState::Running(core) = self.threads[t].state {
                     self.settle(core);
                     self.threads[t].work = Work::default();
+                    self.waker_core = Some(core);
                     self.work_done(t);
+                    self.waker_core = None;
                 }
             }
             Ev::SliceEnd { core, token } => {
-                if self.cores[core].slice_token != token || self.runq.is_empty() {
+                if self.cores[core].slice_token != token || self.queue_empty(core) {
                     return;
                 }
                 self.preempt(core);
             }
+            Ev::Tick => self.tick(),
             Ev::Wake { t, token } => {
                 if self.threads[t].token == token
                     && self.threads[t].state == TState::Blocked(Block::Sleep)
