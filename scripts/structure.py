@@ -31,9 +31,11 @@ def rooms_of(src):
 
 
 def strip_tests(text):
-    # Unit-test modules are not structure: cut from `#[cfg(test)]` + `mod tests` to the end of the file.
+    # Unit-test modules are not structure: cut from `#[cfg(test)]` + `mod tests` to the end of the file. Comments
+    # (doc links such as [`super::kvm`] included) are not imports either.
     m = re.search(r"#\[cfg\(test\)\]\s*mod \w+\s*\{", text)
-    return text[: m.start()] if m else text
+    text = text[: m.start()] if m else text
+    return re.sub(r"//[^\n]*", "", text)
 
 
 def uses(text, room, is_mod):

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use super::profile::{LifetimeClass, LifetimeKind, Phase, SizeClass, WorkloadProfile};
-use super::tape::WorkloadTape;
 use crate::rng::{SimRng, round_to_u64};
 
 /// When an allocated object becomes unreachable.
@@ -508,5 +507,47 @@ impl WorkloadGen {
             (&timer.lifetimes, &self.timer_life_weights),
             self.phase,
         ))
+    }
+}
+
+/// One profile's streams, drawn ahead at one seed.
+#[derive(Debug)]
+pub struct WorkloadTape {
+    profile: WorkloadProfile,
+    seed: u64,
+    /// The work stream, phase after phase.
+    pub(super) work: Vec<Drawn>,
+    /// The timer stream's first draws (phase-scoped lifetimes are moved to the phase a run takes them in).
+    pub(super) timer: Vec<Drawn>,
+    /// The timer stream's state after `timer`.
+    pub(super) timer_rng_after: SimRng,
+}
+
+impl WorkloadTape {
+    /// Draws `profile`'s streams at `seed`.
+    pub fn draw(profile: &WorkloadProfile, seed: u64) -> Self {
+        Self::draw_with_timer(profile, seed, profile.timer_draws_expected())
+    }
+
+    /// Draws `profile`'s work stream and the first `timer_draws` of its timer stream at `seed`.
+    pub fn draw_with_timer(profile: &WorkloadProfile, seed: u64, timer_draws: usize) -> Self {
+        let (work, timer, timer_rng_after) = WorkloadGen::draw_ahead(profile, seed, timer_draws);
+        WorkloadTape {
+            profile: profile.clone(),
+            seed,
+            work,
+            timer,
+            timer_rng_after,
+        }
+    }
+
+    /// True when this tape holds the streams of `profile` at `seed`.
+    pub fn is_of(&self, profile: &WorkloadProfile, seed: u64) -> bool {
+        self.seed == seed && self.profile == *profile
+    }
+
+    /// Timer draws on the tape (runs that need more draw the rest themselves). `[allocations]`
+    pub fn timer_draws(&self) -> usize {
+        self.timer.len()
     }
 }

@@ -22,42 +22,7 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
-
-use super::profile::{LifetimeClass, LifetimeKind, Phase, WorkloadProfile};
-
-/// When the program's immortal objects are allocated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LiveState {
-    /// Among each phase's other allocations, in the proportion of the phase's lifetime weights (the default).
-    #[default]
-    Spread,
-    /// All at start-up, before the program's work: a start-up phase per phase that has immortal objects.
-    StartUp,
-    /// Where the profile puts them, but in KVM's permanent space (reserved at start-up by their expected bytes).
-    Permanent,
-}
-
-impl LiveState {
-    /// True for the default (kept out of serialized profiles).
-    pub fn is_default(&self) -> bool {
-        *self == LiveState::Spread
-    }
-}
-
-/// `[live_state_compute]`: the mean compute between two allocations under each mechanism other than `spread`,
-/// calibrated to Table 3's k = 10 column like the profile's own (docs/calibration.md §2). `[cycles]`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LiveStateCompute {
-    /// Under `start-up`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_up: Option<f64>,
-    /// Under `permanent`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub permanent: Option<f64>,
-}
+use super::profile::{LifetimeClass, LifetimeKind, LiveState, Phase, WorkloadProfile};
 
 /// Immortal share of a phase's lifetime weights.
 fn immortal_share(l: &[LifetimeClass]) -> f64 {

@@ -11,11 +11,11 @@ pub mod tape;
 
 pub use android::{AndroidProfile, LifetimeCdf};
 pub use deaths::DeathQueue;
-pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen};
-pub use live_state::{LiveState, LiveStateCompute};
+pub use generator::{AllocDraw, AllocSource, Lifetime, WorkloadGen, WorkloadTape};
 pub use profile::{
     LifetimeClass, LifetimeKind, OnCollectionSpec, Phase, SizeClass, TimerSpec, TraceWorkload,
     WorkloadProfile,
 };
+pub use profile::{LiveState, LiveStateCompute};
 pub use stream::DrawStream;
-pub use tape::{WorkloadTape, WorkloadTapes};
+pub use tape::WorkloadTapes;

@@ -9,7 +9,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::android::AndroidProfile;
-use super::live_state::{LiveState, LiveStateCompute};
 use crate::units::ByteSize;
 
 /// Most allocations a generated workload may have in all phases. A kvm-soc run holds about 110 bytes per
@@ -404,4 +403,71 @@ fn check_lifetimes(classes: &[LifetimeClass], at: &str) -> Result<(), (String, S
         }
     }
     Ok(())
+}
+
+/// When the program's immortal objects are allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LiveState {
+    /// Among each phase's other allocations, in the proportion of the phase's lifetime weights (the default).
+    #[default]
+    Spread,
+    /// All at start-up, before the program's work: a start-up phase per phase that has immortal objects.
+    StartUp,
+    /// Where the profile puts them, but in KVM's permanent space (reserved at start-up by their expected bytes).
+    Permanent,
+}
+
+impl LiveState {
+    /// True for the default (kept out of serialized profiles).
+    pub fn is_default(&self) -> bool {
+        *self == LiveState::Spread
+    }
+}
+
+/// `[live_state_compute]`: the mean compute between two allocations under each mechanism other than `spread`,
+/// calibrated to Table 3's k = 10 column like the profile's own (docs/calibration.md §2). `[cycles]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LiveStateCompute {
+    /// Under `start-up`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_up: Option<f64>,
+    /// Under `permanent`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permanent: Option<f64>,
+}
+
+impl WorkloadProfile {
+    /// How many timer draws to tape: the timer's allocations over the program's own compute time, with the timer
+    /// handler's compute added (a fixed point: the handler's time brings more ticks), then half again for the time
+    /// collections, wake-ups and the allocations after collections add. Capped by the event loop's alternation (at
+    /// most one tick's burst per work allocation). `[allocations]`
+    pub fn timer_draws_expected(&self) -> usize {
+        let p = self;
+        let Some(t) = &p.timer else {
+            return 0;
+        };
+        let work_cycles: f64 = p
+            .phases
+            .iter()
+            .map(|ph| {
+                ph.allocations as f64
+                    * ph.mutator_cycles_per_allocation
+                        .unwrap_or(p.mutator_cycles_per_allocation)
+            })
+            .sum();
+        let per_tick = t.allocations_per_tick as f64;
+        let handler_cycles = t
+            .mutator_cycles_per_allocation
+            .unwrap_or(p.mutator_cycles_per_allocation);
+        let busy = per_tick * handler_cycles / t.period_cycles.max(1) as f64;
+        let most = (p.work_allocations() + 1) as f64 * per_tick;
+        let expected = if busy < 1.0 {
+            work_cycles / (1.0 - busy) / t.period_cycles.max(1) as f64 * per_tick
+        } else {
+            most
+        };
+        (expected * 1.5 + per_tick).min(most) as usize
+    }
 }

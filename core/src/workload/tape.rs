@@ -1,92 +1,18 @@
-//! `WorkloadTape` and `WorkloadTapes`: a generated workload's streams drawn once and shared by every run of the
-//! same profile and seed. Runs that differ only in the collector (a k slider drag, a sweep over collectors, the
+//! `WorkloadTapes`: a generated workload's streams drawn once (a [`WorkloadTape`], made and replayed by the
+//! generator) and shared by every run of the same profile and seed. Runs that differ only in the collector (a k slider drag, a sweep over collectors, the
 //! reproduction's eight collectors per application) draw the same objects; only how the timer's ticks and the
 //! collections interleave with them depends on the run.
 //!
 //! What is taped: the program's work stream (all of it: its length is the profile's) and a prefix of the timer
-//! stream (its length depends on how long the run lasts — see [`timer_draws_expected`]); a run that outlasts the
+//! stream (its length depends on how long the run lasts — see [`WorkloadProfile::timer_draws_expected`]); a run that outlasts the
 //! prefix carries on drawing the timer stream itself from where the tape ended. The allocations that follow a
 //! collection are not taped: their stream interleaves with the collections' own draws, so they stay live.
 //! Replaying a tape gives the run bit-identical to drawing live (a test in `tests/` checks every preset).
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::generator::{Drawn, WorkloadGen};
+use super::generator::WorkloadTape;
 use super::profile::WorkloadProfile;
-use crate::rng::SimRng;
-
-/// One profile's streams, drawn ahead at one seed.
-#[derive(Debug)]
-pub struct WorkloadTape {
-    profile: WorkloadProfile,
-    seed: u64,
-    /// The work stream, phase after phase.
-    pub(super) work: Vec<Drawn>,
-    /// The timer stream's first draws (phase-scoped lifetimes are moved to the phase a run takes them in).
-    pub(super) timer: Vec<Drawn>,
-    /// The timer stream's state after `timer`.
-    pub(super) timer_rng_after: SimRng,
-}
-
-impl WorkloadTape {
-    /// Draws `profile`'s streams at `seed`.
-    pub fn draw(profile: &WorkloadProfile, seed: u64) -> Self {
-        Self::draw_with_timer(profile, seed, timer_draws_expected(profile))
-    }
-
-    /// Draws `profile`'s work stream and the first `timer_draws` of its timer stream at `seed`.
-    pub fn draw_with_timer(profile: &WorkloadProfile, seed: u64, timer_draws: usize) -> Self {
-        let (work, timer, timer_rng_after) = WorkloadGen::draw_ahead(profile, seed, timer_draws);
-        WorkloadTape {
-            profile: profile.clone(),
-            seed,
-            work,
-            timer,
-            timer_rng_after,
-        }
-    }
-
-    /// True when this tape holds the streams of `profile` at `seed`.
-    pub fn is_of(&self, profile: &WorkloadProfile, seed: u64) -> bool {
-        self.seed == seed && self.profile == *profile
-    }
-
-    /// Timer draws on the tape (runs that need more draw the rest themselves). `[allocations]`
-    pub fn timer_draws(&self) -> usize {
-        self.timer.len()
-    }
-}
-
-/// How many timer draws to tape: the timer's allocations over the program's own compute time, with the timer
-/// handler's compute added (a fixed point: the handler's time brings more ticks), then half again for the time
-/// collections, wake-ups and the allocations after collections add. Capped by the event loop's alternation (at
-/// most one tick's burst per work allocation). `[allocations]`
-pub fn timer_draws_expected(p: &WorkloadProfile) -> usize {
-    let Some(t) = &p.timer else {
-        return 0;
-    };
-    let work_cycles: f64 = p
-        .phases
-        .iter()
-        .map(|ph| {
-            ph.allocations as f64
-                * ph.mutator_cycles_per_allocation
-                    .unwrap_or(p.mutator_cycles_per_allocation)
-        })
-        .sum();
-    let per_tick = t.allocations_per_tick as f64;
-    let handler_cycles = t
-        .mutator_cycles_per_allocation
-        .unwrap_or(p.mutator_cycles_per_allocation);
-    let busy = per_tick * handler_cycles / t.period_cycles.max(1) as f64;
-    let most = (p.work_allocations() + 1) as f64 * per_tick;
-    let expected = if busy < 1.0 {
-        work_cycles / (1.0 - busy) / t.period_cycles.max(1) as f64 * per_tick
-    } else {
-        most
-    };
-    (expected * 1.5 + per_tick).min(most) as usize
-}
 
 /// How many workloads [`WorkloadTapes`] keeps (the least recently used goes first).
 const KEPT_TAPES: usize = 16;
@@ -167,6 +93,7 @@ impl WorkloadTapes {
 mod tests {
     use super::*;
     use crate::scenario::Scenario;
+    use crate::workload::WorkloadGen;
     use crate::workload::{AllocDraw, AllocSource, Lifetime};
 
     /// KShape (four phases) with a busy timer (a tick every 3,000 cycles) and phase-scoped timer objects.
@@ -248,7 +175,7 @@ mod tests {
             .iter()
             .filter(|d| d.source == AllocSource::Timer)
             .count();
-        let expected = timer_draws_expected(&p);
+        let expected = p.timer_draws_expected();
         assert!(
             expected >= timer_requests,
             "{expected} taped for {timer_requests} drawn"
