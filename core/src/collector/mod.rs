@@ -2,14 +2,15 @@
 //! [`BuiltinTrigger::new`]) and *how* (the platform's collector mechanism, e.g. `platform::kvm::gc`). Triggers see only
 //! an [`AllocRequest`] and the outcome of each collection, so they can serve any platform.
 
+pub mod config;
 pub mod trigger;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::scenario::CollectorKind;
+pub use config::CollectorKind;
 pub use trigger::{AdaptiveTrigger, BaseTrigger, KAllocationTrigger};
 
-use crate::scenario::CollectorConfig;
+use config::CollectorConfig;
 
 /// Why a collection started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

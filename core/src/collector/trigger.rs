@@ -2,8 +2,8 @@
 //! (once after every k allocations, §3.2) and **adaptive** (§2's k1/k2 bank rules). Time is the allocation clock:
 //! §2 measures L "in terms of the number of allocations", so k1 and k2 are bytes per allocation.
 
+use super::config::{BankCount, CollectorConfig, ForcedTiming};
 use super::{AllocRequest, CollectionOutcome, Trigger, TriggerPolicy};
-use crate::scenario::{BankCount, CollectorConfig, ForcedTiming};
 
 /// Collects only when an allocation fails (the engine handles that); never early.
 #[derive(Debug, Clone, Copy, Default)]

@@ -2,6 +2,7 @@
 //! power states and leakage). Platforms combine them with a collector.
 
 pub mod banks;
+pub mod config;
 pub mod free_list;
 
 pub use banks::{BankSpan, BankState, Banks};

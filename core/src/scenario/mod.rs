@@ -18,11 +18,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use toml::{Table, Value};
 
+pub use crate::collector::config::{BankCount, CollectorConfig, CollectorKind, ForcedTiming};
+pub use crate::heap::config::{HeapConfig, InitialBankState};
+pub use crate::platform::kvm::config::{KvmConfig, KvmEnergy, KvmGcCosts};
 pub use crate::units::ByteSize;
-pub use file::{
-    BankCount, CollectorConfig, CollectorKind, FORMAT_VERSION, ForcedTiming, HeapConfig,
-    InitialBankState, KvmConfig, KvmEnergy, KvmGcCosts, PlatformKind, RecordConfig, ScenarioFile,
-};
+pub use file::{FORMAT_VERSION, PlatformKind, RecordConfig, ScenarioFile};
 pub use resolve::MAX_FILE_BYTES;
 pub use validate::MAX_ANDROID_PIECES;
 

@@ -1,8 +1,7 @@
 //! `DrawStream`: where an engine's allocation requests come from — a profile's seeded generator, or a recorded
 //! trace's requests in order (`[workload.trace]`).
 
-use super::{AllocDraw, WorkloadGen, WorkloadTapes};
-use crate::scenario::Scenario;
+use super::{AllocDraw, WorkloadGen, WorkloadProfile, WorkloadTapes};
 
 /// The allocation requests of one run.
 #[derive(Debug)]
@@ -19,23 +18,23 @@ pub enum DrawStream<'a> {
 }
 
 impl<'a> DrawStream<'a> {
-    /// The stream of `sc`: its recording if it has one, else its profile's generator at its seed (the profile as
-    /// its `live_state` arranges it, [`crate::workload::WorkloadProfile::effective`]) — replaying
-    /// the shared tape from `tapes` when given one (the same stream, drawn once for all runs of the workload).
-    pub fn of(sc: &'a Scenario, tapes: Option<&WorkloadTapes>) -> Self {
-        match (sc.recorded(), tapes) {
+    /// A run's stream: the `recorded` requests if the scenario has them, else `profile`'s generator at `seed`
+    /// (the profile as its `live_state` arranges it, [`WorkloadProfile::effective`]) — replaying the shared tape
+    /// from `tapes` when given one (the same stream, drawn once for all runs of the workload).
+    pub fn of(
+        recorded: Option<&'a [AllocDraw]>,
+        profile: &WorkloadProfile,
+        seed: u64,
+        tapes: Option<&WorkloadTapes>,
+    ) -> Self {
+        match (recorded, tapes) {
             (Some(draws), _) => DrawStream::Recorded { draws, next: 0 },
-            (None, None) => DrawStream::Generated(Box::new(WorkloadGen::new(
-                &sc.workload().effective(),
-                sc.seed(),
-            ))),
+            (None, None) => {
+                DrawStream::Generated(Box::new(WorkloadGen::new(&profile.effective(), seed)))
+            }
             (None, Some(t)) => {
-                let p = sc.workload().effective();
-                DrawStream::Generated(Box::new(WorkloadGen::with_tape(
-                    &p,
-                    sc.seed(),
-                    t.tape(&p, sc.seed()),
-                )))
+                let p = profile.effective();
+                DrawStream::Generated(Box::new(WorkloadGen::with_tape(&p, seed, t.tape(&p, seed))))
             }
         }
     }

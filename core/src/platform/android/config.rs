@@ -5,7 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::heap_sizing::{SizingParams, SizingRule};
 use crate::cpu::CpuConfig;
 use crate::units::ByteSize;
 
@@ -63,19 +62,15 @@ impl Default for AndroidHeap {
     }
 }
 
-impl AndroidHeap {
-    /// The sizing parameters for [`super::heap_sizing::limits_after_gc`].
-    pub fn sizing_params(&self, target_util: f64, growth_limit_bytes: u64) -> SizingParams {
-        SizingParams {
-            target_util,
-            min_free_bytes: self.min_free.0,
-            max_free_bytes: self.max_free.0,
-            growth_limit_bytes,
-            concurrent_start_delta_bytes: self.concurrent_start_delta.0,
-            concurrent_min_limit_bytes: self.concurrent_min_limit.0,
-            rule: self.sizing,
-        }
-    }
+/// Which sizing rule runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SizingRule {
+    /// Dalvik 4.4's `dvmHeapSourceGrowForUtilization`: live / targetUtil, clamped. The default.
+    #[default]
+    Source,
+    /// SYSTOR'15 Eq. (1) as printed: live + clamp((1 − targetUtil)·live, minFree, maxFree).
+    Printed,
 }
 
 /// `[android.gc]`: the work a Dalvik collection does, as time at `reference_mhz` plus the share of that time

@@ -22,7 +22,7 @@
 
 use std::cmp::Reverse;
 
-use super::heap_sizing::limits_after_gc;
+use super::heap_sizing::{SizingParams, limits_after_gc};
 use super::program::Resume;
 use super::sim::{Block, Cycle, GcStep, Role, Sim, Step, TState};
 use crate::collector::Trigger;
@@ -553,10 +553,7 @@ impl Sim<'_> {
 
     /// Heap sizing after a collection (models.md §1.4; GenCMS §3.1).
     fn resize_heap(&mut self, minor: bool) {
-        let params = self
-            .cfg
-            .heap
-            .sizing_params(self.target_util, self.growth_limit);
+        let params = SizingParams::of(&self.cfg.heap, self.target_util, self.growth_limit);
         if minor {
             let soft = (self.allocated + self.young_room).min(self.growth_limit);
             self.soft_limit = soft;

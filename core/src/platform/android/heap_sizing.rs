@@ -16,18 +16,8 @@
 //!
 //! Both forms are clamped to the growth limit. Sizes are bytes.
 
-use serde::{Deserialize, Serialize};
-
-/// Which sizing rule runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SizingRule {
-    /// Dalvik 4.4's `dvmHeapSourceGrowForUtilization`: live / targetUtil, clamped. The default.
-    #[default]
-    Source,
-    /// SYSTOR'15 Eq. (1) as printed: live + clamp((1 − targetUtil)·live, minFree, maxFree).
-    Printed,
-}
+use super::config::AndroidHeap;
+pub use super::config::SizingRule;
 
 /// The heap sizing parameters (SYSTOR'15 Table 2 defaults).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +36,21 @@ pub struct SizingParams {
     pub concurrent_min_limit_bytes: u64,
     /// The rule.
     pub rule: SizingRule,
+}
+
+impl SizingParams {
+    /// The sizing parameters of `heap` at `target_util` under a growth limit, for [`limits_after_gc`].
+    pub fn of(heap: &AndroidHeap, target_util: f64, growth_limit_bytes: u64) -> SizingParams {
+        SizingParams {
+            target_util,
+            min_free_bytes: heap.min_free.0,
+            max_free_bytes: heap.max_free.0,
+            growth_limit_bytes,
+            concurrent_start_delta_bytes: heap.concurrent_start_delta.0,
+            concurrent_min_limit_bytes: heap.concurrent_min_limit.0,
+            rule: heap.sizing,
+        }
+    }
 }
 
 impl Default for SizingParams {

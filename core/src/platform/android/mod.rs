@@ -32,7 +32,7 @@ use crate::run::{EnergySummary, HeapGeometry, PauseKind, Run, Summary, ThreadInf
 use crate::scenario::Scenario;
 use crate::units::SimTime;
 use crate::{Cancel, Progress, SimError};
-use heap_sizing::limits_after_gc;
+use heap_sizing::{SizingParams, limits_after_gc};
 use sim::{Block, MutState, Role, Sim, Step, TState, Thread};
 
 const MIB: f64 = 1024.0 * 1024.0;
@@ -105,7 +105,7 @@ pub fn simulate_android(
     let total_bytes = (prof.allocated_mib * MIB).round() as u64;
     let per_iteration = (total_bytes / (m as u64 * u64::from(prof.iterations))).max(1);
     let cohorts_first = per_iteration.div_ceil(cfg.engine.cohort_bytes.0) * m as u64;
-    let params = cfg.heap.sizing_params(f.heap.target_util, growth_limit);
+    let params = SizingParams::of(&cfg.heap, f.heap.target_util, growth_limit);
     let lifetimes = prof.lifetimes();
     let initial_live = lifetimes.initial_live().round() as u64;
     let soft = cfg

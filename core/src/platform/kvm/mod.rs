@@ -8,6 +8,7 @@
 //! out-of-memory ends the run as a result); gated banks the object lands in wake (350 cycles each). Time is an
 //! integer cycle count, converted to [`SimTime`] once per record.
 
+pub mod config;
 mod energy;
 mod gc;
 
@@ -127,7 +128,7 @@ pub fn simulate_kvm(
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
     let mut sim = KvmSim::new(sc);
-    let mut workload = DrawStream::of(sc, tapes);
+    let mut workload = DrawStream::of(sc.recorded(), sc.workload(), sc.seed(), tapes);
     let total_work = sc.work_allocations().max(1) as f64;
     let mut work_done = 0u64;
     let mut oom = false;
