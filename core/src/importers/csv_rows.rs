@@ -47,7 +47,8 @@ impl<R: Read> Read for LineCapped<R> {
         let got = &buf[..n];
         for (i, _) in got.iter().enumerate().filter(|(_, b)| **b == b'\n') {
             let before = if i == 0 { self.last } else { got[i - 1] };
-            self.feeds.push_back((self.offset + i as u64, before == b'\r'));
+            self.feeds
+                .push_back((self.offset + i as u64, before == b'\r'));
             self.lines += 1;
         }
         self.offset += n as u64;
@@ -115,7 +116,9 @@ impl<R: Read> CsvRows<R> {
 
     fn error(&mut self, e: &csv::Error) -> ImportError {
         self.done = true;
-        let at = e.position().map_or(self.reader.position().byte(), csv::Position::byte);
+        let at = e
+            .position()
+            .map_or(self.reader.position().byte(), csv::Position::byte);
         let line = self.line_at(at);
         let kind = match e.kind() {
             csv::ErrorKind::Io(io) => {
@@ -202,7 +205,11 @@ mod tests {
             ],
             "rows"
         );
-        assert_eq!(line_fields(r#"1,"a, b",  c "#), vec!["1", "a, b", "c"], "one line");
+        assert_eq!(
+            line_fields(r#"1,"a, b",  c "#),
+            vec!["1", "a, b", "c"],
+            "one line"
+        );
     }
 
     #[test]

@@ -121,10 +121,7 @@ pub(crate) fn parse_rows(
             start_ns,
             end_ns,
             mutator: m,
-            kind: kind
-                .and_then(|c| row.get(c))
-                .unwrap_or("pause")
-                .to_string(),
+            kind: kind.and_then(|c| row.get(c)).unwrap_or("pause").to_string(),
             line,
             ..Pause::default()
         });

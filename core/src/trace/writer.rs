@@ -50,13 +50,13 @@ impl FileTraceWriter {
     ) -> Result<Self, TraceError> {
         let name = path.display().to_string();
         let f = AtomicFile::create(path)
-            .map_err(|e| TraceError::file(&name, format!("cannot create: {e}")))?;
+            .map_err(|e| TraceError::writing(&name, format!("cannot create: {e}")))?;
         TraceWriter::new(
             BufWriter::with_capacity(256 * 1024, f),
             form.unwrap_or_else(|| Form::for_path(path)),
             header,
         )
-        .map_err(|e| TraceError::file(&name, format!("cannot write: {e}")))
+        .map_err(|e| TraceError::writing(&name, format!("cannot write: {e}")))
     }
 
     /// Writes the `end` record and replaces the destination with the finished file.
