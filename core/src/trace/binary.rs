@@ -7,6 +7,7 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 
 use super::blocks::{BlockError, BlockMap, BlockReader};
+use super::byte_input::{ByteInput, Cut, varint};
 
 use super::{
     BINARY_MAGIC, Event, HeapInfo, MAX_STRING_BYTES, Table, Tables, TimeUnit, TraceError,
@@ -36,7 +37,6 @@ pub const TAG_GC_END: u8 = 0x15;
 
 /// Longest fixed part of a record: a tag and six 10-byte varints.
 const MAX_RECORD_BYTES: usize = 1 + 6 * 10;
-const BUF_BYTES: usize = 256 * 1024;
 
 fn zigzag(delta: u64) -> u64 {
     let d = delta as i64;
@@ -155,99 +155,6 @@ impl BinEncoder {
     pub fn end(&mut self, buf: &mut Vec<u8>, events: u64) {
         buf.push(TAG_END);
         put_varint(buf, events);
-    }
-}
-
-/// A buffered byte stream that knows the offset of every byte.
-pub(crate) struct ByteInput {
-    src: Box<dyn Read>,
-    buf: Vec<u8>,
-    pos: usize,
-    len: usize,
-    /// Offset of `buf[0]` in the stream.
-    base: u64,
-    eof: bool,
-}
-
-impl ByteInput {
-    pub(crate) fn new(src: Box<dyn Read>) -> Self {
-        ByteInput {
-            src,
-            buf: vec![0; BUF_BYTES],
-            pos: 0,
-            len: 0,
-            base: 0,
-            eof: false,
-        }
-    }
-
-    fn offset(&self) -> u64 {
-        self.base + self.pos as u64
-    }
-
-    /// Makes at least `need` (≤ the buffer) bytes available unless the stream ends first.
-    fn fill(&mut self, need: usize) -> std::io::Result<()> {
-        if self.len - self.pos >= need || self.eof {
-            return Ok(());
-        }
-        self.buf.copy_within(self.pos..self.len, 0);
-        self.base += self.pos as u64;
-        self.len -= self.pos;
-        self.pos = 0;
-        while self.len < need {
-            match self.src.read(&mut self.buf[self.len..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(n) => self.len += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
-    fn available(&self) -> &[u8] {
-        &self.buf[self.pos..self.len]
-    }
-}
-
-/// Why a field could not be decoded.
-#[derive(Clone, Copy)]
-enum Cut {
-    /// The bytes ran out.
-    End,
-    /// A varint longer than 10 bytes or beyond 64 bits.
-    Overlong,
-}
-
-/// Decodes a varint from `s` at `*at`.
-#[inline(always)]
-fn varint(s: &[u8], at: &mut usize) -> Result<u64, Cut> {
-    // Fast path: one byte (small deltas, ids and kinds).
-    if let Some(&b) = s.get(*at)
-        && b < 0x80
-    {
-        *at += 1;
-        return Ok(u64::from(b));
-    }
-    let mut v = 0u64;
-    let mut shift = 0u32;
-    loop {
-        let b = *s.get(*at).ok_or(Cut::End)?;
-        *at += 1;
-        if shift == 63 && b > 1 {
-            return Err(Cut::Overlong);
-        }
-        v |= u64::from(b & 0x7f) << shift;
-        if b < 0x80 {
-            return Ok(v);
-        }
-        shift += 7;
-        if shift > 63 {
-            return Err(Cut::Overlong);
-        }
     }
 }
 

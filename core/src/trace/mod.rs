@@ -13,6 +13,7 @@
 
 pub mod binary;
 pub mod blocks;
+mod byte_input;
 pub mod error;
 pub mod import;
 pub mod layout;
