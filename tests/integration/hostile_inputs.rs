@@ -203,3 +203,47 @@ fn issue_21_a_fine_android_layout_over_a_huge_volume_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn issue_21_every_one_of_20_bit_flips_in_a_binary_trace_is_an_error() {
+    let d = scratch("flips");
+    let k = d.join("k.gctrace");
+    let o = gclab(&["trace", "record", "preset:kvm/kwml", "-o", s(&k)]);
+    assert!(o.status.success(), "record");
+    let good = std::fs::read(&k).expect("trace");
+    // Deterministic positions spread over the whole file (past the magic, which makes another kind of file).
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in 0..20 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let at = 8 + (x % (good.len() as u64 - 8)) as usize;
+        let mut b = good.clone();
+        b[at] ^= 1 << (x >> 61);
+        let p = d.join(format!("flip{i}.gctrace"));
+        std::fs::write(&p, &b).expect("flipped copy");
+        let err = fails_with_one_line(&gclab(&["trace", "stats", s(&p)]), "flipped bit");
+        assert!(
+            err.contains(&format!("flip{i}.gctrace: byte ")),
+            "flip at {at}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn issue_21_csv_rows_are_named_by_their_line_across_crlf_blank_lines_and_quotes() {
+    let d = scratch("csv-lines");
+    let p = d.join("p.csv");
+    let bytes = std::fs::read(
+        repo_root().join("tests/fixtures/fuzz/gc_csv/hand-quoted-crlf-blank-lines.csv"),
+    )
+    .expect("corpus file");
+    std::fs::write(&p, &bytes[1..]).expect("csv");
+    let err = fails_with_one_line(&gclab(&["mmu", s(&p)]), "end before start");
+    assert!(
+        err.contains("p.csv:5: end_ns 25 is before start_ns 30"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -33,8 +33,13 @@ pub fn stats_json(file: &str) -> serde_json::Value {
 }
 
 #[test]
-fn version_1_fixtures_of_both_forms_read_the_same() {
-    for f in ["v1.gctrace.txt", "v1.gctrace"] {
+fn version_1_and_2_fixtures_of_both_forms_read_the_same() {
+    for f in [
+        "v1.gctrace.txt",
+        "v1.gctrace",
+        "v2.gctrace.txt",
+        "v2.gctrace",
+    ] {
         let v = stats_json(&fixture(f));
         assert_eq!(v["objects"], 4, "{f}");
         assert_eq!(v["allocated_bytes"], 4184, "{f}");
@@ -60,17 +65,17 @@ fn text_binary_text_is_exact() {
     let d = scratch("convert");
     let bin = d.join("a.gctrace").display().to_string();
     let txt = d.join("b.gctrace.txt").display().to_string();
-    let o = gclab(&["trace", "import", &fixture("v1.gctrace.txt"), "-o", &bin]);
+    let o = gclab(&["trace", "import", &fixture("v2.gctrace.txt"), "-o", &bin]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let o = gclab(&["trace", "import", &bin, "-o", &txt]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let original = std::fs::read_to_string(fixture("v1.gctrace.txt")).expect("fixture");
+    let original = std::fs::read_to_string(fixture("v2.gctrace.txt")).expect("fixture");
     let records: Vec<&str> = original.lines().filter(|l| !l.starts_with('#')).collect();
     let back = std::fs::read_to_string(&txt).expect("converted");
     assert_eq!(back.lines().collect::<Vec<_>>(), records, "round trip");
     assert_eq!(
         std::fs::read(&bin).expect("bin"),
-        std::fs::read(fixture("v1.gctrace")).expect("fixture"),
+        std::fs::read(fixture("v2.gctrace")).expect("fixture"),
         "the binary fixture is what the writer writes"
     );
     // --text forces the text form whatever the name.
@@ -80,7 +85,7 @@ fn text_binary_text_is_exact() {
     assert!(
         std::fs::read_to_string(&forced)
             .expect("text")
-            .starts_with("gclab-trace 1\n"),
+            .starts_with("gclab-trace 2\n"),
         "text form"
     );
 }
@@ -96,6 +101,25 @@ fn bad(test: &str, bytes: &[u8]) -> String {
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(err.contains("bad.gctrace"), "names the file: {err}");
     err
+}
+
+#[test]
+fn a_flipped_bit_in_a_version_2_trace_names_its_block() {
+    let good = std::fs::read(fixture("v2.gctrace")).expect("fixture");
+    for byte in [12, 100, good.len() - 6, good.len() - 1] {
+        let mut b = good.clone();
+        b[byte] ^= 0x10;
+        let e = bad(&format!("flip-{byte}"), &b);
+        assert!(
+            e.contains("byte 9: block 1 (bytes 9 to ") && e.contains("checksum mismatch"),
+            "byte {byte}: {e}"
+        );
+    }
+    // A flip in the block's length: its end or checksum no longer match.
+    let mut b = good.clone();
+    b[9] ^= 0x01;
+    let e = bad("flip-length", &b);
+    assert!(e.contains("block 1"), "{e}");
 }
 
 #[test]

@@ -60,7 +60,7 @@ fn recorded_runs_hold_every_allocation_and_collection() {
         "both forms hold the same trace"
     );
     let text = std::fs::read_to_string(d.join("kwml.gctrace.txt")).expect("text");
-    assert!(text.starts_with("gclab-trace 1\n"), "text by extension");
+    assert!(text.starts_with("gclab-trace 2\n"), "text by extension");
     assert!(
         std::fs::read(d.join("kwml.gctrace"))
             .expect("bin")

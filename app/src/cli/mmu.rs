@@ -138,7 +138,6 @@ fn measure(
             span_ns.0, span_ns.1
         )));
     }
-    let curve = MmuCurve::new(&series);
     let windows = windows.unwrap_or_else(|| default_windows_ns(span_ns.1 - span_ns.0));
     let stats = data.pause_stats(span_ns);
     let names = match &data {
@@ -159,6 +158,12 @@ fn measure(
         ),
         Imported::Util(_) => ((0, 0), 0, (0, 0)),
     };
+    let warnings = data.warnings().messages();
+    let log_mmu = data.reported_mmu().last().cloned();
+    // The imported pauses (with their kinds, causes and heap figures) are not needed for the MMU: freed before
+    // the curve's prefix sums and bands are built, so the two never count together.
+    drop(data);
+    let curve = MmuCurve::new(&series);
     Ok(Report {
         input: input.to_string(),
         format,
@@ -171,8 +176,8 @@ fn measure(
             .collect(),
         pauses: stats.pauses,
         max_pause_ns: stats.max_pause_ns,
-        warnings: data.warnings().messages(),
-        log_mmu: data.reported_mmu().last().cloned(),
+        warnings,
+        log_mmu,
         concurrent,
         heap_changes,
         safepoints,

@@ -73,8 +73,7 @@ fn out_of(o: &TraceOutput) -> Result<String, CliError> {
 
 /// A trace error: the output's failures exit 1, everything else is bad input (2).
 fn trace_err(e: &TraceError, out: Option<&str>) -> CliError {
-    let writing = e.message.starts_with("cannot write") || e.message.starts_with("cannot create");
-    if writing || out.is_some_and(|o| o == e.file) {
+    if e.writing || out.is_some_and(|o| o == e.file) {
         CliError::other(e.to_string())
     } else {
         CliError::input(e.to_string())

@@ -477,13 +477,22 @@ pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries,
 }
 
 /// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
+/// `p` ending at `end_ns` after lasting `ns`. `[ns]`
+fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
+    p.end_ns = end_ns;
+    p.start_ns = end_ns.saturating_sub(ns);
+    p
+}
+
 #[derive(Debug, Default)]
 struct Parser {
     reported_mmu: Vec<ReportedMmu>,
     warnings: Warnings,
     origin: Option<i128>,
     last_time: u64,
-    timed: Vec<(u64, u64, Pause)>,
+    /// Pauses with a time stamp, placed (`end_ns` the stamp, `start_ns` the stamp minus the duration) as they
+    /// are read: they become the series' pauses without a copy.
+    timed: Vec<Pause>,
     untimed: Vec<(u64, Pause)>,
     /// Safepoints, kept only while no GC pause has been seen (they are used only when there is none).
     safepoints: Vec<(Option<u64>, u64, String, usize)>,
@@ -630,7 +639,7 @@ impl Parser {
             Ok((_, Message::Pause(p, ns))) => {
                 self.safepoints = Vec::new();
                 match time_ns {
-                    Some(t) => self.timed.push((t, ns, p)),
+                    Some(t) => self.timed.push(placed(t, ns, p)),
                     None => self.untimed.push((ns, p)),
                 }
             }
@@ -710,7 +719,7 @@ impl Parser {
                     ..Pause::default()
                 };
                 match t {
-                    Some(t) => timed.push((t, ns, p)),
+                    Some(t) => timed.push(placed(t, ns, p)),
                     None => untimed.push((ns, p)),
                 }
             }
@@ -740,12 +749,8 @@ impl Parser {
             untimed.clear();
         }
         if untimed.is_empty() {
-            out.pauses.reserve_exact(timed.len());
-            for (end, ns, mut p) in timed {
-                p.end_ns = end;
-                p.start_ns = end.saturating_sub(ns);
-                out.pauses.push(p);
-            }
+            timed.shrink_to_fit();
+            out.pauses = timed;
         } else {
             warnings.note(format!(
                 "no time stamps (decorators {}): the {} pauses are laid end to end, so the MMU is a lower bound",

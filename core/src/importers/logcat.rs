@@ -300,7 +300,8 @@ pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries,
 #[derive(Debug, Default)]
 struct Parser {
     warnings: Warnings,
-    gcs: Vec<(usize, GcLine, Option<i64>)>,
+    /// The GCs read, placed as they come (nothing of a GC line is kept but its pauses and phase).
+    placed: Placed,
     clock: Option<i64>,
     any_time: bool,
     untimed_after_time: usize,
@@ -331,7 +332,7 @@ impl Parser {
                 if time.is_none() && self.clock.is_some() {
                     self.untimed_after_time += 1;
                 }
-                self.gcs.push((line, g, self.clock));
+                self.placed.gc(line, &g, self.clock);
             }
             LogcatLine::Info => {}
             LogcatLine::Other => self.warnings.skip(line, "not a GC line"),
@@ -344,60 +345,52 @@ impl Parser {
         finish(
             file,
             self.warnings,
-            self.gcs,
+            self.placed,
             self.any_time,
             self.untimed_after_time,
         )
     }
 }
 
-/// Places the GCs read (`gcs`: line, GC, capture clock) on one time axis.
-fn finish(
-    file: &str,
-    mut warnings: Warnings,
-    gcs: Vec<(usize, GcLine, Option<i64>)>,
-    any_time: bool,
-    untimed_after_time: usize,
-) -> Result<PauseSeries, ImportError> {
-    if gcs.is_empty() {
-        let (line, why) = warnings
-            .first_skipped(&["not a GC line"])
-            .map_or((1, String::new()), |(l, r)| (l, format!("; line {l}: {r}")));
-        return Err(ImportError::new(
-            file,
-            line,
-            ImportErrorKind::NothingUsable(format!(
-                "no Dalvik or ART GC line found{why} (expected e.g. `GC_CONCURRENT freed 2049K, 65% free \
-                 3571K/9991K, paused 2ms+3ms, total 30ms` or `Background concurrent copying GC freed …, paused 123us \
-                 total 12.3ms`)"
-            )),
-        ));
-    }
-    let mut out = PauseSeries::default();
-    // GC end times in ms on the capture's clock; untimed GCs are laid end to end.
-    let mut cursor_ns: i128 = 0;
-    let mut placed: Vec<(i128, Pause)> = Vec::new();
-    // GCs that ran longer than their pauses: the collector worked beside the mutators for the rest.
-    let mut concurrent: Vec<(i128, i128, ConcurrentPhase)> = Vec::new();
-    let mut last_line_ns: i128 = 0;
-    for (line, g, t) in gcs {
+/// GCs placed on the capture's clock as they are read: end times in ms on the clock; GCs read before any time
+/// stamp are laid end to end.
+#[derive(Debug, Default)]
+struct Placed {
+    /// GC lines read.
+    gcs: usize,
+    /// The pauses and concurrent phases so far (times still on the capture's clock, see `starts`).
+    out: PauseSeries,
+    /// Start of each pause in `out.pauses` on the capture's clock (moved to the origin at the end, in place). `[ns]`
+    starts: Vec<i128>,
+    /// Span of each phase in `out.concurrent` on the capture's clock. `[ns]`
+    concurrent_spans: Vec<(i128, i128)>,
+    /// End of the untimed GCs laid end to end. `[ns]`
+    cursor_ns: i128,
+    /// The latest GC end. `[ns]`
+    last_line_ns: i128,
+}
+
+impl Placed {
+    /// Places GC `g` of line `line`, read at capture time `t` (ms; `None` before any time stamp).
+    fn gc(&mut self, line: usize, g: &GcLine, t: Option<i64>) {
+        self.gcs += 1;
         let sum = g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
         let total = g.total_ns.unwrap_or(0).max(sum);
         let end: i128 = match t {
-            Some(ms) if any_time => i128::from(ms) * 1_000_000,
+            Some(ms) => i128::from(ms) * 1_000_000,
             _ => {
-                cursor_ns += i128::from(total);
-                cursor_ns
+                self.cursor_ns += i128::from(total);
+                self.cursor_ns
             }
         };
-        last_line_ns = last_line_ns.max(end);
+        self.last_line_ns = self.last_line_ns.max(end);
         let start = end - i128::from(total);
         let name = g.pid.clone().unwrap_or_default();
-        let mutator = match out.mutators.iter().position(|n| *n == name) {
+        let mutator = match self.out.mutators.iter().position(|n| *n == name) {
             Some(m) => m,
             None => {
-                out.mutators.push(name);
-                out.mutators.len() - 1
+                self.out.mutators.push(name);
+                self.out.mutators.len() - 1
             }
         };
         let (kind, cause) = match g.dialect {
@@ -408,15 +401,12 @@ fn finish(
             ),
         };
         if total > sum {
-            concurrent.push((
-                start,
-                end,
-                ConcurrentPhase {
-                    name: kind.clone(),
-                    line,
-                    ..ConcurrentPhase::default()
-                },
-            ));
+            self.concurrent_spans.push((start, end));
+            self.out.concurrent.push(ConcurrentPhase {
+                name: kind.clone(),
+                line,
+                ..ConcurrentPhase::default()
+            });
         }
         // First pause at the GC start; the others back to back, ending at the GC end.
         let mut at = end
@@ -448,34 +438,68 @@ fn finish(
                 line,
                 ..Pause::default()
             };
-            placed.push((a, pause));
+            self.starts.push(a);
+            self.out.pauses.push(pause);
         }
     }
-    let origin = placed
-        .iter()
-        .map(|(a, _)| *a)
-        .min()
-        .unwrap_or(0)
-        .min(last_line_ns);
+}
+
+/// Moves the placed GCs (`placed`) to one time axis starting at the earliest.
+fn finish(
+    file: &str,
+    mut warnings: Warnings,
+    placed: Placed,
+    any_time: bool,
+    untimed_after_time: usize,
+) -> Result<PauseSeries, ImportError> {
+    if placed.gcs == 0 {
+        let (line, why) = warnings
+            .first_skipped(&["not a GC line"])
+            .map_or((1, String::new()), |(l, r)| (l, format!("; line {l}: {r}")));
+        return Err(ImportError::new(
+            file,
+            line,
+            ImportErrorKind::NothingUsable(format!(
+                "no Dalvik or ART GC line found{why} (expected e.g. `GC_CONCURRENT freed 2049K, 65% free \
+                 3571K/9991K, paused 2ms+3ms, total 30ms` or `Background concurrent copying GC freed …, paused 123us \
+                 total 12.3ms`)"
+            )),
+        ));
+    }
+    let Placed {
+        mut out,
+        starts,
+        concurrent_spans,
+        last_line_ns,
+        ..
+    } = placed;
+    let origin = starts.iter().copied().min().unwrap_or(0).min(last_line_ns);
     let in_range = |ns: i128| u64::try_from(ns).ok().filter(|&v| v < MAX_TIME_NS);
-    for (a, mut p) in placed {
+    // `retain_mut` visits the pauses in order, so the k-th visit is the k-th start.
+    let mut starts = starts.into_iter();
+    out.pauses.retain_mut(|p| {
+        let a = starts.next().unwrap_or(origin);
         // Stamps more than 146 years apart (a garbled date) cannot all be placed: the far ones are skipped.
         let Some(end) = in_range(a - origin + i128::from(p.end_ns)) else {
             warnings.skip(p.line, OUT_OF_RANGE);
-            continue;
+            return false;
         };
         p.start_ns = end - p.end_ns;
         p.end_ns = end;
-        out.pauses.push(p);
-    }
-    for (a, b, mut c) in concurrent {
+        true
+    });
+    let mut spans = concurrent_spans.into_iter();
+    out.concurrent.retain_mut(|c| {
+        let (a, b) = spans.next().unwrap_or((origin, origin));
         // Skipped with the GC's pauses when out of range (above).
         if let (Some(a), Some(b)) = (in_range(a - origin), in_range(b - origin)) {
             c.start_ns = a;
             c.end_ns = b;
-            out.concurrent.push(c);
+            true
+        } else {
+            false
         }
-    }
+    });
     out.concurrent.sort_by_key(|c| (c.start_ns, c.line));
     if out.pauses.is_empty() {
         let line = warnings.first_skipped(&[]).map_or(1, |(l, _)| l);

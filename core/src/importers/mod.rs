@@ -7,6 +7,7 @@
 //! and what was expected ([`ImportError`]). Log lines that are not understood are never dropped silently: they are
 //! counted in a [`Warnings`] reporter, grouped by reason with their first line numbers.
 
+mod csv_rows;
 mod error;
 pub mod jvm_log;
 pub mod logcat;
@@ -586,87 +587,10 @@ pub(crate) fn read_lines(
     Ok(report)
 }
 
-/// One non-blank CSV line: its 1-based number and text (without the line ending), or why it cannot be read.
-pub(crate) type CsvLine = Result<(usize, String), ImportError>;
-
-/// The non-blank lines of an in-memory text (tests, fuzzing).
-pub(crate) fn text_lines(text: &str) -> impl Iterator<Item = CsvLine> + '_ {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| Ok((i + 1, l.to_string())))
-}
-
-/// The non-blank lines of a CSV stream, read one at a time into a buffer of at most [`MAX_LINE_BYTES`]: a longer
-/// line, or one that is not UTF-8, is an error naming it (a CSV row cannot be skipped the way a log line can).
-/// Memory stays bounded whatever the input, compressed or not.
-pub(crate) fn csv_lines<'a>(
-    name: &'a str,
-    mut src: impl BufRead + 'a,
-) -> impl Iterator<Item = CsvLine> + 'a {
-    let mut no = 0usize;
-    let mut done = false;
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    std::iter::from_fn(move || {
-        while !done {
-            buf.clear();
-            no += 1;
-            let at = no;
-            let n = match (&mut src)
-                .take(MAX_LINE_BYTES as u64 + 1)
-                .read_until(b'\n', &mut buf)
-            {
-                Ok(n) => n,
-                Err(e) => {
-                    done = true;
-                    return Some(Err(ImportError::new(
-                        name,
-                        at,
-                        ImportErrorKind::Io(e.to_string()),
-                    )));
-                }
-            };
-            if n == 0 {
-                done = true;
-                break;
-            }
-            if buf.len() > MAX_LINE_BYTES {
-                done = true;
-                return Some(Err(ImportError::new(
-                    name,
-                    at,
-                    ImportErrorKind::LineTooLong {
-                        limit_bytes: MAX_LINE_BYTES,
-                        expected: "CSV rows".into(),
-                    },
-                )));
-            }
-            let mut line: &[u8] = &buf;
-            if at == 1 {
-                line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
-            }
-            let Ok(text) = std::str::from_utf8(line) else {
-                done = true;
-                return Some(Err(ImportError::new(
-                    name,
-                    at,
-                    ImportErrorKind::InvalidUtf8,
-                )));
-            };
-            let text = text.trim_end_matches(['\n', '\r']);
-            if !text.trim().is_empty() {
-                return Some(Ok((at, text.to_string())));
-            }
-        }
-        None
-    })
-}
-
-/// Imports a CSV stream (UTF-8), line by line.
+/// Imports a pause or utilisation CSV streamed from `src` (UTF-8; see `csv_rows`).
 fn import_csv(name: &str, src: impl BufRead, format: Format) -> Result<Imported, ImportError> {
-    let mut lines = csv_lines(name, src).peekable();
-    if lines.peek().is_none() {
+    let mut rows = csv_rows::CsvRows::new(name, src).peekable();
+    if rows.peek().is_none() {
         return Err(ImportError::new(
             name,
             1,
@@ -674,8 +598,8 @@ fn import_csv(name: &str, src: impl BufRead, format: Format) -> Result<Imported,
         ));
     }
     Ok(match format {
-        Format::UtilCsv => Imported::Util(util_csv::parse_lines(name, lines)?),
-        _ => Imported::Pauses(pauses_csv::parse_lines(name, lines)?),
+        Format::UtilCsv => Imported::Util(util_csv::parse_rows(name, rows)?),
+        _ => Imported::Pauses(pauses_csv::parse_rows(name, rows)?),
     })
 }
 
@@ -697,7 +621,7 @@ pub fn detect(name: &str, text: &str) -> Result<Format, ImportError> {
         .enumerate()
         .find(|(_, l)| !l.trim().is_empty())
         .map_or((0, ""), |(i, l)| (i + 1, l.trim()));
-    let header: Vec<String> = pauses_csv::fields(first)
+    let header: Vec<String> = csv_rows::line_fields(first)
         .iter()
         .map(|f| f.to_lowercase())
         .collect();

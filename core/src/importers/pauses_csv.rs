@@ -3,28 +3,10 @@
 //! one mutator) and `kind` are optional; other columns are ignored. The default observation span is
 //! `[0, last end]`. Fields may be double-quoted (RFC 4180); blank lines are skipped.
 
-use super::{CsvLine, ImportError, ImportErrorKind, Pause, PauseSeries, text_lines};
+use std::io::Read;
 
-/// Splits one CSV line into trimmed fields, honouring double quotes (`""` inside quotes is one quote).
-pub(crate) fn fields(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.trim_end_matches(['\r', '\n']).chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => out.push(std::mem::take(&mut cur).trim().to_string()),
-            _ => cur.push(c),
-        }
-    }
-    out.push(cur.trim().to_string());
-    out
-}
+use super::csv_rows::{CsvRow, CsvRows};
+use super::{ImportError, ImportErrorKind, Pause, PauseSeries};
 
 /// The header of a CSV file: column positions by lower-case name.
 #[derive(Debug)]
@@ -44,9 +26,9 @@ impl Header {
     }
 
     /// Reads the header (the first line) from `lines`; the rest of `lines` are the rows. `Ok(None)`: no line.
-    pub fn read(lines: &mut impl Iterator<Item = CsvLine>) -> Result<Option<Header>, ImportError> {
-        Ok(lines.next().transpose()?.map(|(line, l)| Header {
-            names: fields(&l).iter().map(|f| f.to_lowercase()).collect(),
+    pub fn read(rows: &mut impl Iterator<Item = CsvRow>) -> Result<Option<Header>, ImportError> {
+        Ok(rows.next().transpose()?.map(|(line, rec)| Header {
+            names: rec.iter().map(str::to_lowercase).collect(),
             line,
         }))
     }
@@ -81,11 +63,11 @@ impl Header {
 pub(crate) fn cell_ns(
     file: &str,
     line: usize,
-    row: &[String],
+    row: &csv::StringRecord,
     col: usize,
     name: &str,
 ) -> Result<u64, ImportError> {
-    let text = row.get(col).map_or("", String::as_str);
+    let text = row.get(col).unwrap_or("");
     text.parse::<u64>()
         .ok()
         .filter(|&v| v < super::MAX_TIME_NS)
@@ -96,17 +78,21 @@ pub(crate) fn cell_ns(
 
 /// Parses a pause CSV (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    parse_lines(file, text_lines(text))
+    parse_read(file, text.as_bytes())
 }
 
-/// [`parse`] over streamed non-blank lines (see [`super::csv_lines`]): memory holds one line and the pauses.
-pub fn parse_lines(
+/// [`parse`] streamed from `src` ([`CsvRows`]): memory holds one row and the pauses.
+pub fn parse_read(file: &str, src: impl Read) -> Result<PauseSeries, ImportError> {
+    parse_rows(file, CsvRows::new(file, src))
+}
+
+/// [`parse`] over the rows of [`CsvRows`], the header first.
+pub(crate) fn parse_rows(
     file: &str,
-    mut lines: impl Iterator<Item = CsvLine>,
+    mut rows: impl Iterator<Item = CsvRow>,
 ) -> Result<PauseSeries, ImportError> {
     const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
-    let header = Header::read(&mut lines)?.unwrap_or_else(Header::none);
-    let rows = lines.map(|l| l.map(|(i, l)| (i, fields(&l))));
+    let header = Header::read(&mut rows)?.unwrap_or_else(Header::none);
     let start = header.require(file, &["start_ns"], EXPECTED)?;
     let end = header.require(file, &["end_ns"], EXPECTED)?;
     let mutator = header.find(&["mutator"]);
@@ -123,7 +109,7 @@ pub fn parse_lines(
                 ImportErrorKind::EndBeforeStart { start_ns, end_ns },
             ));
         }
-        let name = mutator.and_then(|c| row.get(c)).map_or("", String::as_str);
+        let name = mutator.and_then(|c| row.get(c)).unwrap_or("");
         let m = match out.mutators.iter().position(|n| n == name) {
             Some(m) => m,
             None => {
@@ -135,10 +121,7 @@ pub fn parse_lines(
             start_ns,
             end_ns,
             mutator: m,
-            kind: kind
-                .and_then(|c| row.get(c))
-                .cloned()
-                .unwrap_or_else(|| "pause".into()),
+            kind: kind.and_then(|c| row.get(c)).unwrap_or("pause").to_string(),
             line,
             ..Pause::default()
         });
@@ -162,16 +145,6 @@ pub fn parse_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoted_fields_split() {
-        assert_eq!(fields(r#"1,"a, b",  c "#), vec!["1", "a, b", "c"], "quotes");
-        assert_eq!(
-            fields(r#""say ""hi""",2"#),
-            vec![r#"say "hi""#, "2"],
-            "escaped quote"
-        );
-    }
 
     #[test]
     fn columns_by_name_and_errors_by_line() {

@@ -3,23 +3,30 @@
 //! column holds several step functions (per processor or per mutator), each ascending in time; the MMU is then
 //! the minimum over them. Values must lie in [0, 1].
 
-use super::pauses_csv::{Header, cell_ns, fields};
-use super::{CsvLine, ImportError, ImportErrorKind, UtilizationSeries, text_lines};
+use std::io::Read;
+
+use super::csv_rows::{CsvRow, CsvRows};
+use super::pauses_csv::{Header, cell_ns};
+use super::{ImportError, ImportErrorKind, UtilizationSeries};
 use crate::metrics::mmu::UtilSeries;
 
 /// Parses a utilisation CSV (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<UtilizationSeries, ImportError> {
-    parse_lines(file, text_lines(text))
+    parse_read(file, text.as_bytes())
 }
 
-/// [`parse`] over streamed non-blank lines (see [`super::csv_lines`]).
-pub fn parse_lines(
+/// [`parse`] streamed from `src` ([`CsvRows`]): memory holds one row and the steps.
+pub fn parse_read(file: &str, src: impl Read) -> Result<UtilizationSeries, ImportError> {
+    parse_rows(file, CsvRows::new(file, src))
+}
+
+/// [`parse`] over the rows of [`CsvRows`], the header first.
+pub(crate) fn parse_rows(
     file: &str,
-    mut lines: impl Iterator<Item = CsvLine>,
+    mut rows: impl Iterator<Item = CsvRow>,
 ) -> Result<UtilizationSeries, ImportError> {
     const EXPECTED: &str = "time_ns,util (optional series)";
-    let header = Header::read(&mut lines)?.unwrap_or_else(Header::none);
-    let rows = lines.map(|l| l.map(|(i, l)| (i, fields(&l))));
+    let header = Header::read(&mut rows)?.unwrap_or_else(Header::none);
     let time = header.require(file, &["time_ns"], EXPECTED)?;
     let util = header.require(file, &["util", "utilization"], EXPECTED)?;
     let series = header.find(&["series"]);
@@ -27,7 +34,7 @@ pub fn parse_lines(
     for r in rows {
         let (line, row) = r?;
         let t = cell_ns(file, line, &row, time, "time_ns")?;
-        let text = row.get(util).map_or("", String::as_str);
+        let text = row.get(util).unwrap_or("");
         let u = text
             .parse::<f64>()
             .ok()
@@ -35,7 +42,7 @@ pub fn parse_lines(
             .ok_or_else(|| {
                 ImportError::bad_value(file, line, "util", text, "a utilisation between 0 and 1")
             })?;
-        let name = series.and_then(|c| row.get(c)).map_or("", String::as_str);
+        let name = series.and_then(|c| row.get(c)).unwrap_or("");
         let k = match out.names.iter().position(|n| n == name) {
             Some(k) => k,
             None => {

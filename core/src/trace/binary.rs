@@ -1,9 +1,13 @@
-//! The binary form (version 1): magic, varint header, then one tag byte per record and LEB128 varints, with object
+//! The binary form (version 2; version 1 is read too): magic, varint header, then one tag byte per record and LEB128 varints, with object
 //! ids, addresses and times delta-encoded (zigzag) against the previous record so that a typical `alloc` takes
 //! 7–12 bytes. [`BinEncoder`] writes records into a byte buffer; [`BinDecoder`] reads them from a buffered stream
 //! and reports the byte offset of any bad or cut record. See `docs/trace-format.md` for the byte layout.
 
 use std::io::Read;
+use std::sync::{Arc, Mutex};
+
+use super::blocks::{BlockError, BlockMap, BlockReader};
+use super::byte_input::{ByteInput, Cut, varint};
 
 use super::{
     BINARY_MAGIC, Event, HeapInfo, MAX_STRING_BYTES, Table, Tables, TimeUnit, TraceError,
@@ -33,7 +37,6 @@ pub const TAG_GC_END: u8 = 0x15;
 
 /// Longest fixed part of a record: a tag and six 10-byte varints.
 const MAX_RECORD_BYTES: usize = 1 + 6 * 10;
-const BUF_BYTES: usize = 256 * 1024;
 
 fn zigzag(delta: u64) -> u64 {
     let d = delta as i64;
@@ -74,10 +77,14 @@ pub struct BinEncoder {
 }
 
 impl BinEncoder {
-    /// Appends the magic and the header.
-    pub fn header(&mut self, buf: &mut Vec<u8>, h: &TraceHeader) {
+    /// Appends the magic and the version: the bytes before the first block.
+    pub fn preamble(&mut self, buf: &mut Vec<u8>) {
         buf.extend_from_slice(&BINARY_MAGIC);
         put_varint(buf, u64::from(VERSION));
+    }
+
+    /// Appends the header fields after the version (the start of the first block's payload).
+    pub fn header(&mut self, buf: &mut Vec<u8>, h: &TraceHeader) {
         put_varint(buf, h.time_unit.code());
         put_varint(buf, h.heap.base_addr);
         put_varint(buf, h.heap.size_bytes);
@@ -151,130 +158,82 @@ impl BinEncoder {
     }
 }
 
-/// A buffered byte stream that knows the offset of every byte.
-pub(crate) struct ByteInput {
-    src: Box<dyn Read>,
-    buf: Vec<u8>,
-    pos: usize,
-    len: usize,
-    /// Offset of `buf[0]` in the stream.
-    base: u64,
-    eof: bool,
-}
-
-impl ByteInput {
-    pub(crate) fn new(src: Box<dyn Read>) -> Self {
-        ByteInput {
-            src,
-            buf: vec![0; BUF_BYTES],
-            pos: 0,
-            len: 0,
-            base: 0,
-            eof: false,
-        }
-    }
-
-    fn offset(&self) -> u64 {
-        self.base + self.pos as u64
-    }
-
-    /// Makes at least `need` (≤ the buffer) bytes available unless the stream ends first.
-    fn fill(&mut self, need: usize) -> std::io::Result<()> {
-        if self.len - self.pos >= need || self.eof {
-            return Ok(());
-        }
-        self.buf.copy_within(self.pos..self.len, 0);
-        self.base += self.pos as u64;
-        self.len -= self.pos;
-        self.pos = 0;
-        while self.len < need {
-            match self.src.read(&mut self.buf[self.len..]) {
-                Ok(0) => {
-                    self.eof = true;
-                    break;
-                }
-                Ok(n) => self.len += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        Ok(())
-    }
-
-    fn available(&self) -> &[u8] {
-        &self.buf[self.pos..self.len]
-    }
-}
-
-/// Why a field could not be decoded.
-#[derive(Clone, Copy)]
-enum Cut {
-    /// The bytes ran out.
-    End,
-    /// A varint longer than 10 bytes or beyond 64 bits.
-    Overlong,
-}
-
-/// Decodes a varint from `s` at `*at`.
-#[inline(always)]
-fn varint(s: &[u8], at: &mut usize) -> Result<u64, Cut> {
-    // Fast path: one byte (small deltas, ids and kinds).
-    if let Some(&b) = s.get(*at)
-        && b < 0x80
-    {
-        *at += 1;
-        return Ok(u64::from(b));
-    }
-    let mut v = 0u64;
-    let mut shift = 0u32;
-    loop {
-        let b = *s.get(*at).ok_or(Cut::End)?;
-        *at += 1;
-        if shift == 63 && b > 1 {
-            return Err(Cut::Overlong);
-        }
-        v |= u64::from(b & 0x7f) << shift;
-        if b < 0x80 {
-            return Ok(v);
-        }
-        shift += 7;
-        if shift > 63 {
-            return Err(Cut::Overlong);
-        }
-    }
-}
-
 /// Reads the records of a binary trace after its magic.
 pub(crate) struct BinDecoder {
     name: String,
     input: ByteInput,
     d: Deltas,
     version: u32,
+    /// Version 2: where the blocks' payloads lie in the file (errors name file offsets).
+    blocks: Option<Arc<Mutex<BlockMap>>>,
+}
+
+/// Reads from `src` until `buf` is full or the stream ends; the bytes read.
+fn read_full(src: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match src.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The format version after the magic, read a byte at a time (the version decides how the rest is read): the
+/// version and its length in bytes.
+fn read_version(name: &str, src: &mut dyn Read) -> Result<(u64, u64), TraceError> {
+    let start = BINARY_MAGIC.len() as u64;
+    let mut bytes = Vec::with_capacity(10);
+    loop {
+        let mut b = [0u8; 1];
+        let n = read_full(src, &mut b)
+            .map_err(|e| TraceError::byte(name, start, format!("cannot read: {e}")))?;
+        if n == 0 {
+            return Err(TraceError::byte(
+                name,
+                start + bytes.len() as u64,
+                format!(
+                    "unexpected end of file inside the format version (which starts at byte {start})"
+                ),
+            ));
+        }
+        bytes.push(b[0]);
+        if b[0] < 0x80 || bytes.len() == 10 {
+            break;
+        }
+    }
+    let mut at = 0;
+    let v = varint(&bytes, &mut at).map_err(|_| {
+        TraceError::byte(
+            name,
+            start,
+            "the format version: a varint longer than 64 bits (expected at most 10 bytes)",
+        )
+    })?;
+    Ok((v, bytes.len() as u64))
 }
 
 impl BinDecoder {
     /// Reads the magic and header from `src`.
     pub(crate) fn open(
         name: &str,
-        src: Box<dyn Read>,
+        mut src: Box<dyn Read>,
     ) -> Result<(BinDecoder, TraceHeader), TraceError> {
-        let mut dec = BinDecoder {
-            name: name.to_string(),
-            input: ByteInput::new(src),
-            d: Deltas::default(),
-            version: 0,
-        };
-        dec.fill(BINARY_MAGIC.len())?;
-        if !dec.input.available().starts_with(&BINARY_MAGIC) {
+        let mut magic = [0u8; BINARY_MAGIC.len()];
+        let n = read_full(&mut src, &mut magic)
+            .map_err(|e| TraceError::byte(name, 0, format!("cannot read: {e}")))?;
+        if n < magic.len() || magic != BINARY_MAGIC {
             return Err(TraceError::byte(
                 name,
                 0,
                 "not a binary gclab trace: expected the magic bytes 89 47 43 54 52 41 43 45 (\\x89GCTRACE)",
             ));
         }
-        dec.input.pos += BINARY_MAGIC.len();
-        let version_at = dec.input.offset();
-        let version = dec.header_varint("the format version")?;
+        let version_at = BINARY_MAGIC.len() as u64;
+        let (version, len) = read_version(name, &mut src)?;
         if version == 0 || version > u64::from(VERSION) {
             return Err(TraceError::byte(
                 name,
@@ -284,12 +243,26 @@ impl BinDecoder {
                 ),
             ));
         }
-        dec.version = version as u32;
+        let body_at = version_at + len;
+        let (input, blocks) = if version >= 2 {
+            let (r, map) = BlockReader::new(src, body_at);
+            (ByteInput::new(Box::new(r)), Some(map))
+        } else {
+            let mut input = ByteInput::new(src);
+            input.base = body_at;
+            (input, None)
+        };
+        let mut dec = BinDecoder {
+            name: name.to_string(),
+            input,
+            d: Deltas::default(),
+            version: version as u32,
+            blocks,
+        };
         let unit_at = dec.input.offset();
         let code = dec.header_varint("the time-unit code")?;
         let time_unit = TimeUnit::from_code(code).ok_or_else(|| {
-            TraceError::byte(
-                name,
+            dec.err(
                 unit_at,
                 format!("unknown time-unit code {code}: expected 0 to 6"),
             )
@@ -309,11 +282,31 @@ impl BinDecoder {
         Ok((dec, header))
     }
 
+    /// The file offset of stream offset `at` (the same before version 2).
+    fn file_at(&self, at: u64) -> u64 {
+        match &self.blocks {
+            Some(m) => m
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .file_offset(at),
+            None => at,
+        }
+    }
+
+    /// An error at stream offset `at` (named by its file offset).
+    #[cold]
+    fn err(&self, at: u64, message: impl Into<String>) -> TraceError {
+        TraceError::byte(&self.name, self.file_at(at), message)
+    }
+
     fn fill(&mut self, need: usize) -> Result<(), TraceError> {
         let at = self.input.offset();
-        self.input
-            .fill(need)
-            .map_err(|e| TraceError::byte(&self.name, at, format!("cannot read: {e}")))
+        self.input.fill(need).map_err(|e| {
+            match e.get_ref().and_then(|x| x.downcast_ref::<BlockError>()) {
+                Some(b) => TraceError::byte(&self.name, b.at, b.message.clone()),
+                None => self.err(at, format!("cannot read: {e}")),
+            }
+        })
     }
 
     fn header_varint(&mut self, what: &str) -> Result<u64, TraceError> {
@@ -331,13 +324,14 @@ impl BinDecoder {
 
     fn cut(&self, c: Cut, record_at: u64, what: &str) -> TraceError {
         match c {
-            Cut::End => TraceError::byte(
-                &self.name,
+            Cut::End => self.err(
                 self.input.base + self.input.len as u64,
-                format!("unexpected end of file inside {what} (which starts at byte {record_at})"),
+                format!(
+                    "unexpected end of file inside {what} (which starts at byte {})",
+                    self.file_at(record_at)
+                ),
             ),
-            Cut::Overlong => TraceError::byte(
-                &self.name,
+            Cut::Overlong => self.err(
                 record_at,
                 format!("{what}: a varint longer than 64 bits (expected at most 10 bytes)"),
             ),
@@ -349,8 +343,7 @@ impl BinDecoder {
         let start = self.input.offset();
         let len = self.header_varint(what)?;
         if len > MAX_STRING_BYTES as u64 {
-            return Err(TraceError::byte(
-                &self.name,
+            return Err(self.err(
                 start,
                 format!("{what}: length {len} exceeds the limit of {MAX_STRING_BYTES} bytes"),
             ));
@@ -363,8 +356,7 @@ impl BinDecoder {
         let bytes = &self.input.available()[..len];
         let s = std::str::from_utf8(bytes)
             .map_err(|e| {
-                TraceError::byte(
-                    &self.name,
+                self.err(
                     self.input.offset() + e.valid_up_to() as u64,
                     format!("{what}: invalid UTF-8 (expected a UTF-8 string)"),
                 )
@@ -388,8 +380,7 @@ impl BinDecoder {
             let start = self.input.offset();
             let s = self.input.available();
             let Some(&tag) = s.first() else {
-                return Err(TraceError::byte(
-                    &self.name,
+                return Err(self.err(
                     start,
                     "unexpected end of file: expected a record or the end record (tag 0x00)",
                 ));
@@ -406,7 +397,7 @@ impl BinDecoder {
                 let name = self.string(&what)?;
                 tables
                     .push(table, name)
-                    .map_err(|e| TraceError::byte(&self.name, start, format!("expected {e}")))?;
+                    .map_err(|e| self.err(start, format!("expected {e}")))?;
                 continue;
             }
             return self.event(tag, start, tables, events);
@@ -449,8 +440,7 @@ impl BinDecoder {
     fn decode_error(&self, tag: u8, c: Cut, start: u64) -> TraceError {
         match record_name(tag) {
             Some(what) => self.cut(c, start, what),
-            None => TraceError::byte(
-                &self.name,
+            None => self.err(
                 start,
                 format!("unknown record tag 0x{tag:02x}: expected 0x00-0x03 or 0x10-0x15"),
             ),
@@ -467,8 +457,7 @@ impl BinDecoder {
             _ => Ok(()),
         };
         let what = record_name(tag).unwrap_or("a record");
-        TraceError::byte(
-            &self.name,
+        self.err(
             start,
             format!("{what}: expected {}", check.err().unwrap_or_default()),
         )
@@ -478,16 +467,14 @@ impl BinDecoder {
     #[cold]
     fn end(&mut self, declared: u64, start: u64, events: u64) -> Result<(), TraceError> {
         if declared != events {
-            return Err(TraceError::byte(
-                &self.name,
+            return Err(self.err(
                 start,
                 format!("the end record counts {declared} events but {events} were read"),
             ));
         }
         self.fill(1)?;
         if !self.input.available().is_empty() {
-            return Err(TraceError::byte(
-                &self.name,
+            return Err(self.err(
                 self.input.offset(),
                 "data after the end record: expected the end of the file",
             ));

@@ -23,6 +23,9 @@ pub struct TraceError {
     pub at: Location,
     /// What is wrong, saying what was expected.
     pub message: String,
+    /// The file is an output that could not be created or written (not a bad input): callers tell the two apart
+    /// by this, never by the message's text.
+    pub writing: bool,
 }
 
 impl TraceError {
@@ -32,6 +35,15 @@ impl TraceError {
             file: file.to_string(),
             at,
             message: message.into(),
+            writing: false,
+        }
+    }
+
+    /// An output `file` that cannot be created or written.
+    pub fn writing(file: &str, message: impl Into<String>) -> Self {
+        TraceError {
+            writing: true,
+            ..TraceError::file(file, message)
         }
     }
 

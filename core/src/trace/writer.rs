@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::io::AtomicFile;
 
 use super::binary::BinEncoder;
-use super::{Event, Form, MAX_STRING_BYTES, Table, Tables, TraceError, TraceHeader, text};
+use super::{Event, Form, MAX_STRING_BYTES, Table, Tables, TraceError, TraceHeader, blocks, text};
 
 /// A streaming trace writer. Call [`TraceWriter::finish`] to write the `end` record: a file without it is
 /// reported as truncated by readers.
@@ -50,13 +50,13 @@ impl FileTraceWriter {
     ) -> Result<Self, TraceError> {
         let name = path.display().to_string();
         let f = AtomicFile::create(path)
-            .map_err(|e| TraceError::file(&name, format!("cannot create: {e}")))?;
+            .map_err(|e| TraceError::writing(&name, format!("cannot create: {e}")))?;
         TraceWriter::new(
             BufWriter::with_capacity(256 * 1024, f),
             form.unwrap_or_else(|| Form::for_path(path)),
             header,
         )
-        .map_err(|e| TraceError::file(&name, format!("cannot write: {e}")))
+        .map_err(|e| TraceError::writing(&name, format!("cannot write: {e}")))
     }
 
     /// Writes the `end` record and replaces the destination with the finished file.
@@ -79,11 +79,19 @@ impl<W: Write> TraceWriter<W> {
         let mut bin = BinEncoder::default();
         let mut buf = Vec::with_capacity(64 * 1024);
         match form {
-            Form::Text => buf.extend_from_slice(text::header(header).as_bytes()),
-            Form::Binary => bin.header(&mut buf, header),
+            Form::Text => {
+                buf.extend_from_slice(text::header(header).as_bytes());
+                out.write_all(&buf)?;
+                buf.clear();
+            }
+            Form::Binary => {
+                // The magic and version stand before the blocks; the header fields open the first block.
+                bin.preamble(&mut buf);
+                out.write_all(&buf)?;
+                buf.clear();
+                bin.header(&mut buf, header);
+            }
         }
-        out.write_all(&buf)?;
-        buf.clear();
         Ok(TraceWriter {
             out,
             form,
@@ -149,9 +157,18 @@ impl<W: Write> TraceWriter<W> {
 
     fn flush_if_full(&mut self) -> std::io::Result<()> {
         if self.buf.len() >= 60 * 1024 {
-            self.out.write_all(&self.buf)?;
-            self.buf.clear();
+            self.flush_buf()?;
         }
+        Ok(())
+    }
+
+    /// Writes what is buffered: as it is (text) or as one checksummed block (binary).
+    fn flush_buf(&mut self) -> std::io::Result<()> {
+        match self.form {
+            Form::Text => self.out.write_all(&self.buf)?,
+            Form::Binary => blocks::frame(&mut self.out, &self.buf)?,
+        }
+        self.buf.clear();
         Ok(())
     }
 
@@ -163,7 +180,7 @@ impl<W: Write> TraceWriter<W> {
                 .extend_from_slice(text::end(self.events).as_bytes()),
             Form::Binary => self.bin.end(&mut self.buf, self.events),
         }
-        self.out.write_all(&self.buf)?;
+        self.flush_buf()?;
         self.out.flush()?;
         Ok(self.out)
     }

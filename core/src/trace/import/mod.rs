@@ -348,7 +348,7 @@ where
 
 /// The writer's I/O error as a trace error about `name`.
 pub(crate) fn write_error(name: &str, e: &std::io::Error) -> TraceError {
-    TraceError::file(name, format!("cannot write the trace: {e}"))
+    TraceError::writing(name, format!("cannot write the trace: {e}"))
 }
 
 /// Lines of an in-memory input (tests and fuzzing).

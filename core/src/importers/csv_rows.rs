@@ -1,0 +1,227 @@
+//! The CSV reader of the pause and utilisation importers: the maintained `csv` crate (RFC 4180 quoting, a record
+//! reused from row to row) over a stream whose physical lines are capped at [`MAX_LINE_BYTES`], so that memory
+//! holds one record whatever the input (a 2 GB line in a 61 KB zstd file is an error at its line, not an abort).
+//! Fields are trimmed; a line holding only white space is skipped; rows may have fewer or more fields than the
+//! header. Every problem is an [`ImportError`] naming the file and the 1-based line.
+
+use std::collections::VecDeque;
+use std::io::Read;
+
+use super::{ImportError, ImportErrorKind, MAX_LINE_BYTES};
+
+/// A row: its 1-based line and fields, or why it cannot be read.
+pub(crate) type CsvRow = Result<(usize, csv::StringRecord), ImportError>;
+
+/// The line-cap error a [`LineCapped`] reader returns, with the 1-based line that passed the cap.
+#[derive(Debug)]
+struct LineTooLong(usize);
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {} is longer than {MAX_LINE_BYTES} bytes", self.0)
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+/// Passes `inner` through, fails once a line grows past [`MAX_LINE_BYTES`], and keeps the offsets of the line
+/// feeds read ahead of the rows handed out (the `csv` crate's own line count leaves out blank lines).
+struct LineCapped<R> {
+    inner: R,
+    /// Bytes since the last line feed.
+    run: usize,
+    /// Line feeds seen.
+    lines: usize,
+    /// Bytes read.
+    offset: u64,
+    /// Offsets of the line feeds not yet passed by a row (at most one buffer's worth), each with whether a
+    /// carriage return stands before it.
+    feeds: VecDeque<(u64, bool)>,
+    /// The last byte read.
+    last: u8,
+}
+
+impl<R: Read> Read for LineCapped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let got = &buf[..n];
+        for (i, _) in got.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+            let before = if i == 0 { self.last } else { got[i - 1] };
+            self.feeds
+                .push_back((self.offset + i as u64, before == b'\r'));
+            self.lines += 1;
+        }
+        self.offset += n as u64;
+        self.last = got.last().copied().unwrap_or(self.last);
+        match got.iter().rposition(|&b| b == b'\n') {
+            Some(last) => self.run = n - last - 1,
+            None => self.run += n,
+        }
+        if self.run > MAX_LINE_BYTES {
+            return Err(std::io::Error::other(LineTooLong(self.lines + 1)));
+        }
+        Ok(n)
+    }
+}
+
+/// The rows of a CSV stream called `name`, the header first.
+pub(crate) struct CsvRows<R: Read> {
+    name: String,
+    reader: csv::Reader<LineCapped<R>>,
+    /// Line feeds before the last row handed out.
+    feeds_passed: usize,
+    done: bool,
+}
+
+impl<R: Read> CsvRows<R> {
+    pub(crate) fn new(name: &str, src: R) -> Self {
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .buffer_capacity(64 * 1024)
+            .from_reader(LineCapped {
+                inner: src,
+                run: 0,
+                lines: 0,
+                offset: 0,
+                feeds: VecDeque::new(),
+                last: 0,
+            });
+        CsvRows {
+            name: name.to_string(),
+            reader,
+            feeds_passed: 0,
+            done: false,
+        }
+    }
+
+    /// The 1-based line of the first byte at or after `offset` that is not a line ending (`csv` places a row
+    /// where the previous one ended, before the blank lines it skips); offsets are asked in ascending order.
+    fn line_at(&mut self, offset: u64) -> usize {
+        let feeds = &mut self.reader.get_mut().feeds;
+        let mut at = offset;
+        while let Some(&(f, cr)) = feeds.front() {
+            if f < at {
+            } else if f == at || (cr && f == at + 1) {
+                at = f + 1;
+            } else {
+                break;
+            }
+            feeds.pop_front();
+            self.feeds_passed += 1;
+        }
+        self.feeds_passed + 1
+    }
+
+    fn error(&mut self, e: &csv::Error) -> ImportError {
+        self.done = true;
+        let at = e
+            .position()
+            .map_or(self.reader.position().byte(), csv::Position::byte);
+        let line = self.line_at(at);
+        let kind = match e.kind() {
+            csv::ErrorKind::Io(io) => {
+                if let Some(LineTooLong(at)) = io.get_ref().and_then(|x| x.downcast_ref()) {
+                    return ImportError::new(
+                        &self.name,
+                        *at,
+                        ImportErrorKind::LineTooLong {
+                            limit_bytes: MAX_LINE_BYTES,
+                            expected: "CSV rows".into(),
+                        },
+                    );
+                }
+                ImportErrorKind::Io(io.to_string())
+            }
+            csv::ErrorKind::Utf8 { .. } => ImportErrorKind::InvalidUtf8,
+            _ => ImportErrorKind::Io(e.to_string()),
+        };
+        ImportError::new(&self.name, line.max(1), kind)
+    }
+}
+
+impl<R: Read> Iterator for CsvRows<R> {
+    type Item = CsvRow;
+
+    fn next(&mut self) -> Option<CsvRow> {
+        let mut rec = csv::StringRecord::new();
+        while !self.done {
+            match self.reader.read_record(&mut rec) {
+                Ok(false) => self.done = true,
+                Ok(true) => {
+                    let at = rec.position().map_or(0, csv::Position::byte);
+                    let line = self.line_at(at);
+                    if line == 1
+                        && let Some(first) = rec.get(0)
+                        && let Some(rest) = first.strip_prefix('\u{feff}')
+                    {
+                        let mut fields: Vec<String> = rec.iter().map(str::to_string).collect();
+                        fields[0] = rest.trim().to_string();
+                        rec = csv::StringRecord::from(fields);
+                    }
+                    if rec.len() == 1 && rec.get(0).is_some_and(str::is_empty) {
+                        continue;
+                    }
+                    return Some(Ok((line, rec)));
+                }
+                Err(e) => return Some(Err(self.error(&e))),
+            }
+        }
+        None
+    }
+}
+
+/// The fields of one CSV line (the header, when telling the format).
+pub(crate) fn line_fields(line: &str) -> Vec<String> {
+    match CsvRows::new("", line.as_bytes()).next() {
+        Some(Ok((_, rec))) => rec.iter().map(str::to_string).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str) -> Vec<Result<(usize, Vec<String>), String>> {
+        CsvRows::new("t.csv", text.as_bytes())
+            .map(|r| {
+                r.map(|(l, rec)| (l, rec.iter().map(str::to_string).collect()))
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn quotes_blank_lines_and_line_numbers() {
+        let got = rows("\u{feff}a,b\n\n  \n1,\"x, y\"\r\n\"say \"\"hi\"\"\", 2 \n");
+        assert_eq!(
+            got,
+            vec![
+                Ok((1, vec!["a".into(), "b".into()])),
+                Ok((4, vec!["1".into(), "x, y".into()])),
+                Ok((5, vec!["say \"hi\"".into(), "2".into()])),
+            ],
+            "rows"
+        );
+        assert_eq!(
+            line_fields(r#"1,"a, b",  c "#),
+            vec!["1", "a, b", "c"],
+            "one line"
+        );
+    }
+
+    #[test]
+    fn a_line_past_the_cap_and_invalid_utf8_are_errors_at_their_line() {
+        let mut text = b"a,b\n1,2\n".to_vec();
+        text.extend(std::iter::repeat_n(b'9', MAX_LINE_BYTES + 10));
+        let got: Vec<CsvRow> = CsvRows::new("t.csv", &text[..]).collect();
+        let e = got.last().and_then(|r| r.as_ref().err()).expect("an error");
+        assert!(e.to_string().starts_with("t.csv:3: "), "{e}");
+        assert!(matches!(e.kind, ImportErrorKind::LineTooLong { .. }), "{e}");
+        let got: Vec<CsvRow> = CsvRows::new("t.csv", &b"a,b\n1,\xff\n"[..]).collect();
+        let e = got.last().and_then(|r| r.as_ref().err()).expect("an error");
+        assert!(e.to_string().starts_with("t.csv:2: "), "{e}");
+    }
+}
