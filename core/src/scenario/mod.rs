@@ -197,11 +197,7 @@ impl Scenario {
             })
             .collect();
         for (k, v) in overrides.iter().filter(|(k, _)| !is_profile_key(k)) {
-            let arg = format!("{k}={v}");
-            set_path(&mut table, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
-                arg: arg.clone(),
-                message: m,
-            })?;
+            let arg = apply_override(&mut table, k, v)?;
             set_keys.push((k.clone(), arg));
         }
         // One typed check of all overrides together (a slider move costs one deserialisation, not one per
@@ -361,16 +357,22 @@ fn is_profile_key(k: &str) -> bool {
     k.starts_with("workload.") && k != "workload.profile"
 }
 
+/// Sets `k` = `v` in `table`; returns the override as the user wrote it (`heap.size=64KiB`) for error messages.
+fn apply_override(table: &mut Table, k: &str, v: &Value) -> Result<String, ScenarioError> {
+    let arg = format!("{k}={v}");
+    set_path(table, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
+        arg: arg.clone(),
+        message: m,
+    })?;
+    Ok(arg)
+}
+
 /// The first override that makes the file fail its typed check, applied in order on `raw` (the error each one
 /// gives is the one the user sees: `--set heap.size=banana` names `heap.size`, never a later, valid override).
 fn first_bad_override(raw: &Table, overrides: &[(String, Value)]) -> Result<(), ScenarioError> {
     let mut table = raw.clone();
     for (k, v) in overrides.iter().filter(|(k, _)| !is_profile_key(k)) {
-        let arg = format!("{k}={v}");
-        set_path(&mut table, k, v.clone()).map_err(|m| ScenarioError::BadOverride {
-            arg: arg.clone(),
-            message: m,
-        })?;
+        let arg = apply_override(&mut table, k, v)?;
         Value::Table(table.clone())
             .try_into::<ScenarioFile>()
             .map_err(|e| ScenarioError::BadOverride {

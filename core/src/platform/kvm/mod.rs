@@ -340,18 +340,7 @@ impl<'s> KvmSim<'s> {
             Some(a) if activates => self.powered_dynamic_banks() + self.banks.gated_in(a, size),
             _ => self.powered_dynamic_banks(),
         };
-        let req = AllocRequest {
-            alloc_index: self.alloc_index,
-            size_bytes: size,
-            heap_bytes: self.live_bytes + self.dead_bytes,
-            bytes_since_gc: self.bytes_since_gc,
-            bank_size: self.bank_size,
-            activates_bank: activates,
-            powered_banks_after: powered_after as u64,
-        };
-        if let Some(tr) = self.policy.before_alloc(&req) {
-            self.collect(tr, None);
-        }
+        self.offer_to_trigger(size, activates, powered_after);
         let addr = match self.free.allocate(size) {
             Some(a) => a,
             None => {
@@ -400,22 +389,28 @@ impl<'s> KvmSim<'s> {
         true
     }
 
-    /// An immortal object under `live_state = "permanent"`: KVM puts it in the permanent space (reserved at
-    /// start-up, always powered, never collected), so it takes no room in the dynamic heap and no bank is woken.
-    /// It is still an allocation: the triggers see the request (a k-allocation count, a due forced collection).
-    fn allocate_permanent(&mut self, size: u64) {
+    /// Shows the trigger the allocation of `size` bytes about to happen (whether it wakes a bank, and the dynamic
+    /// banks powered after it) and runs the collection it asks for, if any.
+    fn offer_to_trigger(&mut self, size: u64, activates: bool, powered_after: usize) {
         let req = AllocRequest {
             alloc_index: self.alloc_index,
             size_bytes: size,
             heap_bytes: self.live_bytes + self.dead_bytes,
             bytes_since_gc: self.bytes_since_gc,
             bank_size: self.bank_size,
-            activates_bank: false,
-            powered_banks_after: self.powered_dynamic_banks() as u64,
+            activates_bank: activates,
+            powered_banks_after: powered_after as u64,
         };
         if let Some(tr) = self.policy.before_alloc(&req) {
             self.collect(tr, None);
         }
+    }
+
+    /// An immortal object under `live_state = "permanent"`: KVM puts it in the permanent space (reserved at
+    /// start-up, always powered, never collected), so it takes no room in the dynamic heap and no bank is woken.
+    /// It is still an allocation: the triggers see the request (a k-allocation count, a due forced collection).
+    fn allocate_permanent(&mut self, size: u64) {
+        self.offer_to_trigger(size, false, self.powered_dynamic_banks());
         self.alloc_index += 1;
         self.allocated_bytes += size;
         self.sample();
