@@ -54,6 +54,10 @@ pub enum Command {
     StartSweep,
     /// Cancel the sweep.
     CancelSweep,
+    /// Start the heap-size sweep of the current scenario (the trade-off view).
+    StartTradeOff,
+    /// Cancel the heap-size sweep.
+    CancelTradeOff,
     /// Open a lesson: a built-in id or a lesson file.
     OpenLesson(String),
     /// Go to a lesson step (0-based; clamped).

@@ -6,22 +6,10 @@ use gclab_core::scenario::presets::PRESETS;
 use gclab_core::{CollectorKind, PlatformKind};
 
 use super::command::Command;
-use super::state::AppState;
+use super::state::{AppState, heap_range_kib};
 use super::sweep::SweepState;
 use super::theme::Theme;
 
-/// Heap sizes offered on kvm-soc and on android-krait. `[KiB]`
-const HEAP_KIB_KVM: [u64; 7] = [32, 64, 128, 256, 512, 1024, 2048];
-const HEAP_KIB_ANDROID: [u64; 8] = [
-    16 << 10,
-    32 << 10,
-    64 << 10,
-    96 << 10,
-    128 << 10,
-    192 << 10,
-    256 << 10,
-    512 << 10,
-];
 /// Bank sizes offered. `[KiB]`
 const BANK_KIB: [u64; 15] = [
     1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
@@ -228,27 +216,30 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             changed |= r.changed();
             ui.end_row();
 
-            let l = ui.label("heap size");
-            egui::ComboBox::from_id_salt("heap")
-                .selected_text(kib(c.heap_kib))
-                .show_ui(ui, |ui| {
-                    let sizes: &[u64] = if platform == PlatformKind::AndroidKrait {
-                        &HEAP_KIB_ANDROID
-                    } else {
-                        &HEAP_KIB_KVM
-                    };
-                    for &h in sizes {
-                        if ui.selectable_label(c.heap_kib == h, kib(h)).clicked() {
-                            c.heap_kib = h;
-                            if c.bank_kib > h {
-                                c.bank_kib = h;
-                            }
-                            changed = true;
-                        }
-                    }
-                })
-                .response
+            let l = ui.label("heap size").on_hover_text(
+                "The heap's size (heap.size): on kvm-soc the banked SRAM; on android-krait the growth limit. \
+                 Rounded to a whole number of banks. Type a size (\"3 MiB\") to set it exactly.",
+            );
+            let (lo, hi) = heap_range_kib(platform);
+            let mut h = c.heap_kib;
+            let r = ui
+                .add(
+                    egui::Slider::new(&mut h, lo..=hi)
+                        .logarithmic(true)
+                        .custom_formatter(|v, _| kib(v.round() as u64))
+                        .custom_parser(|t| {
+                            let t = t.trim();
+                            // A bare number is KiB, as the knob counts; with a unit, as the scenario file writes it.
+                            t.parse::<f64>().ok().or_else(|| {
+                                gclab_core::units::parse_bytes(t).ok().map(|b| b as f64 / 1024.0)
+                            })
+                        }),
+                )
                 .labelled_by(l.id);
+            if r.changed() {
+                c.set_heap_kib(h);
+                changed = true;
+            }
             ui.end_row();
 
             let l = ui.label("bank size").on_hover_text(

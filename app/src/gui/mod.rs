@@ -148,6 +148,8 @@ pub struct GclabApp {
     worker: Worker,
     layout: views::layout::LayoutView,
     sweep: sweep::SweepState,
+    /// The heap-size sweep of the trade-off view.
+    tradeoff: sweep::SweepState,
     variants: sweep::VariantCurves,
     commands: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
@@ -195,6 +197,7 @@ impl GclabApp {
             worker: Worker::spawn(move || c2.request_repaint()),
             layout: views::layout::LayoutView::default(),
             sweep: sweep::SweepState::default(),
+            tradeoff: sweep::SweepState::default(),
             variants: sweep::VariantCurves::default(),
             commands: vec![Command::Rerun],
             screenshot: env("GCLAB_SCREENSHOT").map(|path| ScreenshotPlan {
@@ -227,8 +230,12 @@ impl GclabApp {
         if env("GCLAB_VARIANTS").is_some() {
             app.commands.push(Command::MmuVariants(true));
         }
-        if app.state.settings.view == ViewKind::Sweep && app.screenshot.is_some() {
-            app.commands.push(Command::StartSweep);
+        if app.screenshot.is_some() {
+            match app.state.settings.view {
+                ViewKind::Sweep => app.commands.push(Command::StartSweep),
+                ViewKind::TradeOff => app.commands.push(Command::StartTradeOff),
+                _ => {}
+            }
         }
         app.apply_commands(ctx);
         app
@@ -281,6 +288,7 @@ impl GclabApp {
         self.drain_worker();
         self.drain_loader();
         self.sweep.poll();
+        self.tradeoff.poll();
         self.variants.poll();
         if let Some(l) = &mut self.lesson {
             l.poll();
@@ -353,6 +361,7 @@ impl GclabApp {
                 &pal,
                 &mut self.layout,
                 &self.sweep,
+                &self.tradeoff,
                 &self.variants,
                 &mut self.commands,
             );
@@ -698,11 +707,25 @@ impl GclabApp {
                 Command::StartSweep => match self.state.controls.apply(&self.state.base) {
                     Ok(sc) => {
                         let c2 = ctx.clone();
-                        self.sweep.start(&sc, move || c2.request_repaint());
+                        self.sweep
+                            .start(&sc, sweep::SweepMode::Collector, move || {
+                                c2.request_repaint();
+                            });
                     }
                     Err(e) => self.state.error(e.to_string()),
                 },
                 Command::CancelSweep => self.sweep.cancel(),
+                Command::StartTradeOff => match self.state.controls.apply(&self.state.base) {
+                    Ok(sc) => {
+                        let c2 = ctx.clone();
+                        self.tradeoff
+                            .start(&sc, sweep::SweepMode::HeapSize, move || {
+                                c2.request_repaint();
+                            });
+                    }
+                    Err(e) => self.state.error(e.to_string()),
+                },
+                Command::CancelTradeOff => self.tradeoff.cancel(),
                 Command::ParetoAxis(w) => self.state.pareto.minmu_window_ms = w,
                 Command::OpenSweepPoint(i) => {
                     let point = self
@@ -801,6 +824,11 @@ impl GclabApp {
         if let Some(ms) = step.playhead_ms.or(step.time_range_ms.map(|r| r[0])) {
             self.state.playback.playhead = ms * 1e-3;
             self.state.playback.playing = false;
+        }
+        let tradeoff = self.state.settings.view == ViewKind::TradeOff;
+        if tradeoff && (changed || self.tradeoff.result.is_none()) {
+            // Queued: it runs on the scenario this step loads, once loaded (next frame).
+            self.commands.push(Command::StartTradeOff);
         }
         if !changed {
             return false;
@@ -940,6 +968,7 @@ impl GclabApp {
             return;
         };
         let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
+            || (self.state.settings.view == ViewKind::TradeOff && self.tradeoff.running())
             || self.variants.running()
             || self.logs.busy()
             || self.lesson.as_ref().is_some_and(lesson::LessonState::busy);

@@ -199,6 +199,56 @@ fn the_sweep_runs_in_the_background_and_can_be_cancelled() {
 }
 
 #[test]
+fn the_trade_off_view_sweeps_heap_sizes_with_energy_pauses_and_minmu() {
+    let (ctx, mut app) = headless(Scenario::preset("kvm/kwml").expect("kwml preset"));
+    app.state.controls.collector = gclab_core::CollectorKind::Base;
+    app.state.controls.set_heap_kib(256);
+    app.queue(Command::Rerun);
+    settle(&ctx, &mut app);
+    app.queue(Command::SetView(ViewKind::TradeOff));
+    app.queue(Command::StartTradeOff);
+    frame(&ctx, &mut app);
+    assert!(app.tradeoff.running(), "the heap-size sweep started");
+    let t0 = std::time::Instant::now();
+    while app.tradeoff.running() && t0.elapsed().as_secs() < 300 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let r = app.tradeoff.result.clone().expect("a result");
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let sizes: Vec<u64> = r.heap.iter().map(|p| p.heap_kib).collect();
+    assert_eq!(
+        sizes,
+        super::sweep::heap_sizes(256, app.state.controls.bank_kib, 4),
+        "every size ran, smallest first"
+    );
+    assert_eq!(sizes.first(), Some(&32), "an eighth of 256 KiB");
+    assert_eq!(sizes.last(), Some(&2048), "to eight times it, past the old 2 MiB menu's end");
+    assert!(r.memory_modelled, "kvm-soc models the memories");
+    let at = |kib: u64| r.heap.iter().find(|p| p.heap_kib == kib).expect("swept");
+    let (small, big) = (at(64), at(512));
+    assert!(
+        small.collections > 10 * big.collections,
+        "the lesson's claim: 64 KiB collects more than ten times as often as 512 KiB ({} vs {})",
+        small.collections,
+        big.collections
+    );
+    assert!(
+        big.max_pause_ms > small.max_pause_ms,
+        "and pauses longer ({} vs {} ms)",
+        big.max_pause_ms,
+        small.max_pause_ms
+    );
+    assert!(
+        r.heap.iter().all(|p| p.total_j > p.memory_j && p.memory_j > 0.0),
+        "the total includes the CPU, the memory-only figure is part of it"
+    );
+    let csv = super::views::tradeoff::csv(&r, 1.0);
+    assert_eq!(csv.lines().count(), r.heap.len() + 1, "a CSV line per heap size");
+    frame(&ctx, &mut app);
+}
+
+#[test]
 fn keys_play_and_step_between_collections() {
     let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
     settle(&ctx, &mut app);

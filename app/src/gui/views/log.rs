@@ -69,7 +69,7 @@ pub fn ui(
         }
         // The explorer is drawn before any log (views::ui): it shows a sweep result, not the run.
         ViewKind::Pareto => {}
-        ViewKind::Sweep => not_in_a_log(
+        ViewKind::Sweep | ViewKind::TradeOff => not_in_a_log(
             ui,
             pal,
             "Sweeps simulate the scenario",

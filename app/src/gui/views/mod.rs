@@ -12,6 +12,7 @@ pub mod pareto;
 pub mod raster;
 pub mod sweep;
 pub mod trace;
+pub mod tradeoff;
 
 use egui::{Id, Rect, UiBuilder};
 use egui_plot::{Plot, VLine};
@@ -155,6 +156,7 @@ pub fn ui(
     pal: &Palette,
     layout_view: &mut layout::LayoutView,
     sweep: &SweepState,
+    tradeoff_sweep: &SweepState,
     variants: &VariantCurves,
     cmds: &mut Vec<Command>,
 ) {
@@ -220,7 +222,7 @@ pub fn ui(
         trace::ui(ui, st, t, pal, layout_view, view, cmds);
         return;
     }
-    if st.current.is_none() && view != ViewKind::Sweep {
+    if st.current.is_none() && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff) {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("computing the first run…");
@@ -243,6 +245,7 @@ pub fn ui(
         ViewKind::Cpu => cpu::ui(ui, st, pal, cmds),
         ViewKind::Sweep => sweep::ui(ui, sweep, pal),
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
+        ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
     }
 }
 
