@@ -19,15 +19,26 @@ fn kib(k: u64) -> String {
     super::format::bytes(k * 1024)
 }
 
-/// The top bar: title, file row, baseline, theme and presentation zoom.
-pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
+/// The top bar: title, file row, baseline, theme and presentation zoom. In presentation mode (`present`) only
+/// the title, the Lessons and Help menus, the theme and the zoom: one row, so the figure keeps the height.
+pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         ui.heading("gclab").on_hover_text(
             "gclab, the GC energy lab. Drag a knob on the left: the scenario re-runs at once and every view \
              follows.",
         );
         ui.separator();
-        ui.menu_button("Lessons", |ui| {
+        lessons_menu(ui, cmds);
+        if !present {
+            file_row(ui, st, cmds);
+        }
+        ui.separator();
+        theme_and_zoom(ui, st);
+    });
+}
+
+fn lessons_menu(ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+    ui.menu_button("Lessons", |ui| {
             for (id, title) in gclab_core::lesson::builtin_titles() {
                 if ui.button(title).clicked() {
                     cmds.push(Command::OpenLesson(id.to_string()));
@@ -39,101 +50,99 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
         .on_hover_text(
             "Built-in lessons: steps with a short text, predict-then-reveal, and claims checked on the model",
         );
-        if ui
-            .button("Open…")
-            .on_hover_text("Choose a scenario file in the system's file dialog")
-            .clicked()
-        {
-            cmds.push(Command::OpenDialog);
-        }
-        if ui
-            .button("Save as…")
-            .on_hover_text(
-                "Save the current scenario (knobs applied) where the system's file dialog says",
-            )
-            .clicked()
-        {
-            cmds.push(Command::SaveDialog);
-        }
-        let file_label = ui.label("file:");
-        ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(170.0))
-            .labelled_by(file_label.id)
-            .on_hover_text("A scenario TOML path (you can also drop a file on the window).");
-        let path = std::path::PathBuf::from(st.path_text.trim());
-        if ui
-            .button("Open")
-            .on_hover_text("Load the scenario file named on the left")
-            .clicked()
-        {
-            cmds.push(Command::LoadFile(path.clone()));
-        }
-        if ui
-            .button("Save")
-            .on_hover_text(
-                "Write the current scenario (with the knobs applied) as TOML to that path",
-            )
-            .clicked()
-        {
-            cmds.push(Command::SaveFile(path.clone()));
-        }
-        if ui
-            .button("Export CSV")
-            .on_hover_text(
-                "Write the run's timelines as CSV files into a directory next to that path",
-            )
-            .clicked()
-        {
-            let dir = path.with_extension("csv.d");
-            cmds.push(Command::ExportCsv(dir));
-        }
-        if ui
-            .button("Save PNG")
-            .on_hover_text("Save the window as a PNG image next to that path")
-            .clicked()
-        {
-            cmds.push(Command::ExportPng(path.with_extension("png")));
-        }
-        ui.separator();
-        if ui
-            .button("Pin as baseline")
-            .on_hover_text(
-                "Keep this run: every view then draws it beside the next runs, with deltas",
-            )
-            .clicked()
-        {
-            cmds.push(Command::PinBaseline);
-        }
-        if st.baseline.is_some() && ui.button("Clear baseline").clicked() {
-            cmds.push(Command::ClearBaseline);
-        }
-        ui.separator();
-        let s = &mut st.settings;
-        let dark = s.theme == Theme::Dark;
-        if ui
-            .button(if dark { "Light theme" } else { "Dark theme" })
-            .on_hover_text("Switch between the light and the dark theme")
-            .clicked()
-        {
-            s.theme = if dark { Theme::Light } else { Theme::Dark };
-        }
-        let zoom_label = ui.label("zoom");
-        egui::ComboBox::from_id_salt("zoom")
-            .selected_text(format!("{:.0} %", s.zoom * 100.0))
-            .show_ui(ui, |ui| {
-                for (z, name) in [
-                    (1.0, "100 %"),
-                    (1.25, "125 %"),
-                    (1.5, "150 % (projector)"),
-                    (1.75, "175 %"),
-                    (2.0, "200 % (large hall)"),
-                ] {
-                    ui.selectable_value(&mut s.zoom, z, name);
-                }
-            })
-            .response
-            .labelled_by(zoom_label.id)
-            .on_hover_text("Presentation zoom: make everything readable from the back of a room");
-    });
+}
+
+fn file_row(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
+    if ui
+        .button("Open…")
+        .on_hover_text("Choose a scenario file in the system's file dialog")
+        .clicked()
+    {
+        cmds.push(Command::OpenDialog);
+    }
+    if ui
+        .button("Save as…")
+        .on_hover_text(
+            "Save the current scenario (knobs applied) where the system's file dialog says",
+        )
+        .clicked()
+    {
+        cmds.push(Command::SaveDialog);
+    }
+    let file_label = ui.label("file:");
+    ui.add(egui::TextEdit::singleline(&mut st.path_text).desired_width(170.0))
+        .labelled_by(file_label.id)
+        .on_hover_text("A scenario TOML path (you can also drop a file on the window).");
+    let path = std::path::PathBuf::from(st.path_text.trim());
+    if ui
+        .button("Open")
+        .on_hover_text("Load the scenario file named on the left")
+        .clicked()
+    {
+        cmds.push(Command::LoadFile(path.clone()));
+    }
+    if ui
+        .button("Save")
+        .on_hover_text("Write the current scenario (with the knobs applied) as TOML to that path")
+        .clicked()
+    {
+        cmds.push(Command::SaveFile(path.clone()));
+    }
+    if ui
+        .button("Export CSV")
+        .on_hover_text("Write the run's timelines as CSV files into a directory next to that path")
+        .clicked()
+    {
+        let dir = path.with_extension("csv.d");
+        cmds.push(Command::ExportCsv(dir));
+    }
+    if ui
+        .button("Save PNG")
+        .on_hover_text("Save the window as a PNG image next to that path")
+        .clicked()
+    {
+        cmds.push(Command::ExportPng(path.with_extension("png")));
+    }
+    ui.separator();
+    if ui
+        .button("Pin as baseline")
+        .on_hover_text("Keep this run: every view then draws it beside the next runs, with deltas")
+        .clicked()
+    {
+        cmds.push(Command::PinBaseline);
+    }
+    if st.baseline.is_some() && ui.button("Clear baseline").clicked() {
+        cmds.push(Command::ClearBaseline);
+    }
+}
+
+fn theme_and_zoom(ui: &mut egui::Ui, st: &mut AppState) {
+    let s = &mut st.settings;
+    let dark = s.theme == Theme::Dark;
+    if ui
+        .button(if dark { "Light theme" } else { "Dark theme" })
+        .on_hover_text("Switch between the light and the dark theme")
+        .clicked()
+    {
+        s.theme = if dark { Theme::Light } else { Theme::Dark };
+    }
+    let zoom_label = ui.label("zoom");
+    egui::ComboBox::from_id_salt("zoom")
+        .selected_text(format!("{:.0} %", s.zoom * 100.0))
+        .show_ui(ui, |ui| {
+            for (z, name) in [
+                (1.0, "100 %"),
+                (1.25, "125 %"),
+                (1.5, "150 % (projector)"),
+                (1.75, "175 %"),
+                (2.0, "200 % (large hall)"),
+            ] {
+                ui.selectable_value(&mut s.zoom, z, name);
+            }
+        })
+        .response
+        .labelled_by(zoom_label.id)
+        .on_hover_text("Presentation zoom: make everything readable from the back of a room");
 }
 
 /// The left panel.
@@ -355,7 +364,17 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             ui.spinner();
             ui.label("computing…");
         } else if let Some(ms) = st.last_latency_ms {
-            ui.weak(format!("re-ran in {ms:.0} ms"));
+            // The status bar shows this same figure; the split is on hover.
+            let split = st.current.as_ref().map_or(String::new(), |v| {
+                format!(
+                    "of which {:.0} ms simulating and {:.0} ms deriving the views; the rest is waiting for \
+                     the worker and the frame",
+                    v.simulate_s * 1e3,
+                    v.derive_s * 1e3
+                )
+            });
+            ui.weak(format!("re-ran in {ms:.0} ms"))
+                .on_hover_text(format!("From the knob change to the run on screen, {split}"));
         }
     });
     ui.separator();

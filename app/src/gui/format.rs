@@ -75,7 +75,11 @@ mod tests {
         assert_eq!(delta(110.0, 100.0), "+10 %");
         assert_eq!(delta(95.0, 100.0), "-5.0 %");
         assert_eq!(delta(1.0, 0.0), "");
-        assert_eq!(csv_ms(0.099_999_999_999_999_99), "0.1", "no binary noise in CSV");
+        assert_eq!(
+            csv_ms(0.099_999_999_999_999_99),
+            "0.1",
+            "no binary noise in CSV"
+        );
         assert_eq!(csv_ms(50.0), "50");
     }
 }

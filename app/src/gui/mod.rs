@@ -296,7 +296,7 @@ impl GclabApp {
         self.input(&ctx);
         let pal = Palette::of(self.state.settings.theme);
         egui::Panel::top("top").show(ui, |ui| {
-            controls::top_bar(ui, &mut self.state, &mut self.commands);
+            controls::top_bar(ui, &mut self.state, self.present, &mut self.commands);
             if let Some((path, since)) = &self.logs.loading {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -345,8 +345,15 @@ impl GclabApp {
         }
         if let Some(l) = &mut self.lesson {
             let present = self.present;
+            // Presenting, the figure gets 60 % of the width and the lesson text the rest.
+            let width = ui.available_width();
             egui::Panel::right("lesson")
-                .default_size(if present { 420.0 } else { 340.0 })
+                .default_size(if present {
+                    (width * 0.4).max(300.0)
+                } else {
+                    340.0
+                })
+                .max_size(width * if present { 0.5 } else { 0.6 })
                 .resizable(true)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
@@ -363,6 +370,7 @@ impl GclabApp {
                 &self.sweep,
                 &self.tradeoff,
                 &self.variants,
+                !self.present,
                 &mut self.commands,
             );
         });
@@ -417,11 +425,11 @@ impl GclabApp {
                     if st.current.is_none() {
                         st.playback.speed = default_speed(view.duration_s);
                     }
+                    // One latency figure everywhere (the left panel shows the same): request to result on screen.
                     let msg = format!(
-                        "{} — simulated in {:.0} ms, views derived in {:.0} ms",
+                        "{} — re-ran in {:.0} ms",
                         view.label,
-                        view.simulate_s * 1e3,
-                        view.derive_s * 1e3
+                        st.last_latency_ms.unwrap_or(view.simulate_s * 1e3)
                     );
                     if st.log.is_none() {
                         st.info(msg);
@@ -707,10 +715,9 @@ impl GclabApp {
                 Command::StartSweep => match self.state.controls.apply(&self.state.base) {
                     Ok(sc) => {
                         let c2 = ctx.clone();
-                        self.sweep
-                            .start(&sc, sweep::SweepMode::Collector, move || {
-                                c2.request_repaint();
-                            });
+                        self.sweep.start(&sc, sweep::SweepMode::Collector, move || {
+                            c2.request_repaint();
+                        });
                     }
                     Err(e) => self.state.error(e.to_string()),
                 },

@@ -395,15 +395,30 @@ mod tests {
         let mut c = Controls::of(&base, "default");
         c.bank_kib = 16;
         c.set_heap_kib(24 << 10);
-        assert_eq!(c.heap_kib, 24 << 10, "24 MiB on kvm-soc, past the old 2 MiB menu");
+        assert_eq!(
+            c.heap_kib,
+            24 << 10,
+            "24 MiB on kvm-soc, past the old 2 MiB menu"
+        );
         let sc = c.apply(&base).expect("a 24 MiB heap is a valid scenario");
-        assert_eq!(sc.file().heap.size.bytes(), 24 << 20, "heap.size follows the knob");
+        assert_eq!(
+            sc.file().heap.size.bytes(),
+            24 << 20,
+            "heap.size follows the knob"
+        );
         c.set_heap_kib(100);
         assert_eq!(c.heap_kib, 96, "rounded to whole 16 KiB banks");
         c.set_heap_kib(10);
-        assert_eq!((c.heap_kib, c.bank_kib), (10, 10), "a bank larger than the heap shrinks to it");
+        assert_eq!(
+            (c.heap_kib, c.bank_kib),
+            (10, 10),
+            "a bank larger than the heap shrinks to it"
+        );
         let (lo, hi) = heap_range_kib(PlatformKind::KvmSoc);
-        assert!(lo <= 32 && hi >= 64 << 10, "kvm-soc spans tiny to trace-sized heaps");
+        assert!(
+            lo <= 32 && hi >= 64 << 10,
+            "kvm-soc spans tiny to trace-sized heaps"
+        );
     }
 
     #[test]

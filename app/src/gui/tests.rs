@@ -223,7 +223,11 @@ fn the_trade_off_view_sweeps_heap_sizes_with_energy_pauses_and_minmu() {
         "every size ran, smallest first"
     );
     assert_eq!(sizes.first(), Some(&32), "an eighth of 256 KiB");
-    assert_eq!(sizes.last(), Some(&2048), "to eight times it, past the old 2 MiB menu's end");
+    assert_eq!(
+        sizes.last(),
+        Some(&2048),
+        "to eight times it, past the old 2 MiB menu's end"
+    );
     assert!(r.memory_modelled, "kvm-soc models the memories");
     let at = |kib: u64| r.heap.iter().find(|p| p.heap_kib == kib).expect("swept");
     let (small, big) = (at(64), at(512));
@@ -240,11 +244,17 @@ fn the_trade_off_view_sweeps_heap_sizes_with_energy_pauses_and_minmu() {
         small.max_pause_ms
     );
     assert!(
-        r.heap.iter().all(|p| p.total_j > p.memory_j && p.memory_j > 0.0),
+        r.heap
+            .iter()
+            .all(|p| p.total_j > p.memory_j && p.memory_j > 0.0),
         "the total includes the CPU, the memory-only figure is part of it"
     );
     let csv = super::views::tradeoff::csv(&r, 1.0);
-    assert_eq!(csv.lines().count(), r.heap.len() + 1, "a CSV line per heap size");
+    assert_eq!(
+        csv.lines().count(),
+        r.heap.len() + 1,
+        "a CSV line per heap size"
+    );
     frame(&ctx, &mut app);
 }
 

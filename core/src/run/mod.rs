@@ -304,7 +304,14 @@ mod tests {
     #[test]
     fn mmu_windows_are_exact_decimal_milliseconds() {
         let (mmu, _) = pause_metrics(&[], 1, 2_000_000_000);
-        assert_eq!(mmu[0].window_ms, 0.1, "100 µs is 0.1 ms, not 0.09999999999999999");
-        assert_eq!(mmu[0].window_ms.to_string(), "0.1", "as CSV and JSON print it");
+        assert_eq!(
+            mmu[0].window_ms, 0.1,
+            "100 µs is 0.1 ms, not 0.09999999999999999"
+        );
+        assert_eq!(
+            mmu[0].window_ms.to_string(),
+            "0.1",
+            "as CSV and JSON print it"
+        );
     }
 }

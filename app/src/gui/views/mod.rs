@@ -158,12 +158,16 @@ pub fn ui(
     sweep: &SweepState,
     tradeoff_sweep: &SweepState,
     variants: &VariantCurves,
+    tabs: bool,
     cmds: &mut Vec<Command>,
 ) {
     let mut view = st.settings.view;
     ui.horizontal_wrapped(|ui| {
-        for v in ViewKind::ALL {
-            ui.selectable_value(&mut view, v, v.title());
+        // Presenting, the lesson picks the view: no tab row, the figure keeps the height.
+        if tabs {
+            for v in ViewKind::ALL {
+                ui.selectable_value(&mut view, v, v.title());
+            }
         }
         if st.computing {
             ui.separator();
@@ -209,7 +213,9 @@ pub fn ui(
     if view != st.settings.view {
         cmds.push(Command::SetView(view));
     }
-    ui.separator();
+    if tabs {
+        ui.separator();
+    }
     if view == ViewKind::Pareto {
         pareto::ui(ui, &st.pareto, pal, cmds);
         return;

@@ -73,7 +73,9 @@ pub fn ui(
             );
         } else if ui
             .button("Run heap-size sweep")
-            .on_hover_text("Simulate the scenario with the knobs applied at 13 heap sizes, on every core")
+            .on_hover_text(
+                "Simulate the scenario with the knobs applied at 13 heap sizes, on every core",
+            )
             .clicked()
         {
             cmds.push(Command::StartTradeOff);
@@ -94,7 +96,11 @@ pub fn ui(
             .response
             .labelled_by(l.id);
     });
-    let Some(r) = sweep.result.as_ref().filter(|r| r.mode == SweepMode::HeapSize) else {
+    let Some(r) = sweep
+        .result
+        .as_ref()
+        .filter(|r| r.mode == SweepMode::HeapSize)
+    else {
         ui.label(
             "Press \"Run heap-size sweep\": the scenario with the knobs applied runs at 13 heap sizes and the \
              three plots below fill in.",
@@ -113,6 +119,17 @@ pub fn ui(
             "the memories' share of the total (heap, ROM, stack): leakage of powered banks and accesses",
         ));
     }
+    let mmu_label = format!("MinMU at {}", format::window_ms(window));
+    items.push((
+        pal.gc,
+        "longest pause",
+        "the longest time the program stood still for a collection",
+    ));
+    items.push((
+        pal.variants[2],
+        mmu_label.as_str(),
+        "minimum mutator utilisation: the worst share of any window of this length left to the program",
+    ));
     items.push((
         pal.baseline,
         "this scenario's heap",
@@ -128,29 +145,51 @@ pub fn ui(
     let note_h = if oom.is_empty() && r.errors.is_empty() {
         0.0
     } else {
-        24.0
+        ui.text_style_height(&egui::TextStyle::Body) + 4.0
     };
-    let each = ((ui.available_height() - note_h) / 3.0 - 6.0).max(90.0);
+    // Three plots, x tick labels on the last only (the axes are linked): it gets their room on top of its share.
+    let gap = ui.spacing().item_spacing.y;
+    let room = (ui.available_height() - note_h - 3.0 * gap).max(240.0);
+    let axis_h = ui.text_style_height(&egui::TextStyle::Body) * 2.6;
+    let each = ((room - axis_h) / 3.0).floor();
     let x_of = |kib: u64| (kib.max(1) as f64).log2();
     let here = x_of(r.current_heap_kib);
     let link = egui::Id::unique("tradeoff-x");
+    // One y-axis width for all three so their x axes line up.
+    let y_w = ui.text_style_height(&egui::TextStyle::Body) * 3.4;
+    // A y label longer than its plot would run into the next one: short plots get the unit only.
+    let short = each < y_w * 3.2;
     let plot = |id: &str, y_label: &str, last: bool| {
+        let y_label = if short {
+            y_label.split(['[', ']']).nth(1).unwrap_or(y_label)
+        } else {
+            y_label
+        };
         let mut p = Plot::new(id.to_string())
-            .height(each)
+            .height(if last { each + axis_h } else { each })
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
-            .y_axis_label(y_label.to_string())
             .include_y(0.0)
             .x_grid_spacer(doubling_marks)
             .allow_scroll(false)
+            .show_axes([last, true])
+            .custom_y_axes(vec![
+                AxisHints::new_y()
+                    .label(y_label.to_string())
+                    .min_thickness(y_w)
+                    // Short plots: label every grid step that is 12 points apart, not only the decades.
+                    .label_spacing(12.0..=18.0),
+            ])
             .custom_x_axes(vec![
                 AxisHints::new_x()
-                    .label(if last { "heap size (log scale)" } else { "" })
+                    .label("heap size (log scale: each step doubles it)")
                     .formatter(|m, _| heap_tick(m.value))
                     .label_spacing(28.0..=40.0),
             ]);
-        if let (Some(a), Some(b)) = (r.heap.first(), r.heap.last()) {
-            p = p.include_x(x_of(a.heap_kib) - 0.2).include_x(x_of(b.heap_kib) + 0.2);
+        if let (Some(a), Some(b)) = (finished(r).next(), finished(r).last()) {
+            p = p
+                .include_x(x_of(a.heap_kib) - 0.2)
+                .include_x(x_of(b.heap_kib) + 0.2);
         }
         p
     };
@@ -169,8 +208,16 @@ pub fn ui(
     let memory = series(&|p| Some(p.memory_j * 1e3));
     plot("tradeoff-energy", "energy [mJ]", false).show(ui, |p| {
         p.vline(marker());
-        p.line(Line::new("total energy (CPU included)", total.clone()).color(pal.current).width(2.5));
-        p.points(Points::new("total energy (CPU included)", total).radius(4.0).color(pal.current));
+        p.line(
+            Line::new("total energy (CPU included)", total.clone())
+                .color(pal.current)
+                .width(2.5),
+        );
+        p.points(
+            Points::new("total energy (CPU included)", total)
+                .radius(4.0)
+                .color(pal.current),
+        );
         if r.memory_modelled {
             p.line(
                 Line::new("memory only", memory.clone())
@@ -178,23 +225,42 @@ pub fn ui(
                     .width(2.0)
                     .style(LineStyle::dashed_dense()),
             );
-            p.points(Points::new("memory only", memory).radius(3.5).color(pal.powered));
+            p.points(
+                Points::new("memory only", memory)
+                    .radius(3.5)
+                    .color(pal.powered),
+            );
         }
     });
     let pause = series(&|p| Some(p.max_pause_ms));
-    plot("tradeoff-pause", "longest pause [ms]", false).show(ui, |p| {
+    plot("tradeoff-pause", "max pause [ms]", false).show(ui, |p| {
         p.vline(marker());
-        p.line(Line::new("longest pause", pause.clone()).color(pal.gc).width(2.5));
-        p.points(Points::new("longest pause", pause).radius(4.0).color(pal.gc));
+        p.line(
+            Line::new("longest pause", pause.clone())
+                .color(pal.gc)
+                .width(2.5),
+        );
+        p.points(
+            Points::new("longest pause", pause)
+                .radius(4.0)
+                .color(pal.gc),
+        );
     });
     let mmu = series(&|p| p.minmu_at(window));
-    let mmu_label = format!("MinMU at {}", format::window_ms(window));
-    plot("tradeoff-mmu", &mmu_label, true)
+    plot("tradeoff-mmu", "MinMU", true)
         .include_y(1.0)
         .show(ui, |p| {
             p.vline(marker());
-            p.line(Line::new(mmu_label.clone(), mmu.clone()).color(pal.variants[2]).width(2.5));
-            p.points(Points::new(mmu_label.clone(), mmu).radius(4.0).color(pal.variants[2]));
+            p.line(
+                Line::new(mmu_label.clone(), mmu.clone())
+                    .color(pal.variants[2])
+                    .width(2.5),
+            );
+            p.points(
+                Points::new(mmu_label.clone(), mmu)
+                    .radius(4.0)
+                    .color(pal.variants[2]),
+            );
         });
     if !oom.is_empty() {
         ui.colored_label(
@@ -226,7 +292,8 @@ pub fn csv(r: &SweepResult, window_ms: f64) -> String {
             memory,
             p.max_pause_ms,
             format::csv_ms(window_ms),
-            p.minmu_at(window_ms).map_or(String::new(), |m| m.to_string()),
+            p.minmu_at(window_ms)
+                .map_or(String::new(), |m| m.to_string()),
             p.collections,
             p.out_of_memory
         );
