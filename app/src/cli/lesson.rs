@@ -1,6 +1,10 @@
-//! `gclab lesson list | check [ID|FILE]... | show ID|FILE`: the built-in lessons (issue #19) from the command line.
-//! `check` evaluates every claim of every step against the model and exits 1 naming each claim that fails — the
-//! test suite runs it, so a lesson can never say what the model does not show.
+//! `gclab lesson list | check [ID|FILE]... | show ID|FILE | export ID|FILE -o DIR [--size WxH] [--scale N]`: the
+//! built-in lessons (issue #19) from the command line. `check` evaluates every claim of every step against the
+//! model and exits 1 naming each claim that fails — the test suite runs it, so a lesson can never say what the
+//! model does not show. `export` draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an
+//! offline slide deck, `index.html` ([`deck`]), every file atomically.
+
+mod deck;
 
 use std::io::Write;
 
@@ -20,8 +24,10 @@ pub fn lesson(args: &[String]) -> Result<(), CliError> {
         }
         Some("check") => check(&args[1..]),
         Some("show") if args.len() == 2 => show(&args[1]),
+        Some("export") => export(&args[1..]),
         _ => Err(CliError::input(
-            "lesson: expected `list`, `check [ID|FILE]...` or `show ID|FILE`",
+            "lesson: expected `list`, `check [ID|FILE]...`, `show ID|FILE` or \
+             `export ID|FILE -o DIR [--size WxH] [--scale N]`",
         )),
     }
 }
@@ -73,6 +79,92 @@ fn check(specs: &[String]) -> Result<(), CliError> {
             problems.join("; ")
         )))
     }
+}
+
+/// `export ID|FILE -o DIR [--size WxH] [--scale N]`: every step's figure as `step-NN.png` and `step-NN.csv`, and
+/// `index.html`, into DIR. Default size 1280×720 at 2×.
+fn export(args: &[String]) -> Result<(), CliError> {
+    let mut spec = None;
+    let mut dir = None;
+    let mut size = crate::gui::figure::FigureSize::default();
+    let mut i = 0;
+    while i < args.len() {
+        let value = |i: usize| {
+            args.get(i + 1)
+                .ok_or_else(|| CliError::input(format!("lesson export: {} needs a value", args[i])))
+        };
+        match args[i].as_str() {
+            "-o" | "--out" => {
+                dir = Some(std::path::PathBuf::from(value(i)?));
+                i += 1;
+            }
+            "--size" => {
+                let v = value(i)?;
+                size.size = v
+                    .split_once('x')
+                    .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
+                    .filter(|[w, h]: &[u32; 2]| (320..=4000).contains(w) && (240..=4000).contains(h))
+                    .ok_or_else(|| {
+                        CliError::input(format!(
+                            "lesson export: --size: expected WIDTHxHEIGHT in points (320–4000 × 240–4000), got {v:?}"
+                        ))
+                    })?;
+                i += 1;
+            }
+            "--scale" => {
+                let v = value(i)?;
+                size.scale = v
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|s| (0.5..=4.0).contains(s))
+                    .ok_or_else(|| {
+                        CliError::input(format!(
+                            "lesson export: --scale: expected 0.5 to 4, got {v:?}"
+                        ))
+                    })?;
+                i += 1;
+            }
+            a if a.starts_with('-') => {
+                return Err(CliError::input(format!(
+                    "lesson export: unknown option {a}"
+                )));
+            }
+            a if spec.is_none() => spec = Some(a.to_string()),
+            a => return Err(CliError::input(format!("lesson export: unexpected {a:?}"))),
+        }
+        i += 1;
+    }
+    let (Some(spec), Some(dir)) = (spec, dir) else {
+        return Err(CliError::input(
+            "lesson export: expected `export ID|FILE -o DIR [--size WxH] [--scale N]`",
+        ));
+    };
+    let l = load(&spec)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::other(format!("{}: {e}", dir.display())))?;
+    let (checked, _) = check_lesson(&l, &mut Evaluator::default());
+    let lesson_arg = if l.origin.starts_with("builtin:") {
+        l.id.clone()
+    } else {
+        spec.clone()
+    };
+    let mut out = std::io::stdout().lock();
+    for n in 1..=l.steps.len() {
+        let png = dir.join(deck::figure_name(n));
+        let env = [
+            ("GCLAB_LESSON".to_string(), lesson_arg.clone()),
+            ("GCLAB_STEP".to_string(), n.to_string()),
+        ];
+        crate::gui::figure::render(&png, size, &env, std::time::Duration::from_secs(300))
+            .map_err(|e| CliError::other(format!("lesson export: step {n}: {e}")))?;
+        writeln!(out, "wrote {}", png.display()).map_err(|e| CliError::other(e.to_string()))?;
+    }
+    let html = deck::deck_html(&l, &checked);
+    let index = dir.join("index.html");
+    gclab_core::io::write_file_atomic(&index, html.as_bytes())
+        .map_err(|e| CliError::other(format!("{}: {e}", index.display())))?;
+    writeln!(out, "wrote {}", index.display()).map_err(|e| CliError::other(e.to_string()))?;
+    Ok(())
 }
 
 fn show(spec: &str) -> Result<(), CliError> {

@@ -29,12 +29,64 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut V
         );
         ui.separator();
         lessons_menu(ui, cmds);
+        figure_menu(ui, st, cmds);
         if !present {
             file_row(ui, st, cmds);
         }
         ui.separator();
         theme_and_zoom(ui, st);
     });
+}
+
+/// The *Figure* menu: the view on screen as a PNG for slides (size, scale, title, caption) and its CSV.
+fn figure_menu(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
+    ui.menu_button("Figure", |ui| {
+        let f = &mut st.figure;
+        egui::Grid::new("figure-form").num_columns(2).show(ui, |ui| {
+            let l = ui.label("PNG");
+            ui.add(egui::TextEdit::singleline(&mut f.path).desired_width(220.0))
+                .labelled_by(l.id)
+                .on_hover_text("Where the figure goes; its data goes beside it as .csv");
+            ui.end_row();
+            ui.label("size");
+            ui.horizontal(|ui| {
+                for (w, h) in [(1280, 720), (1600, 900), (1920, 1080)] {
+                    ui.selectable_value(&mut f.size.size, [w, h], format!("{w}×{h}"));
+                }
+            });
+            ui.end_row();
+            ui.label("scale");
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut f.size.scale, 1.0, "1×");
+                ui.selectable_value(&mut f.size.scale, 2.0, "2× (slides)");
+            });
+            ui.end_row();
+            let l = ui.label("title");
+            ui.add(egui::TextEdit::singleline(&mut f.title).desired_width(220.0).hint_text("the step's or the view's"))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("caption");
+            ui.add(egui::TextEdit::multiline(&mut f.caption).desired_width(220.0).desired_rows(2).hint_text("the step's text, or none"))
+                .labelled_by(l.id);
+            ui.end_row();
+        });
+        let [w, h] = f.size.pixels();
+        if ui
+            .button(format!("Export the view ({w}×{h} px) and its CSV"))
+            .on_hover_text("Draws this view alone under the title and caption, in a window of its own that closes when done")
+            .clicked()
+        {
+            cmds.push(Command::ExportFigure {
+                path: f.path.trim().into(),
+                size: f.size,
+                title: f.title.clone(),
+                caption: f.caption.clone(),
+            });
+            ui.close();
+        }
+    })
+    .response
+    .on_hover_text("The view on screen as a PNG for slides, with a title, a caption and its data as CSV");
 }
 
 fn lessons_menu(ui: &mut egui::Ui, cmds: &mut Vec<Command>) {

@@ -13,7 +13,9 @@
 //! (the first run is pinned as baseline, then COLLECTOR runs), `GCLAB_VARIANTS=1` (android MinMU overlay) and
 //! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does), `GCLAB_WINDOW=1280x720` (window
 //! size), and a lesson: `GCLAB_LESSON=ID` (a built-in id or a lesson file), `GCLAB_STEP=N` (1-based),
-//! `GCLAB_PRESENT=1` (presentation mode).
+//! `GCLAB_PRESENT=1` (presentation mode). `GCLAB_FIGURE=1` is figure mode ([`figure`]): the view alone under a
+//! title and caption (`GCLAB_TITLE`, `GCLAB_CAPTION`; a lesson step's title and text by default), its CSV saved
+//! beside the screenshot.
 //!
 //! Files: *Open* takes a scenario (`.toml`) or a GC log — HotSpot unified logging or Android logcat — which is
 //! read on a loader thread ([`log`]) and shown in the same views (pause timeline, heap before/after, MinMU).
@@ -21,6 +23,7 @@
 mod analysis;
 mod command;
 mod controls;
+pub mod figure;
 mod files;
 mod format;
 pub mod headless;
@@ -167,6 +170,13 @@ pub struct GclabApp {
     pub lesson: Option<lesson::LessonState>,
     /// Presentation mode: the knob panel hidden, one large view beside the lesson text.
     pub present: bool,
+    /// Figure mode: the view alone under `(title, caption)` (set from `GCLAB_TITLE`, `GCLAB_CAPTION`).
+    pub figure: Option<(String, String)>,
+    /// Figures being exported in a child window: where, and the answer once it is drawn.
+    exports: Vec<(
+        std::path::PathBuf,
+        crossbeam_channel::Receiver<Result<(), String>>,
+    )>,
 }
 
 impl GclabApp {
@@ -214,6 +224,13 @@ impl GclabApp {
             persist: None,
             lesson: None,
             present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),
+            figure: env("GCLAB_FIGURE").filter(|v| v != "0").map(|_| {
+                (
+                    env("GCLAB_TITLE").unwrap_or_default(),
+                    env("GCLAB_CAPTION").unwrap_or_default(),
+                )
+            }),
+            exports: Vec::new(),
         };
         if let Some(id) = env("GCLAB_LESSON") {
             app.commands.push(Command::OpenLesson(id));
@@ -294,7 +311,14 @@ impl GclabApp {
             l.poll();
         }
         self.input(&ctx);
+        self.poll_exports();
         let pal = Palette::of(self.state.settings.theme);
+        if self.figure.is_some() {
+            self.figure_frame(ui, &pal);
+            self.apply_commands(&ctx);
+            self.screenshot_step(&ctx);
+            return;
+        }
         egui::Panel::top("top").show(ui, |ui| {
             controls::top_bar(ui, &mut self.state, self.present, &mut self.commands);
             if let Some((path, since)) = &self.logs.loading {
@@ -382,6 +406,134 @@ impl GclabApp {
             self.frame_ms.drain(..300);
         }
         self.screenshot_step(&ctx);
+    }
+
+    /// Figure mode's frame: the title and caption, then the view, nothing else.
+    fn figure_frame(&mut self, ui: &mut egui::Ui, pal: &Palette) {
+        // No hover cursor or tooltip in a figure, wherever the pointer is.
+        ui.ctx()
+            .input_mut(|i| i.pointer = egui::PointerState::default());
+        let (mut title, mut caption) = self.figure.clone().unwrap_or_default();
+        if let Some(l) = &self.lesson {
+            let step = &l.lesson.steps[l.step];
+            if title.is_empty() {
+                title = step.title.clone();
+            }
+            if caption.is_empty() {
+                caption = step.text.clone();
+            }
+        }
+        if title.is_empty() {
+            title = format!(
+                "{} — {}",
+                self.state.settings.view.title(),
+                self.state.base.file().name
+            );
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            figure::header(ui, &title, &caption);
+            views::ui(
+                ui,
+                &self.state,
+                pal,
+                &mut self.layout,
+                &self.sweep,
+                &self.tradeoff,
+                &self.variants,
+                false,
+                &mut self.commands,
+            );
+        });
+    }
+
+    /// Reports figures exported in child windows.
+    fn poll_exports(&mut self) {
+        let mut i = 0;
+        while i < self.exports.len() {
+            match self.exports[i].1.try_recv() {
+                Ok(r) => {
+                    let (path, _) = self.exports.remove(i);
+                    match r {
+                        Ok(()) => self.state.info(format!(
+                            "figure saved: {} and {}",
+                            path.display(),
+                            figure::csv_path(&path).display()
+                        )),
+                        Err(e) => self.state.error(format!("figure not saved: {e}")),
+                    }
+                }
+                Err(_) => i += 1,
+            }
+        }
+    }
+
+    /// Draws the current view as a figure in a child window (figure mode) at `size`, under `title` and
+    /// `caption`, to `path`: the scenario with the knobs applied (or the open GC log, or the lesson step).
+    fn export_figure(
+        &mut self,
+        ctx: &egui::Context,
+        path: std::path::PathBuf,
+        size: figure::FigureSize,
+        title: String,
+        caption: String,
+    ) {
+        let st = &self.state;
+        let mut env: Vec<(String, String)> = vec![
+            (
+                "GCLAB_VIEW".into(),
+                persist::view_name(st.settings.view).into(),
+            ),
+            ("GCLAB_PLAYHEAD".into(), st.playback.playhead.to_string()),
+            ("GCLAB_TITLE".into(), title),
+            ("GCLAB_CAPTION".into(), caption),
+        ];
+        if st.settings.theme == Theme::Dark {
+            env.push(("GCLAB_THEME".into(), "dark".into()));
+        }
+        if let Some(l) = &self.lesson {
+            env.push((
+                "GCLAB_LESSON".into(),
+                l.lesson.origin.trim_start_matches("builtin:").into(),
+            ));
+            env.push(("GCLAB_STEP".into(), (l.step + 1).to_string()));
+        } else if let Some(log) = &st.log {
+            env.push(("GCLAB_OPEN".into(), log.path.display().to_string()));
+        } else {
+            let sc = match st.controls.apply(&st.base) {
+                Ok(sc) => sc,
+                Err(e) => return self.state.error(format!("figure not saved: {e}")),
+            };
+            let tmp =
+                std::env::temp_dir().join(format!("gclab-figure-{}.toml", std::process::id()));
+            if let Err(e) = gclab_core::io::write_file_atomic(&tmp, sc.to_toml_string().as_bytes())
+            {
+                return self
+                    .state
+                    .error(format!("figure not saved: {}: {e}", tmp.display()));
+            }
+            env.push(("GCLAB_OPEN".into(), tmp.display().to_string()));
+        }
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let (p2, c2) = (path.clone(), ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("figure-export".into())
+            .spawn(move || {
+                let _ = tx.send(figure::render(
+                    &p2,
+                    size,
+                    &env,
+                    std::time::Duration::from_secs(180),
+                ));
+                c2.request_repaint();
+            });
+        match spawned {
+            Ok(_) => {
+                self.state
+                    .info(format!("drawing the figure {} …", path.display()));
+                self.exports.push((path, rx));
+            }
+            Err(e) => self.state.error(format!("figure not saved: {e}")),
+        }
     }
 
     fn apply_style(&mut self, ctx: &egui::Context) {
@@ -698,6 +850,12 @@ impl GclabApp {
                     },
                     None => self.state.error("no run to export yet"),
                 },
+                Command::ExportFigure {
+                    path,
+                    size,
+                    title,
+                    caption,
+                } => self.export_figure(ctx, path, size, title, caption),
                 Command::ExportPng(path) => {
                     files::save_png(ctx, path.display().to_string(), false);
                     self.state
@@ -832,10 +990,15 @@ impl GclabApp {
             self.state.playback.playhead = ms * 1e-3;
             self.state.playback.playing = false;
         }
-        let tradeoff = self.state.settings.view == ViewKind::TradeOff;
-        if tradeoff && (changed || self.tradeoff.result.is_none()) {
-            // Queued: it runs on the scenario this step loads, once loaded (next frame).
-            self.commands.push(Command::StartTradeOff);
+        // A sweep step sweeps the scenario it loads (queued: it runs once loaded, next frame).
+        match self.state.settings.view {
+            ViewKind::TradeOff if changed || self.tradeoff.result.is_none() => {
+                self.commands.push(Command::StartTradeOff);
+            }
+            ViewKind::Sweep if changed || self.sweep.result.is_none() => {
+                self.commands.push(Command::StartSweep);
+            }
+            _ => {}
         }
         if !changed {
             return false;
@@ -974,7 +1137,9 @@ impl GclabApp {
         let Some(plan) = &mut self.screenshot else {
             return;
         };
-        let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
+        let sweep_wait = (self.state.settings.view == ViewKind::Sweep
+            && (self.sweep.running() || self.commands.contains(&Command::StartSweep)))
+            || self.commands.contains(&Command::StartTradeOff)
             || (self.state.settings.view == ViewKind::TradeOff && self.tradeoff.running())
             || self.variants.running()
             || self.logs.busy()
@@ -993,6 +1158,13 @@ impl GclabApp {
         if plan.frames_ready > 5 {
             let path = plan.path.clone();
             self.screenshot = None;
+            if self.figure.is_some() {
+                let csv = figure::view_csv(&self.state, &self.sweep, &self.tradeoff);
+                let csv_path = figure::csv_path(std::path::Path::new(&path));
+                if let Err(e) = gclab_core::io::write_file_atomic(&csv_path, csv.as_bytes()) {
+                    eprintln!("gclab: {}: {e}", csv_path.display());
+                }
+            }
             files::save_png(ctx, path, true);
         }
         ctx.request_repaint();

@@ -305,6 +305,21 @@ pub struct AppState {
     pub trace: Option<Arc<super::trace::TraceReplay>>,
     /// The Pareto explorer's merged sweep result (runtime only, not persisted).
     pub pareto: super::pareto::ParetoState,
+    /// The *Figure* menu's form.
+    pub figure: FigureForm,
+}
+
+/// The *Figure* menu's form: where, how big, and the words above the view.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FigureForm {
+    /// The PNG's path (the CSV goes beside it).
+    pub path: String,
+    /// Size and scale.
+    pub size: super::figure::FigureSize,
+    /// Title (empty: the lesson step's, or the view's and scenario's name).
+    pub title: String,
+    /// Caption (empty: the lesson step's text, or none).
+    pub caption: String,
 }
 
 impl AppState {
@@ -328,6 +343,10 @@ impl AppState {
             log: None,
             trace: None,
             pareto: super::pareto::ParetoState::default(),
+            figure: FigureForm {
+                path: "figure.png".into(),
+                ..FigureForm::default()
+            },
         }
     }
 
