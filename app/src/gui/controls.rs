@@ -30,6 +30,16 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut V
         ui.separator();
         lessons_menu(ui, cmds);
         figure_menu(ui, st, cmds);
+        ui.menu_button("Help", |ui| {
+            if ui
+                .button("Glossary")
+                .on_hover_text("The terms gclab uses (GLOSSARY.md), with a filter")
+                .clicked()
+            {
+                st.glossary_open = true;
+                ui.close();
+            }
+        });
         if !present {
             file_row(ui, st, cmds);
         }
@@ -245,10 +255,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             });
             ui.end_row();
 
-            let l = ui.label("collector").on_hover_text(
-                "base: collect only when an allocation fails · k-allocation: also every k allocations · \
-                 adaptive: collect when it lets banks be gated (JVM'02) · CMS variants: Android (SYSTOR'15)",
-            );
+            let l = ui.label("collector").on_hover_text(super::glossary::with_entry("k-allocation", "base: collect only when an allocation fails · k-allocation: also every k allocations · \
+                 adaptive: collect when it lets banks be gated (JVM'02) · CMS variants: Android (SYSTOR'15)"));
             egui::ComboBox::from_id_salt("collector")
                 .selected_text(c.collector.name())
                 .width(170.0)
@@ -303,10 +311,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             }
             ui.end_row();
 
-            let l = ui.label("bank size").on_hover_text(
-                "Bank gating: a bank holding no live object can be cut from its supply (5 % leakage) \
-                 and costs a wake-up stall when used again",
-            );
+            let l = ui.label("bank size").on_hover_text(super::glossary::with_entry("bank size", "Bank gating: a bank holding no live object can be cut from its supply (5 % leakage) \
+                 and costs a wake-up stall when used again"));
             egui::ComboBox::from_id_salt("bank")
                 .selected_text(kib(c.bank_kib))
                 .show_ui(ui, |ui| {
@@ -321,10 +327,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
                 .labelled_by(l.id);
             ui.end_row();
 
-            let l = ui.label("targetUtil").on_hover_text(
-                "Android's heap target utilisation: after a GC the heap is sized so that live data fills \
-                 this fraction (android-krait only)",
-            );
+            let l = ui.label("targetUtil").on_hover_text(super::glossary::with_entry("targetUtil", "Android's heap target utilisation: after a GC the heap is sized so that live data fills \
+                 this fraction (android-krait only)"));
             let r = ui.add_enabled(
                 platform == PlatformKind::AndroidKrait,
                 egui::Slider::new(&mut c.target_util, 0.1..=0.9).fixed_decimals(2),
@@ -354,10 +358,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             changed |= r.changed();
             ui.end_row();
 
-            let l = ui.label("governor").on_hover_text(
-                "How the CPU frequency follows the load: ondemand (Android's default) raises it when cores are \
-                 busy; performance and powersave pin it at the top or bottom (android-krait only)",
-            );
+            let l = ui.label("governor").on_hover_text(super::glossary::with_entry("governor", "How the CPU frequency follows the load: ondemand (Android's default) raises it when cores are \
+                 busy; performance and powersave pin it at the top or bottom (android-krait only)"));
             ui.add_enabled_ui(android, |ui| {
                 egui::ComboBox::from_id_salt("governor")
                     .selected_text(c.governor.name())
@@ -371,10 +373,8 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
             });
             ui.end_row();
 
-            let l = ui.label("hotplug").on_hover_text(
-                "mpdecision takes idle cores offline and brings them back under load; none keeps all four \
-                 online (android-krait only)",
-            );
+            let l = ui.label("hotplug").on_hover_text(super::glossary::with_entry("hotplug", "mpdecision takes idle cores offline and brings them back under load; none keeps all four \
+                 online (android-krait only)"));
             ui.add_enabled_ui(android, |ui| {
                 egui::ComboBox::from_id_salt("hotplug")
                     .selected_text(c.hotplug.name())

@@ -26,6 +26,7 @@ mod controls;
 pub mod figure;
 mod files;
 mod format;
+pub mod glossary;
 pub mod headless;
 #[cfg(test)]
 mod kittest_tests;
@@ -385,6 +386,9 @@ impl GclabApp {
                     });
                 });
         }
+        let mut open = self.state.glossary_open;
+        glossary::window(&ctx, &mut open, &mut self.state.glossary_filter);
+        self.state.glossary_open = open;
         egui::CentralPanel::default().show(ui, |ui| {
             views::ui(
                 ui,

@@ -307,6 +307,10 @@ pub struct AppState {
     pub pareto: super::pareto::ParetoState,
     /// The *Figure* menu's form.
     pub figure: FigureForm,
+    /// The glossary window is open.
+    pub glossary_open: bool,
+    /// What the glossary window is filtered by.
+    pub glossary_filter: String,
 }
 
 /// The *Figure* menu's form: where, how big, and the words above the view.
@@ -347,6 +351,8 @@ impl AppState {
                 path: "figure.png".into(),
                 ..FigureForm::default()
             },
+            glossary_open: false,
+            glossary_filter: String::new(),
         }
     }
 

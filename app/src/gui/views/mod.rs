@@ -59,9 +59,10 @@ pub fn region<R>(ui: &mut egui::Ui, rect: Rect, f: impl FnOnce(&mut egui::Ui) ->
 /// A view heading with a one-sentence explanation on hover.
 pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
     ui.horizontal(|ui| {
+        let explain = crate::gui::glossary::with_entry(title, explain);
         ui.label(egui::RichText::new(title).strong().size(16.0))
-            .on_hover_text(explain);
-        ui.weak("(?)").on_hover_text(explain);
+            .on_hover_text(&explain);
+        ui.weak("(?)").on_hover_text(&explain);
     });
 }
 
@@ -143,7 +144,8 @@ pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (c, name, tip) in items {
             swatch(ui, *c);
-            ui.label(*name).on_hover_text(*tip);
+            ui.label(*name)
+                .on_hover_text(crate::gui::glossary::with_entry(name, tip));
             ui.add_space(8.0);
         }
     });
