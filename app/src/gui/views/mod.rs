@@ -4,6 +4,7 @@
 
 pub mod cpu;
 pub mod energy;
+pub mod fade;
 pub mod layout;
 pub mod log;
 pub mod mmu;
@@ -130,10 +131,12 @@ pub fn category_marks(n: usize) -> impl Fn(egui_plot::GridInput) -> Vec<egui_plo
 pub fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
     let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
     ui.painter().rect_filled(r, 2.0, c);
+    // Outlined in the text colour: a chip the colour of the background ("free, bank gated" in the dark theme)
+    // still shows.
     ui.painter().rect_stroke(
         r,
         2.0,
-        egui::Stroke::new(1.0, ui.visuals().weak_text_color()),
+        egui::Stroke::new(1.5, ui.visuals().text_color()),
         egui::StrokeKind::Inside,
     );
 }
@@ -143,9 +146,12 @@ pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (c, name, tip) in items {
-            swatch(ui, *c);
-            ui.label(*name)
-                .on_hover_text(crate::gui::glossary::with_entry(name, tip));
+            // Chip and text in one group, so a line wrap never separates them.
+            ui.horizontal(|ui| {
+                swatch(ui, *c);
+                ui.label(*name)
+                    .on_hover_text(crate::gui::glossary::with_entry(name, tip));
+            });
             ui.add_space(8.0);
         }
     });
