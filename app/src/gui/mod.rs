@@ -835,7 +835,12 @@ impl GclabApp {
                         self.dialogs.save_scenario(dir, repaint);
                     }
                 }
-                Command::SaveFile(path) => match self.state.controls.apply(&self.state.base) {
+                Command::SaveFile(path) => match self
+                    .state
+                    .controls
+                    .apply(&self.state.base)
+                    .and_then(|sc| named_after(sc, &path))
+                {
                     Ok(sc) => match gclab_core::io::write_file_atomic(
                         &path,
                         sc.to_toml_string().as_bytes(),
@@ -866,7 +871,16 @@ impl GclabApp {
                         .info(format!("saving the window to {}", path.display()));
                 }
                 Command::PinBaseline => {
-                    self.state.baseline = self.state.current.clone();
+                    if let Some(l) = &self.state.log {
+                        // The run under the log is hidden: pinning it would compare something not on screen.
+                        let msg = format!(
+                            "nothing pinned: {} is a GC log; close it to pin the simulated run",
+                            l.name
+                        );
+                        self.state.error(msg);
+                    } else {
+                        self.state.baseline = self.state.current.clone();
+                    }
                 }
                 Command::ClearBaseline => self.state.baseline = None,
                 Command::Playback(p) => self.playback(p),
@@ -1041,6 +1055,17 @@ impl GclabApp {
 
     fn load(&mut self, sc: Scenario, preset: &str) {
         self.close_log();
+        // A baseline from another platform has no meaningful Δ (energies differ by 10⁶): it goes.
+        if self
+            .state
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.scenario.platform() != sc.platform())
+        {
+            self.state.baseline = None;
+            self.state
+                .info("baseline cleared: it ran on another platform");
+        }
         self.state.controls = state::Controls::of(&sc, preset);
         self.state.base = sc;
     }
@@ -1194,6 +1219,19 @@ fn lesson_log_path(spec: &str) -> Result<std::path::PathBuf, String> {
     gclab_core::io::write_file_atomic(&path, bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// `sc` named after the file it is saved to (its stem), so a saved scenario does not keep the old name.
+fn named_after(
+    sc: Scenario,
+    path: &std::path::Path,
+) -> Result<Scenario, gclab_core::ScenarioError> {
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if !stem.is_empty() => {
+            sc.with_overrides(&[("name".into(), toml::Value::String(stem.to_string()))])
+        }
+        _ => Ok(sc),
+    }
 }
 
 /// The median of the last `n` values (0 when empty).

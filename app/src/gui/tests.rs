@@ -165,7 +165,55 @@ fn save_and_load_a_scenario_file_round_trips() {
     let v = app.state.current.clone().expect("a run");
     assert_eq!(v.scenario.file().collector.k, 321, "the saved k came back");
     assert_eq!(app.state.controls.k, 321, "and the controls show it");
+    let stem = path.file_stem().and_then(|s| s.to_str()).expect("a stem");
+    assert_eq!(
+        v.scenario.file().name,
+        stem,
+        "the saved scenario is named after its file"
+    );
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_baseline_does_not_survive_a_platform_switch() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    app.queue(Command::PinBaseline);
+    app.queue(Command::LoadPreset("kvm/calculator".into()));
+    settle(&ctx, &mut app);
+    assert!(
+        app.state.baseline.is_some(),
+        "same platform: the baseline stays"
+    );
+    app.queue(Command::LoadPreset("android/quadrant".into()));
+    settle(&ctx, &mut app);
+    assert!(
+        app.state.baseline.is_none(),
+        "a kvm-soc baseline is not compared with an android-krait run"
+    );
+}
+
+#[test]
+fn pin_with_a_log_open_does_not_pin_the_hidden_run() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
+    app.queue(Command::LoadFile(log));
+    let t0 = std::time::Instant::now();
+    while app.state.log.is_none() && t0.elapsed().as_secs() < 60 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(app.state.log.is_some(), "the log opened");
+    app.queue(Command::PinBaseline);
+    frame(&ctx, &mut app);
+    assert!(app.state.baseline.is_none(), "the hidden run is not pinned");
+    assert!(
+        app.state.status.is_error && app.state.status.message.contains("GC log"),
+        "and the status bar says why: {}",
+        app.state.status.message
+    );
 }
 
 #[test]
