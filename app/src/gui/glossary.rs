@@ -69,7 +69,7 @@ pub fn entries() -> &'static [Entry] {
 /// The entry naming `term` (case-insensitive).
 pub fn lookup(term: &str) -> Option<&'static Entry> {
     let t = term.trim().to_lowercase();
-    entries().iter().find(|e| e.terms.iter().any(|x| *x == t))
+    entries().iter().find(|e| e.terms.contains(&t))
 }
 
 /// The first entry one of whose terms appears in `text` as a whole word (`MinMU at 10 ms` → MMU / MinMU;

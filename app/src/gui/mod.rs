@@ -587,7 +587,8 @@ impl GclabApp {
                         view.label,
                         st.last_latency_ms.unwrap_or(view.simulate_s * 1e3)
                     );
-                    if st.log.is_none() {
+                    // The first run does not hide an error from startup (`gclab open FILE` that is not a log).
+                    if st.log.is_none() && !(st.status.is_error && st.current.is_none()) {
                         st.info(msg);
                     }
                     st.current = Some(view);

@@ -96,16 +96,16 @@ pub fn deck_html(lesson: &Lesson, checked: &[CheckedClaim]) -> String {
                 let _ = write!(
                     h,
                     "<li class=\"{class}\">{word}{what}: {}</li>",
-                    esc(&o.line().trim_start_matches(['✓', '✗', ' ']).to_string())
+                    esc(o.line().trim_start_matches(['✓', '✗', ' ']))
                 );
             }
             h.push_str("</ul></details>");
         }
         h.push_str("</section>\n");
     }
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<div class=\"n\" id=\"n\"></div><script>{SCRIPT}</script></body></html>\n"
+        "<div class=\"n\" id=\"n\"></div><script>{SCRIPT}</script></body></html>"
     );
     h
 }

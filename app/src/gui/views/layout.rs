@@ -408,6 +408,7 @@ pub fn describe(run: &Run, t: f64, addr: f64) -> String {
 }
 
 /// The heap at `t`, drawn in `frame`'s vertical extent so that addresses line up with the map.
+#[allow(clippy::too_many_arguments)] // the column's geometry comes from the map beside it, argument by argument
 fn now_column(
     ui: &mut egui::Ui,
     run: &Run,

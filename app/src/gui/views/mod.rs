@@ -127,37 +127,49 @@ pub fn category_marks(n: usize) -> impl Fn(egui_plot::GridInput) -> Vec<egui_plo
     }
 }
 
-/// A small colour square.
-pub fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
-    let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-    ui.painter().rect_filled(r, 2.0, c);
-    // Outlined in the text colour: a chip the colour of the background ("free, bank gated" in the dark theme)
-    // still shows.
-    ui.painter().rect_stroke(
-        r,
-        2.0,
-        egui::Stroke::new(1.5, ui.visuals().text_color()),
-        egui::StrokeKind::Inside,
-    );
-}
-
 /// A legend row (colour, name, one-sentence explanation on hover), drawn above a plot so it never hides data.
 pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (c, name, tip) in items {
-            // Chip and text in one group, so a line wrap never separates them.
-            ui.horizontal(|ui| {
-                swatch(ui, *c);
-                ui.label(*name)
-                    .on_hover_text(crate::gui::glossary::with_entry(name, tip));
+            // Chip and text are one widget, so a line wrap never separates them.
+            let color = ui.visuals().text_color();
+            let galley = ui.painter().layout_no_wrap(
+                (*name).to_string(),
+                egui::TextStyle::Body.resolve(ui.style()),
+                color,
+            );
+            let gap = 4.0;
+            let size = egui::vec2(14.0 + gap + galley.size().x, galley.size().y.max(14.0));
+            let (rect, resp) = ui.allocate_exact_size(size, egui::Sense::hover());
+            let chip = Rect::from_center_size(
+                egui::pos2(rect.min.x + 7.0, rect.center().y),
+                egui::vec2(14.0, 14.0),
+            );
+            ui.painter().rect_filled(chip, 2.0, *c);
+            // Outlined in the text colour: a chip the colour of the background still shows.
+            ui.painter().rect_stroke(
+                chip,
+                2.0,
+                egui::Stroke::new(1.5, color),
+                egui::StrokeKind::Inside,
+            );
+            ui.painter().galley(
+                egui::pos2(chip.max.x + gap, rect.center().y - galley.size().y / 2.0),
+                galley,
+                color,
+            );
+            resp.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, *name)
             });
+            resp.on_hover_text(crate::gui::glossary::with_entry(name, tip));
             ui.add_space(8.0);
         }
     });
 }
 
 /// Draws the tab row and the chosen view.
+#[allow(clippy::too_many_arguments)] // every view's state, borrowed apart from the app so views stay functions
 pub fn ui(
     ui: &mut egui::Ui,
     st: &AppState,
