@@ -67,6 +67,7 @@ impl LayoutView {
         let Some(cur) = st.current.clone() else {
             return;
         };
+        let start_y = ui.cursor().min.y;
         heading(
             ui,
             "Heap layout over time",
@@ -81,7 +82,8 @@ impl LayoutView {
                  place objects): the map shows bank power states and collections only.",
             );
         }
-        let h = (height - 60.0).max(80.0);
+        // What the heading and legend took (more rows at a projector's zoom), not a fixed guess.
+        let h = super::plot_height(ui, start_y, height).max(80.0);
         let no_layout = cur.run.layout.objects.is_empty();
         match (&st.baseline, st.settings.compare_maps && !no_layout) {
             (Some(base), true) => {
