@@ -81,7 +81,11 @@ pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
     w("pauses.csv", s)?;
     let mut s = String::from("window_ms,utilization\n");
     for m in &run.summary.mmu {
-        s += &format!("{},{}\n", m.window_ms, m.utilization);
+        // 12 significant digits: the window 10^-1 ms prints 0.1, not 0.09999999999999999.
+        let w: f64 = format!("{:.11e}", m.window_ms)
+            .parse()
+            .unwrap_or(m.window_ms);
+        s += &format!("{w},{}\n", m.utilization);
     }
     w("mmu.csv", s)?;
     write_dir_atomic(Path::new(dir), &files)
@@ -161,5 +165,20 @@ mod tests {
             human_summary("calc", &run).contains(", heap "),
             "kvm-soc shows its heap energy"
         );
+    }
+
+    #[test]
+    fn mmu_csv_windows_have_no_binary_noise() {
+        let sc = Scenario::default_preset().expect("preset");
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
+        let dir = std::env::temp_dir().join(format!("gclab-mmu-csv-{}", std::process::id()));
+        write_csv(dir.to_str().expect("utf-8 temp dir"), &run).expect("writes");
+        let mmu = std::fs::read_to_string(dir.join("mmu.csv")).expect("mmu.csv");
+        assert!(
+            mmu.lines().nth(1).is_some_and(|l| l.starts_with("0.1,")),
+            "{mmu}"
+        );
+        assert!(!mmu.contains("0.0999999"), "{mmu}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
