@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/ (shown in the README): opens the real app window under Xvfb once per view and saves
 # what it shows. The app reads GCLAB_SCREENSHOT (save the first complete frame as PNG and close) and
-# GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep|pareto), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
+# GCLAB_VIEW (overview|layout|mmu|energy|cpu|sweep|tradeoff|pareto), GCLAB_THEME=dark, GCLAB_ZOOM, GCLAB_PLAYHEAD (seconds) and
 # GCLAB_COMPARE=COLLECTOR (pin the first run as baseline, then run COLLECTOR), GCLAB_PRESET=NAME and
 # GCLAB_VARIANTS=1 (overlay the five android variants' MinMU curves) — see
 # app/src/gui/mod.rs.
@@ -58,6 +58,10 @@ shot lesson-gated-banks-2 GCLAB_LESSON=gated-banks-adaptive GCLAB_STEP=2 GCLAB_P
 shot lesson-gated-banks-4 GCLAB_LESSON=gated-banks-adaptive GCLAB_STEP=4 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 shot lesson-cost-4 GCLAB_LESSON=cost-of-a-collection GCLAB_STEP=4 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 shot lesson-gc-log-2 GCLAB_LESSON=reading-a-gc-log GCLAB_STEP=2 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+# The trade-off view (a heap-size sweep) in lesson (b), at 1280x720 and 150 %, and at 1920x1080 and 200 %.
+shot lesson-trade-off-5 GCLAB_LESSON=heap-size-trade-off GCLAB_STEP=5 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-trade-off-5-1080p GCLAB_LESSON=heap-size-trade-off GCLAB_STEP=5 GCLAB_PRESENT=1 GCLAB_WINDOW=1920x1080 GCLAB_ZOOM=2
+shot tradeoff GCLAB_PRESET=kvm/kwml GCLAB_VIEW=tradeoff
 shot lesson-governors-1 GCLAB_LESSON=governors-and-memory-bound-gc GCLAB_STEP=1 GCLAB_PRESENT=1 GCLAB_WINDOW=1920x1080 GCLAB_ZOOM=2
 # The same views rendered headless by egui_kittest (wgpu on lavapipe; no Xvfb): screenshots/kittest/<view>.png.
 # GCLAB_KITTEST=0 skips them.

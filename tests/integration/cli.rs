@@ -399,6 +399,7 @@ fn every_command_answers_help_and_completions_cover_them() {
         &["lesson", "list"],
         &["lesson", "check"],
         &["lesson", "show"],
+        &["lesson", "export"],
         &["completions"],
     ];
     for verb in verbs {

@@ -289,6 +289,21 @@ pub enum LessonCommand {
         #[arg(value_name = "ID|FILE")]
         lesson: String,
     },
+    /// Every step's figure (PNG + CSV of what it draws) and an offline index.html slide deck, into DIR.
+    Export {
+        /// A lesson id or a lesson file.
+        #[arg(value_name = "ID|FILE")]
+        lesson: String,
+        /// The folder to write.
+        #[arg(short, long, value_name = "DIR")]
+        out: String,
+        /// Figure size in points (default 1280x720).
+        #[arg(long, value_name = "WxH")]
+        size: Option<String>,
+        /// Pixels per point (default 2, for slides).
+        #[arg(long, value_name = "N")]
+        scale: Option<String>,
+    },
 }
 
 #[cfg(test)]

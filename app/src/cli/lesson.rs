@@ -1,6 +1,10 @@
-//! `gclab lesson list | check [ID|FILE]... | show ID|FILE`: the built-in lessons (issue #19) from the command line.
-//! `check` evaluates every claim of every step against the model and exits 1 naming each claim that fails — the
-//! test suite runs it, so a lesson can never say what the model does not show.
+//! `gclab lesson list | check [ID|FILE]... | show ID|FILE | export ID|FILE -o DIR [--size WxH] [--scale N]`: the
+//! built-in lessons (issue #19) from the command line. `check` evaluates every claim of every step against the
+//! model and exits 1 naming each claim that fails — the test suite runs it, so a lesson can never say what the
+//! model does not show. `export` draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an
+//! offline slide deck, `index.html` ([`deck`]), every file atomically.
+
+mod deck;
 
 use std::io::Write;
 
@@ -21,6 +25,12 @@ pub fn lesson(l: LessonCommand) -> Result<(), CliError> {
         }
         LessonCommand::Check { lessons } => check(&lessons),
         LessonCommand::Show { lesson } => show(&lesson),
+        LessonCommand::Export {
+            lesson,
+            out,
+            size,
+            scale,
+        } => export(&lesson, &out, size.as_deref(), scale.as_deref()),
     }
 }
 
@@ -71,6 +81,66 @@ fn check(specs: &[String]) -> Result<(), CliError> {
             problems.join("; ")
         )))
     }
+}
+
+/// `export ID|FILE -o DIR [--size WxH] [--scale N]`: every step's figure as `step-NN.png` and `step-NN.csv`, and
+/// `index.html`, into DIR. Default size 1280×720 at 2×.
+fn export(
+    spec: &str,
+    dir: &str,
+    size_arg: Option<&str>,
+    scale_arg: Option<&str>,
+) -> Result<(), CliError> {
+    let mut size = crate::gui::figure::FigureSize::default();
+    if let Some(v) = size_arg {
+        size.size = v
+            .split_once('x')
+            .and_then(|(w, h)| Some([w.trim().parse().ok()?, h.trim().parse().ok()?]))
+            .filter(|[w, h]: &[u32; 2]| (320..=4000).contains(w) && (240..=4000).contains(h))
+            .ok_or_else(|| {
+                CliError::input(format!(
+                    "lesson export: --size: expected WIDTHxHEIGHT in points (320–4000 × 240–4000), got {v:?}"
+                ))
+            })?;
+    }
+    if let Some(v) = scale_arg {
+        size.scale = v
+            .parse::<f32>()
+            .ok()
+            .filter(|s| (0.5..=4.0).contains(s))
+            .ok_or_else(|| {
+                CliError::input(format!(
+                    "lesson export: --scale: expected 0.5 to 4, got {v:?}"
+                ))
+            })?;
+    }
+    let dir = std::path::PathBuf::from(dir);
+    let l = load(spec)?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CliError::other(format!("{}: {e}", dir.display())))?;
+    let (checked, _) = check_lesson(&l, &mut Evaluator::default());
+    let lesson_arg = if l.origin.starts_with("builtin:") {
+        l.id.clone()
+    } else {
+        spec.to_string()
+    };
+    let mut out = std::io::stdout().lock();
+    for n in 1..=l.steps.len() {
+        let png = dir.join(deck::figure_name(n));
+        let env = [
+            ("GCLAB_LESSON".to_string(), lesson_arg.clone()),
+            ("GCLAB_STEP".to_string(), n.to_string()),
+        ];
+        crate::gui::figure::render(&png, size, &env, std::time::Duration::from_secs(300))
+            .map_err(|e| CliError::other(format!("lesson export: step {n}: {e}")))?;
+        writeln!(out, "wrote {}", png.display()).map_err(|e| CliError::other(e.to_string()))?;
+    }
+    let html = deck::deck_html(&l, &checked);
+    let index = dir.join("index.html");
+    gclab_core::io::write_file_atomic(&index, html.as_bytes())
+        .map_err(|e| CliError::other(format!("{}: {e}", index.display())))?;
+    writeln!(out, "wrote {}", index.display()).map_err(|e| CliError::other(e.to_string()))?;
+    Ok(())
 }
 
 fn show(spec: &str) -> Result<(), CliError> {

@@ -81,7 +81,11 @@ pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
     w("pauses.csv", s)?;
     let mut s = String::from("window_ms,utilization\n");
     for m in &run.summary.mmu {
-        s += &format!("{},{}\n", m.window_ms, m.utilization);
+        // 12 significant digits: the window 10^-1 ms prints 0.1, not 0.09999999999999999.
+        let w: f64 = format!("{:.11e}", m.window_ms)
+            .parse()
+            .unwrap_or(m.window_ms);
+        s += &format!("{w},{}\n", m.utilization);
     }
     w("mmu.csv", s)?;
     write_dir_atomic(Path::new(dir), &files)
@@ -108,10 +112,18 @@ pub fn human_summary(name: &str, run: &Run) -> String {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     out += &format!("  collections {} ({})\n", s.collections, by.join(", "));
-    out += &format!(
-        "  energy      total {:.4e} J: cpu {:.3e}, heap {:.3e} (leak {:.3e}, dyn {:.3e}), rom {:.3e}, stack {:.3e}\n",
-        e.total, e.cpu, e.heap, e.heap_leakage, e.heap_dynamic, e.rom, e.stack
-    );
+    if e.memory == 0.0 && e.heap == 0.0 && e.rom == 0.0 && e.stack == 0.0 {
+        // A platform without a memory-energy model (android-krait models the CPU cluster): say so, not "0.000e0".
+        out += &format!(
+            "  energy      total {:.4e} J: cpu {:.3e}; memories not modelled on {}\n",
+            e.total, e.cpu, s.platform
+        );
+    } else {
+        out += &format!(
+            "  energy      total {:.4e} J: cpu {:.3e}, heap {:.3e} (leak {:.3e}, dyn {:.3e}), rom {:.3e}, stack {:.3e}\n",
+            e.total, e.cpu, e.heap, e.heap_leakage, e.heap_dynamic, e.rom, e.stack
+        );
+    }
     out += &format!(
         "  GC cpu      {:.2} %, max pause {:.3} ms\n",
         s.gc_cpu_fraction * 100.0,
@@ -127,4 +139,46 @@ pub fn human_summary(name: &str, run: &Run) -> String {
         out += "  OUT OF MEMORY: the run ended at an allocation the heap could not hold\n";
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gclab_core::{Cancel, NoProgress, Scenario, simulate};
+
+    #[test]
+    fn a_platform_without_a_memory_model_says_not_modelled() {
+        let sc = Scenario::preset("android/quadrant")
+            .and_then(|s| s.with_set("workload.android.iterations=1"))
+            .or_else(|_| Scenario::preset("android/quadrant"))
+            .expect("preset");
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
+        let text = human_summary("quadrant", &run);
+        assert!(
+            text.contains("memories not modelled on android-krait"),
+            "{text}"
+        );
+        assert!(!text.contains("heap 0.000e0"), "{text}");
+        let kvm = Scenario::preset("kvm/calculator").expect("preset");
+        let run = simulate(&kvm, &Cancel::never(), &mut NoProgress).expect("runs");
+        assert!(
+            human_summary("calc", &run).contains(", heap "),
+            "kvm-soc shows its heap energy"
+        );
+    }
+
+    #[test]
+    fn mmu_csv_windows_have_no_binary_noise() {
+        let sc = Scenario::default_preset().expect("preset");
+        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
+        let dir = std::env::temp_dir().join(format!("gclab-mmu-csv-{}", std::process::id()));
+        write_csv(dir.to_str().expect("utf-8 temp dir"), &run).expect("writes");
+        let mmu = std::fs::read_to_string(dir.join("mmu.csv")).expect("mmu.csv");
+        assert!(
+            mmu.lines().nth(1).is_some_and(|l| l.starts_with("0.1,")),
+            "{mmu}"
+        );
+        assert!(!mmu.contains("0.0999999"), "{mmu}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -36,6 +36,17 @@ pub enum Command {
     ExportCsv(PathBuf),
     /// Save the window as a PNG (the next frame).
     ExportPng(PathBuf),
+    /// Draw the current view as a figure (PNG under a title and caption, and its CSV) in a child window.
+    ExportFigure {
+        /// The PNG; the CSV goes beside it.
+        path: PathBuf,
+        /// Size and scale.
+        size: crate::gui::figure::FigureSize,
+        /// Title above the view (empty: the lesson step's, or the view's and scenario's name).
+        title: String,
+        /// Caption under the title (empty: the lesson step's text, or none).
+        caption: String,
+    },
     /// Keep the current run as the baseline.
     PinBaseline,
     /// Forget the baseline.
@@ -54,6 +65,10 @@ pub enum Command {
     StartSweep,
     /// Cancel the sweep.
     CancelSweep,
+    /// Start the heap-size sweep of the current scenario (the trade-off view).
+    StartTradeOff,
+    /// Cancel the heap-size sweep.
+    CancelTradeOff,
     /// Open a lesson: a built-in id or a lesson file.
     OpenLesson(String),
     /// Go to a lesson step (0-based; clamped).

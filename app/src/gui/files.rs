@@ -75,7 +75,12 @@ pub fn write_csv(dir: &Path, run: &Run) -> Result<usize, String> {
     files.push(("pauses.csv", s));
     let mut s = String::from("window_ms,utilization\n");
     for m in &run.summary.mmu {
-        let _ = writeln!(s, "{},{}", m.window_ms, m.utilization);
+        let _ = writeln!(
+            s,
+            "{},{}",
+            super::format::csv_ms(m.window_ms),
+            m.utilization
+        );
     }
     files.push(("mmu.csv", s));
     gclab_core::io::write_dir_atomic(dir, &files)

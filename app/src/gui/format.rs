@@ -51,6 +51,13 @@ pub fn window_ms(ms: f64) -> String {
     secs(ms * 1e-3)
 }
 
+/// A window length in milliseconds for CSV and JSON: the shortest text of the value rounded to 12 significant
+/// digits, so a window computed as 10^-1 prints `0.1`, not `0.09999999999999999`.
+pub fn csv_ms(ms: f64) -> String {
+    let rounded: f64 = format!("{ms:.11e}").parse().unwrap_or(ms);
+    format!("{rounded}")
+}
+
 /// A fraction 0–1 as a percentage.
 pub fn percent(f: f64) -> String {
     format!("{:.1} %", f * 100.0)
@@ -68,5 +75,11 @@ mod tests {
         assert_eq!(delta(110.0, 100.0), "+10 %");
         assert_eq!(delta(95.0, 100.0), "-5.0 %");
         assert_eq!(delta(1.0, 0.0), "");
+        assert_eq!(
+            csv_ms(0.099_999_999_999_999_99),
+            "0.1",
+            "no binary noise in CSV"
+        );
+        assert_eq!(csv_ms(50.0), "50");
     }
 }

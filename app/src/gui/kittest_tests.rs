@@ -717,6 +717,68 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
     }
 }
 
+#[test]
+fn kittest_help_glossary_lists_the_terms_and_headings_explain_them() {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    h.get_by_label("Help").click();
+    settle(&mut h);
+    h.get_by_role_and_label(Role::Button, "Glossary").click();
+    settle(&mut h);
+    assert!(app(&h).state.glossary_open, "the glossary window opened");
+    let on_screen = labels(&h);
+    for term in ["MMU / MinMU", "Mutator", "targetUtil", "Bank"] {
+        assert!(
+            on_screen.iter().any(|l| l == term),
+            "{term} is listed: {on_screen:?}"
+        );
+    }
+    // The MinMU heading's hover text carries the glossary's definition.
+    let tip = crate::gui::glossary::with_entry("Minimum mutator utilisation (MinMU)", "x");
+    assert!(tip.contains("Glossary — MMU / MinMU"), "{tip}");
+}
+
+#[test]
+fn kittest_the_trade_off_tab_sweeps_heap_sizes_from_its_button() {
+    let mut h = harness(Scenario::preset("kvm/calculator").expect("preset"));
+    wait_for_run(&mut h);
+    h.get_by_role_and_label(Role::Button, "Trade-off").click();
+    settle(&mut h);
+    h.get_by_role_and_label(Role::Button, "Run heap-size sweep")
+        .click();
+    h.run_steps(2);
+    let t0 = Instant::now();
+    while app(&h).tradeoff.running()
+        || app(&h)
+            .tradeoff
+            .result
+            .as_ref()
+            .is_none_or(|r| r.heap.is_empty())
+    {
+        h.step();
+        assert!(
+            t0.elapsed() < Duration::from_secs(240),
+            "sweep within 240 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    settle(&mut h);
+    let r = app(&h).tradeoff.result.clone().expect("a result");
+    assert!(r.heap.len() >= 10, "the sizes ran: {}", r.heap.len());
+    let on_screen = labels(&h);
+    for l in [
+        "total energy (CPU included)",
+        "memory only",
+        "longest pause",
+        "this scenario's heap",
+    ] {
+        assert!(
+            on_screen.iter().any(|s| s == l),
+            "legend {l:?}: {on_screen:?}"
+        );
+    }
+}
+
 /// A merged sweep result of 3 collectors × 2 bank sizes on kvm/calculator, written by the core's merge exactly as
 /// `gclab sweep merge --json` writes it.
 fn merged_sweep_file() -> std::path::PathBuf {

@@ -125,7 +125,7 @@ pub fn ui(
                 .size(17.0 * big),
         );
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(l.step > 0, egui::Button::new("< back"))
             .on_hover_text("Previous step (PageUp, ←)")
@@ -191,7 +191,7 @@ pub fn ui(
                 }
             }
             if let Some(e) = &p.estimate {
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     ui.label("your estimate:");
                     ui.add(egui::TextEdit::singleline(&mut l.estimate).desired_width(80.0));
                     ui.label(&e.unit);
@@ -238,7 +238,7 @@ pub fn ui(
         };
         ui.label(egui::RichText::new(on).weak());
         if claims.is_empty() && l.busy() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.spinner();
                 ui.label("running the scenarios behind this step's numbers…");
             });

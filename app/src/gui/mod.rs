@@ -13,7 +13,9 @@
 //! (the first run is pinned as baseline, then COLLECTOR runs), `GCLAB_VARIANTS=1` (android MinMU overlay) and
 //! `GCLAB_OPEN=FILE` (open a GC log or a scenario file as the Open button does), `GCLAB_WINDOW=1280x720` (window
 //! size), and a lesson: `GCLAB_LESSON=ID` (a built-in id or a lesson file), `GCLAB_STEP=N` (1-based),
-//! `GCLAB_PRESENT=1` (presentation mode).
+//! `GCLAB_PRESENT=1` (presentation mode). `GCLAB_FIGURE=1` is figure mode ([`figure`]): the view alone under a
+//! title and caption (`GCLAB_TITLE`, `GCLAB_CAPTION`; a lesson step's title and text by default), its CSV saved
+//! beside the screenshot.
 //!
 //! Files: *Open* takes a scenario (`.toml`) or a GC log — HotSpot unified logging or Android logcat — which is
 //! read on a loader thread ([`log`]) and shown in the same views (pause timeline, heap before/after, MinMU).
@@ -21,8 +23,10 @@
 mod analysis;
 mod command;
 mod controls;
+pub mod figure;
 mod files;
 mod format;
+pub mod glossary;
 pub mod headless;
 #[cfg(test)]
 mod kittest_tests;
@@ -148,6 +152,8 @@ pub struct GclabApp {
     worker: Worker,
     layout: views::layout::LayoutView,
     sweep: sweep::SweepState,
+    /// The heap-size sweep of the trade-off view.
+    tradeoff: sweep::SweepState,
     variants: sweep::VariantCurves,
     commands: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
@@ -165,6 +171,13 @@ pub struct GclabApp {
     pub lesson: Option<lesson::LessonState>,
     /// Presentation mode: the knob panel hidden, one large view beside the lesson text.
     pub present: bool,
+    /// Figure mode: the view alone under `(title, caption)` (set from `GCLAB_TITLE`, `GCLAB_CAPTION`).
+    pub figure: Option<(String, String)>,
+    /// Figures being exported in a child window: where, and the answer once it is drawn.
+    exports: Vec<(
+        std::path::PathBuf,
+        crossbeam_channel::Receiver<Result<(), String>>,
+    )>,
 }
 
 impl GclabApp {
@@ -195,6 +208,7 @@ impl GclabApp {
             worker: Worker::spawn(move || c2.request_repaint()),
             layout: views::layout::LayoutView::default(),
             sweep: sweep::SweepState::default(),
+            tradeoff: sweep::SweepState::default(),
             variants: sweep::VariantCurves::default(),
             commands: vec![Command::Rerun],
             screenshot: env("GCLAB_SCREENSHOT").map(|path| ScreenshotPlan {
@@ -211,6 +225,13 @@ impl GclabApp {
             persist: None,
             lesson: None,
             present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),
+            figure: env("GCLAB_FIGURE").filter(|v| v != "0").map(|_| {
+                (
+                    env("GCLAB_TITLE").unwrap_or_default(),
+                    env("GCLAB_CAPTION").unwrap_or_default(),
+                )
+            }),
+            exports: Vec::new(),
         };
         if let Some(id) = env("GCLAB_LESSON") {
             app.commands.push(Command::OpenLesson(id));
@@ -227,8 +248,12 @@ impl GclabApp {
         if env("GCLAB_VARIANTS").is_some() {
             app.commands.push(Command::MmuVariants(true));
         }
-        if app.state.settings.view == ViewKind::Sweep && app.screenshot.is_some() {
-            app.commands.push(Command::StartSweep);
+        if app.screenshot.is_some() {
+            match app.state.settings.view {
+                ViewKind::Sweep => app.commands.push(Command::StartSweep),
+                ViewKind::TradeOff => app.commands.push(Command::StartTradeOff),
+                _ => {}
+            }
         }
         app.apply_commands(ctx);
         app
@@ -281,14 +306,22 @@ impl GclabApp {
         self.drain_worker();
         self.drain_loader();
         self.sweep.poll();
+        self.tradeoff.poll();
         self.variants.poll();
         if let Some(l) = &mut self.lesson {
             l.poll();
         }
         self.input(&ctx);
+        self.poll_exports();
         let pal = Palette::of(self.state.settings.theme);
+        if self.figure.is_some() {
+            self.figure_frame(ui, &pal);
+            self.apply_commands(&ctx);
+            self.screenshot_step(&ctx);
+            return;
+        }
         egui::Panel::top("top").show(ui, |ui| {
-            controls::top_bar(ui, &mut self.state, &mut self.commands);
+            controls::top_bar(ui, &mut self.state, self.present, &mut self.commands);
             if let Some((path, since)) = &self.logs.loading {
                 ui.horizontal(|ui| {
                     ui.spinner();
@@ -337,8 +370,15 @@ impl GclabApp {
         }
         if let Some(l) = &mut self.lesson {
             let present = self.present;
+            // Presenting, the figure gets 60 % of the width and the lesson text the rest.
+            let width = ui.available_width();
             egui::Panel::right("lesson")
-                .default_size(if present { 420.0 } else { 340.0 })
+                .default_size(if present {
+                    (width * 0.4).max(300.0)
+                } else {
+                    340.0
+                })
+                .max_size(width * if present { 0.5 } else { 0.6 })
                 .resizable(true)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical().show(ui, |ui| {
@@ -346,6 +386,9 @@ impl GclabApp {
                     });
                 });
         }
+        let mut open = self.state.glossary_open;
+        glossary::window(&ctx, &mut open, &mut self.state.glossary_filter);
+        self.state.glossary_open = open;
         egui::CentralPanel::default().show(ui, |ui| {
             views::ui(
                 ui,
@@ -353,7 +396,9 @@ impl GclabApp {
                 &pal,
                 &mut self.layout,
                 &self.sweep,
+                &self.tradeoff,
                 &self.variants,
+                !self.present,
                 &mut self.commands,
             );
         });
@@ -365,6 +410,134 @@ impl GclabApp {
             self.frame_ms.drain(..300);
         }
         self.screenshot_step(&ctx);
+    }
+
+    /// Figure mode's frame: the title and caption, then the view, nothing else.
+    fn figure_frame(&mut self, ui: &mut egui::Ui, pal: &Palette) {
+        // No hover cursor or tooltip in a figure, wherever the pointer is.
+        ui.ctx()
+            .input_mut(|i| i.pointer = egui::PointerState::default());
+        let (mut title, mut caption) = self.figure.clone().unwrap_or_default();
+        if let Some(l) = &self.lesson {
+            let step = &l.lesson.steps[l.step];
+            if title.is_empty() {
+                title = step.title.clone();
+            }
+            if caption.is_empty() {
+                caption = step.text.clone();
+            }
+        }
+        if title.is_empty() {
+            title = format!(
+                "{} — {}",
+                self.state.settings.view.title(),
+                self.state.base.file().name
+            );
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            figure::header(ui, &title, &caption);
+            views::ui(
+                ui,
+                &self.state,
+                pal,
+                &mut self.layout,
+                &self.sweep,
+                &self.tradeoff,
+                &self.variants,
+                false,
+                &mut self.commands,
+            );
+        });
+    }
+
+    /// Reports figures exported in child windows.
+    fn poll_exports(&mut self) {
+        let mut i = 0;
+        while i < self.exports.len() {
+            match self.exports[i].1.try_recv() {
+                Ok(r) => {
+                    let (path, _) = self.exports.remove(i);
+                    match r {
+                        Ok(()) => self.state.info(format!(
+                            "figure saved: {} and {}",
+                            path.display(),
+                            figure::csv_path(&path).display()
+                        )),
+                        Err(e) => self.state.error(format!("figure not saved: {e}")),
+                    }
+                }
+                Err(_) => i += 1,
+            }
+        }
+    }
+
+    /// Draws the current view as a figure in a child window (figure mode) at `size`, under `title` and
+    /// `caption`, to `path`: the scenario with the knobs applied (or the open GC log, or the lesson step).
+    fn export_figure(
+        &mut self,
+        ctx: &egui::Context,
+        path: std::path::PathBuf,
+        size: figure::FigureSize,
+        title: String,
+        caption: String,
+    ) {
+        let st = &self.state;
+        let mut env: Vec<(String, String)> = vec![
+            (
+                "GCLAB_VIEW".into(),
+                persist::view_name(st.settings.view).into(),
+            ),
+            ("GCLAB_PLAYHEAD".into(), st.playback.playhead.to_string()),
+            ("GCLAB_TITLE".into(), title),
+            ("GCLAB_CAPTION".into(), caption),
+        ];
+        if st.settings.theme == Theme::Dark {
+            env.push(("GCLAB_THEME".into(), "dark".into()));
+        }
+        if let Some(l) = &self.lesson {
+            env.push((
+                "GCLAB_LESSON".into(),
+                l.lesson.origin.trim_start_matches("builtin:").into(),
+            ));
+            env.push(("GCLAB_STEP".into(), (l.step + 1).to_string()));
+        } else if let Some(log) = &st.log {
+            env.push(("GCLAB_OPEN".into(), log.path.display().to_string()));
+        } else {
+            let sc = match st.controls.apply(&st.base) {
+                Ok(sc) => sc,
+                Err(e) => return self.state.error(format!("figure not saved: {e}")),
+            };
+            let tmp =
+                std::env::temp_dir().join(format!("gclab-figure-{}.toml", std::process::id()));
+            if let Err(e) = gclab_core::io::write_file_atomic(&tmp, sc.to_toml_string().as_bytes())
+            {
+                return self
+                    .state
+                    .error(format!("figure not saved: {}: {e}", tmp.display()));
+            }
+            env.push(("GCLAB_OPEN".into(), tmp.display().to_string()));
+        }
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let (p2, c2) = (path.clone(), ctx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("figure-export".into())
+            .spawn(move || {
+                let _ = tx.send(figure::render(
+                    &p2,
+                    size,
+                    &env,
+                    std::time::Duration::from_secs(180),
+                ));
+                c2.request_repaint();
+            });
+        match spawned {
+            Ok(_) => {
+                self.state
+                    .info(format!("drawing the figure {} …", path.display()));
+                self.exports.push((path, rx));
+            }
+            Err(e) => self.state.error(format!("figure not saved: {e}")),
+        }
     }
 
     fn apply_style(&mut self, ctx: &egui::Context) {
@@ -408,13 +581,14 @@ impl GclabApp {
                     if st.current.is_none() {
                         st.playback.speed = default_speed(view.duration_s);
                     }
+                    // One latency figure everywhere (the left panel shows the same): request to result on screen.
                     let msg = format!(
-                        "{} — simulated in {:.0} ms, views derived in {:.0} ms",
+                        "{} — re-ran in {:.0} ms",
                         view.label,
-                        view.simulate_s * 1e3,
-                        view.derive_s * 1e3
+                        st.last_latency_ms.unwrap_or(view.simulate_s * 1e3)
                     );
-                    if st.log.is_none() {
+                    // The first run does not hide an error from startup (`gclab open FILE` that is not a log).
+                    if st.log.is_none() && !(st.status.is_error && st.current.is_none()) {
                         st.info(msg);
                     }
                     st.current = Some(view);
@@ -662,7 +836,12 @@ impl GclabApp {
                         self.dialogs.save_scenario(dir, repaint);
                     }
                 }
-                Command::SaveFile(path) => match self.state.controls.apply(&self.state.base) {
+                Command::SaveFile(path) => match self
+                    .state
+                    .controls
+                    .apply(&self.state.base)
+                    .and_then(|sc| named_after(sc, &path))
+                {
                     Ok(sc) => match gclab_core::io::write_file_atomic(
                         &path,
                         sc.to_toml_string().as_bytes(),
@@ -681,13 +860,28 @@ impl GclabApp {
                     },
                     None => self.state.error("no run to export yet"),
                 },
+                Command::ExportFigure {
+                    path,
+                    size,
+                    title,
+                    caption,
+                } => self.export_figure(ctx, path, size, title, caption),
                 Command::ExportPng(path) => {
                     files::save_png(ctx, path.display().to_string(), false);
                     self.state
                         .info(format!("saving the window to {}", path.display()));
                 }
                 Command::PinBaseline => {
-                    self.state.baseline = self.state.current.clone();
+                    if let Some(l) = &self.state.log {
+                        // The run under the log is hidden: pinning it would compare something not on screen.
+                        let msg = format!(
+                            "nothing pinned: {} is a GC log; close it to pin the simulated run",
+                            l.name
+                        );
+                        self.state.error(msg);
+                    } else {
+                        self.state.baseline = self.state.current.clone();
+                    }
                 }
                 Command::ClearBaseline => self.state.baseline = None,
                 Command::Playback(p) => self.playback(p),
@@ -698,11 +892,24 @@ impl GclabApp {
                 Command::StartSweep => match self.state.controls.apply(&self.state.base) {
                     Ok(sc) => {
                         let c2 = ctx.clone();
-                        self.sweep.start(&sc, move || c2.request_repaint());
+                        self.sweep.start(&sc, sweep::SweepMode::Collector, move || {
+                            c2.request_repaint();
+                        });
                     }
                     Err(e) => self.state.error(e.to_string()),
                 },
                 Command::CancelSweep => self.sweep.cancel(),
+                Command::StartTradeOff => match self.state.controls.apply(&self.state.base) {
+                    Ok(sc) => {
+                        let c2 = ctx.clone();
+                        self.tradeoff
+                            .start(&sc, sweep::SweepMode::HeapSize, move || {
+                                c2.request_repaint();
+                            });
+                    }
+                    Err(e) => self.state.error(e.to_string()),
+                },
+                Command::CancelTradeOff => self.tradeoff.cancel(),
                 Command::ParetoAxis(w) => self.state.pareto.minmu_window_ms = w,
                 Command::OpenSweepPoint(i) => {
                     let point = self
@@ -802,6 +1009,16 @@ impl GclabApp {
             self.state.playback.playhead = ms * 1e-3;
             self.state.playback.playing = false;
         }
+        // A sweep step sweeps the scenario it loads (queued: it runs once loaded, next frame).
+        match self.state.settings.view {
+            ViewKind::TradeOff if changed || self.tradeoff.result.is_none() => {
+                self.commands.push(Command::StartTradeOff);
+            }
+            ViewKind::Sweep if changed || self.sweep.result.is_none() => {
+                self.commands.push(Command::StartSweep);
+            }
+            _ => {}
+        }
         if !changed {
             return false;
         }
@@ -839,6 +1056,17 @@ impl GclabApp {
 
     fn load(&mut self, sc: Scenario, preset: &str) {
         self.close_log();
+        // A baseline from another platform has no meaningful Δ (energies differ by 10⁶): it goes.
+        if self
+            .state
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.scenario.platform() != sc.platform())
+        {
+            self.state.baseline = None;
+            self.state
+                .info("baseline cleared: it ran on another platform");
+        }
         self.state.controls = state::Controls::of(&sc, preset);
         self.state.base = sc;
     }
@@ -939,7 +1167,10 @@ impl GclabApp {
         let Some(plan) = &mut self.screenshot else {
             return;
         };
-        let sweep_wait = (self.state.settings.view == ViewKind::Sweep && self.sweep.running())
+        let sweep_wait = (self.state.settings.view == ViewKind::Sweep
+            && (self.sweep.running() || self.commands.contains(&Command::StartSweep)))
+            || self.commands.contains(&Command::StartTradeOff)
+            || (self.state.settings.view == ViewKind::TradeOff && self.tradeoff.running())
             || self.variants.running()
             || self.logs.busy()
             || self.lesson.as_ref().is_some_and(lesson::LessonState::busy);
@@ -957,6 +1188,13 @@ impl GclabApp {
         if plan.frames_ready > 5 {
             let path = plan.path.clone();
             self.screenshot = None;
+            if self.figure.is_some() {
+                let csv = figure::view_csv(&self.state, &self.sweep, &self.tradeoff);
+                let csv_path = figure::csv_path(std::path::Path::new(&path));
+                if let Err(e) = gclab_core::io::write_file_atomic(&csv_path, csv.as_bytes()) {
+                    eprintln!("gclab: {}: {e}", csv_path.display());
+                }
+            }
             files::save_png(ctx, path, true);
         }
         ctx.request_repaint();
@@ -982,6 +1220,19 @@ fn lesson_log_path(spec: &str) -> Result<std::path::PathBuf, String> {
     gclab_core::io::write_file_atomic(&path, bytes)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// `sc` named after the file it is saved to (its stem), so a saved scenario does not keep the old name.
+fn named_after(
+    sc: Scenario,
+    path: &std::path::Path,
+) -> Result<Scenario, gclab_core::ScenarioError> {
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if !stem.is_empty() => {
+            sc.with_overrides(&[("name".into(), toml::Value::String(stem.to_string()))])
+        }
+        _ => Ok(sc),
+    }
 }
 
 /// The median of the last `n` values (0 when empty).

@@ -49,6 +49,7 @@ pub fn view_name(v: ViewKind) -> &'static str {
         ViewKind::Cpu => "cpu",
         ViewKind::Sweep => "sweep",
         ViewKind::Pareto => "pareto",
+        ViewKind::TradeOff => "tradeoff",
     }
 }
 

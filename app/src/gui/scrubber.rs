@@ -86,7 +86,8 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: 
             format::secs(dur)
         ));
     });
-    ui.horizontal(|ui| {
+    // Wrapped: at a projector's zoom the status message goes to a second line instead of off the edge.
+    ui.horizontal_wrapped(|ui| {
         if st.computing {
             ui.spinner();
             ui.label("computing…");

@@ -33,17 +33,20 @@ pub enum ViewKind {
     Sweep,
     /// A merged sweep result: energy × pause × time and its Pareto frontier.
     Pareto,
+    /// Heap size against energy, longest pause and MinMU (a heap-size sweep).
+    TradeOff,
 }
 
 impl ViewKind {
     /// Every view, in tab order.
-    pub const ALL: [ViewKind; 7] = [
+    pub const ALL: [ViewKind; 8] = [
         ViewKind::Overview,
         ViewKind::Layout,
         ViewKind::Mmu,
         ViewKind::Energy,
         ViewKind::Cpu,
         ViewKind::Sweep,
+        ViewKind::TradeOff,
         ViewKind::Pareto,
     ];
 
@@ -57,10 +60,12 @@ impl ViewKind {
             ViewKind::Cpu => "CPU cores",
             ViewKind::Sweep => "Sweep",
             ViewKind::Pareto => "Pareto",
+            ViewKind::TradeOff => "Trade-off",
         }
     }
 
-    /// Parses a view name as given in `GCLAB_VIEW`: `overview`, `layout`, `mmu`, `energy`, `cpu`, `sweep` or `pareto`.
+    /// Parses a view name as given in `GCLAB_VIEW`: `overview`, `layout`, `mmu`, `energy`, `cpu`, `sweep`,
+    /// `tradeoff` or `pareto`.
     pub fn parse(s: &str) -> Option<ViewKind> {
         match s.trim().to_ascii_lowercase().as_str() {
             "overview" | "all" => Some(ViewKind::Overview),
@@ -70,6 +75,7 @@ impl ViewKind {
             "cpu" | "cores" => Some(ViewKind::Cpu),
             "sweep" => Some(ViewKind::Sweep),
             "pareto" => Some(ViewKind::Pareto),
+            "tradeoff" | "trade-off" => Some(ViewKind::TradeOff),
             _ => None,
         }
     }
@@ -131,7 +137,29 @@ pub struct Controls {
     pub large_in_base: bool,
 }
 
+/// The heap sizes the heap knob spans on `platform`: kvm-soc 4 KiB – 512 MiB (a recorded trace such as jq's needs
+/// tens of MiB), android-krait 4 MiB – 1 GiB (around Dalvik's 96 MiB growth limit). `[KiB]`
+pub fn heap_range_kib(platform: PlatformKind) -> (u64, u64) {
+    match platform {
+        PlatformKind::KvmSoc => (4, 512 << 10),
+        PlatformKind::AndroidKrait => (4 << 10, 1 << 20),
+    }
+}
+
 impl Controls {
+    /// Sets the heap size to `kib` rounded to a whole number of banks; a bank larger than the heap shrinks to it
+    /// (the scenario needs a bank size that divides the heap). `[KiB]`
+    pub fn set_heap_kib(&mut self, kib: u64) {
+        let kib = kib.max(1);
+        if self.bank_kib >= kib {
+            self.bank_kib = kib;
+            self.heap_kib = kib;
+            return;
+        }
+        let banks = ((kib as f64 / self.bank_kib as f64).round() as u64).max(1);
+        self.heap_kib = banks * self.bank_kib;
+    }
+
     /// The controls showing `sc`'s values.
     pub fn of(sc: &Scenario, preset: &str) -> Controls {
         let f = sc.file();
@@ -277,6 +305,25 @@ pub struct AppState {
     pub trace: Option<Arc<super::trace::TraceReplay>>,
     /// The Pareto explorer's merged sweep result (runtime only, not persisted).
     pub pareto: super::pareto::ParetoState,
+    /// The *Figure* menu's form.
+    pub figure: FigureForm,
+    /// The glossary window is open.
+    pub glossary_open: bool,
+    /// What the glossary window is filtered by.
+    pub glossary_filter: String,
+}
+
+/// The *Figure* menu's form: where, how big, and the words above the view.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FigureForm {
+    /// The PNG's path (the CSV goes beside it).
+    pub path: String,
+    /// Size and scale.
+    pub size: super::figure::FigureSize,
+    /// Title (empty: the lesson step's, or the view's and scenario's name).
+    pub title: String,
+    /// Caption (empty: the lesson step's text, or none).
+    pub caption: String,
 }
 
 impl AppState {
@@ -300,6 +347,12 @@ impl AppState {
             log: None,
             trace: None,
             pareto: super::pareto::ParetoState::default(),
+            figure: FigureForm {
+                path: "figure.png".into(),
+                ..FigureForm::default()
+            },
+            glossary_open: false,
+            glossary_filter: String::new(),
         }
     }
 
@@ -358,6 +411,38 @@ mod tests {
             sc.file(),
             cli.file(),
             "the app and the CLI build the same scenario"
+        );
+    }
+
+    #[test]
+    fn the_heap_knob_goes_beyond_2_mib_in_whole_banks() {
+        let base = Scenario::default_preset().expect("default preset");
+        let mut c = Controls::of(&base, "default");
+        c.bank_kib = 16;
+        c.set_heap_kib(24 << 10);
+        assert_eq!(
+            c.heap_kib,
+            24 << 10,
+            "24 MiB on kvm-soc, past the old 2 MiB menu"
+        );
+        let sc = c.apply(&base).expect("a 24 MiB heap is a valid scenario");
+        assert_eq!(
+            sc.file().heap.size.bytes(),
+            24 << 20,
+            "heap.size follows the knob"
+        );
+        c.set_heap_kib(100);
+        assert_eq!(c.heap_kib, 96, "rounded to whole 16 KiB banks");
+        c.set_heap_kib(10);
+        assert_eq!(
+            (c.heap_kib, c.bank_kib),
+            (10, 10),
+            "a bank larger than the heap shrinks to it"
+        );
+        let (lo, hi) = heap_range_kib(PlatformKind::KvmSoc);
+        assert!(
+            lo <= 32 && hi >= 64 << 10,
+            "kvm-soc spans tiny to trace-sized heaps"
         );
     }
 

@@ -1,14 +1,21 @@
-//! The sweep. On kvm-soc (adaptive-GC paper's Fig. 4): heap energy of the k-allocation collector for log-spaced
-//! k, with the base and adaptive collectors as reference lines. On android-krait (SYSTOR'15 Figs. 6 and 8): energy
-//! and execution time of the five CMS variants for targetUtil 0.1–0.9. Runs on its own named thread ("sweep-worker"), one scenario
-//! after another, reporting progress; cancelling sets a flag the core polls. Each point is
-//! the scenario with `--set`-style overrides ([`Scenario::with_overrides`]), as `gclab sweep --vary` builds them.
+//! The sweeps. [`SweepMode::Collector`] — on kvm-soc (adaptive-GC paper's Fig. 4): heap energy of the
+//! k-allocation collector for log-spaced k, with the base and adaptive collectors as reference lines; on
+//! android-krait (SYSTOR'15 Figs. 6 and 8): energy and execution time of the five CMS variants for targetUtil
+//! 0.1–0.9. [`SweepMode::HeapSize`] — the trade-off view (issue #19 item 4): the current scenario at 13 heap sizes
+//! from an eighth of its heap to eight times it (steps of √2, each a multiple of the bank size), with energy,
+//! longest pause and the MinMU curve of each.
+//!
+//! Runs on a named thread ("sweep-worker") that spreads the points over the cores with the one parallel runner
+//! ([`crate::parallel::map_on_cores`]), reporting each point as it finishes; cancelling sets a flag the core
+//! polls. Each point is the scenario with `--set`-style overrides ([`Scenario::with_overrides`]), as
+//! `gclab sweep --vary` builds them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Receiver, bounded};
+use gclab_core::run::summary::MmuPoint;
 use gclab_core::{
     Cancel, CollectorKind, NoProgress, PlatformKind, Scenario, WorkloadTapes, simulate,
     simulate_with,
@@ -27,8 +34,33 @@ pub const ANDROID_VARIANTS: [CollectorKind; 5] = [
     CollectorKind::Fg,
 ];
 
+/// What a sweep varies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SweepMode {
+    /// kvm-soc: k (and base, adaptive); android-krait: targetUtil × CMS variant.
+    #[default]
+    Collector,
+    /// The heap size (both platforms).
+    HeapSize,
+}
+
+/// Heap sizes of a heap-size sweep around `heap_kib`: 13 log-spaced sizes from ⅛× to 8× (steps of √2), each
+/// rounded to a multiple of `bank_kib` and at least `min_kib`, without repeats. `[KiB]`
+pub fn heap_sizes(heap_kib: u64, bank_kib: u64, min_kib: u64) -> Vec<u64> {
+    let bank = bank_kib.max(1);
+    let mut v: Vec<u64> = (-6..=6)
+        .map(|i| {
+            let want = heap_kib as f64 * 2f64.powf(f64::from(i) / 2.0);
+            let banks = (want / bank as f64).round().max(1.0) as u64;
+            (banks * bank).max(min_kib.div_ceil(bank) * bank)
+        })
+        .collect();
+    v.dedup();
+    v
+}
+
 /// One swept run.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SweepPoint {
     /// k (0 for the reference collectors and on android-krait).
     pub k: u64,
@@ -40,6 +72,32 @@ pub struct SweepPoint {
     pub total_j: f64,
     /// Execution time. `[s]`
     pub time_s: f64,
+    /// The memories' energy (heap, ROM, stack; 0 where not modelled). `[J]`
+    pub memory_j: f64,
+    /// Heap size. `[KiB]`
+    pub heap_kib: u64,
+    /// Longest mutator pause. `[ms]`
+    pub max_pause_ms: f64,
+    /// Collections started.
+    pub collections: u64,
+    /// The run ended out of memory.
+    pub out_of_memory: bool,
+    /// MinMU on the summary's log-spaced windows.
+    pub mmu: Vec<MmuPoint>,
+}
+
+impl SweepPoint {
+    /// MinMU at window `w_ms` (the curve's nearest window).
+    pub fn minmu_at(&self, w_ms: f64) -> Option<f64> {
+        self.mmu
+            .iter()
+            .min_by(|a, b| {
+                (a.window_ms.ln() - w_ms.ln())
+                    .abs()
+                    .total_cmp(&(b.window_ms.ln() - w_ms.ln()).abs())
+            })
+            .map(|m| m.utilization)
+    }
 }
 
 /// The finished (or partial) sweep.
@@ -57,6 +115,15 @@ pub struct SweepResult {
     pub android: bool,
     /// android-krait: points per variant, by targetUtil.
     pub variants: Vec<(CollectorKind, Vec<SweepPoint>)>,
+    /// What was varied.
+    pub mode: SweepMode,
+    /// Heap-size sweep: points by heap size.
+    pub heap: Vec<SweepPoint>,
+    /// Heap-size sweep: the scenario's own heap size. `[KiB]`
+    pub current_heap_kib: u64,
+    /// The platform models the memories' energy (kvm-soc; android-krait's model is the CPU cluster only), so
+    /// the memory-only figure means something.
+    pub memory_modelled: bool,
     /// Errors, one line each.
     pub errors: Vec<String>,
 }
@@ -79,17 +146,29 @@ pub struct SweepState {
 }
 
 impl SweepState {
-    /// Starts sweeping `base` (k-allocation over [`K_VALUES`], plus base and adaptive), cancelling any sweep running.
-    pub fn start(&mut self, base: &Scenario, repaint: impl Fn() + Send + 'static) {
+    /// Starts sweeping `base` in `mode` (cancelling any sweep running): k-allocation over [`K_VALUES`] plus base
+    /// and adaptive, the android variants over targetUtil, or the heap sizes of [`heap_sizes`].
+    pub fn start(
+        &mut self,
+        base: &Scenario,
+        mode: SweepMode,
+        repaint: impl Fn() + Send + Sync + 'static,
+    ) {
         self.cancel();
-        let jobs = jobs(base);
+        let jobs = match mode {
+            SweepMode::Collector => jobs(base),
+            SweepMode::HeapSize => heap_jobs(base),
+        };
         let (tx, rx) = bounded::<Msg>(64);
         let flag = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicU32::new(0));
         self.total = jobs.len() as u32;
         self.result = Some(SweepResult {
             name: base.file().name.clone(),
-            android: base.platform() == PlatformKind::AndroidKrait,
+            android: mode == SweepMode::Collector && base.platform() == PlatformKind::AndroidKrait,
+            mode,
+            current_heap_kib: base.file().heap.size.bytes() / 1024,
+            memory_modelled: base.platform() == PlatformKind::KvmSoc,
             ..SweepResult::default()
         });
         let (f2, d2) = (Arc::clone(&flag), Arc::clone(&done));
@@ -98,39 +177,27 @@ impl SweepState {
             .spawn(move || {
                 let cancel = Cancel::from_flag(Arc::clone(&f2));
                 let tapes = WorkloadTapes::new();
-                for job in jobs {
+                let tx = std::sync::Mutex::new(tx);
+                crate::parallel::map_on_cores(&jobs, "sweep", |job| {
                     if f2.load(Ordering::Relaxed) {
                         return;
                     }
                     let msg = match job {
                         Ok((kind, k, sc)) => {
-                            match simulate_with(&sc, Some(&tapes), &cancel, &mut NoProgress) {
-                                Ok(run) => Msg::Point(
-                                    kind,
-                                    SweepPoint {
-                                        k,
-                                        target_util: if sc.platform() == PlatformKind::AndroidKrait
-                                        {
-                                            sc.file().heap.target_util
-                                        } else {
-                                            0.0
-                                        },
-                                        heap_j: run.summary.energy_j.heap,
-                                        total_j: run.summary.energy_j.total,
-                                        time_s: run.summary.execution_time_s,
-                                    },
-                                ),
+                            match simulate_with(sc, Some(&tapes), &cancel, &mut NoProgress) {
+                                Ok(run) => Msg::Point(*kind, point(*k, sc, &run.summary)),
                                 Err(e) => Msg::Error(e.to_string()),
                             }
                         }
-                        Err(e) => Msg::Error(e),
+                        Err(e) => Msg::Error(e.clone()),
                     };
                     d2.fetch_add(1, Ordering::Relaxed);
-                    if tx.send(msg).is_err() {
-                        return;
+                    if let Ok(tx) = tx.lock()
+                        && tx.send(msg).is_ok()
+                    {
+                        repaint();
                     }
-                    repaint();
-                }
+                });
             })
             .ok();
         self.rx = Some(rx);
@@ -155,6 +222,10 @@ impl SweepState {
         let Some(r) = &mut self.result else { return };
         for m in rx.try_iter() {
             match m {
+                Msg::Point(_, p) if r.mode == SweepMode::HeapSize => {
+                    r.heap.push(p);
+                    r.heap.sort_by_key(|p| p.heap_kib);
+                }
                 Msg::Point(kind, p) if r.android => {
                     match r.variants.iter_mut().find(|(k, _)| *k == kind) {
                         Some((_, v)) => v.push(p),
@@ -201,6 +272,43 @@ impl Drop for SweepState {
 }
 
 type Job = Result<(CollectorKind, u64, Scenario), String>;
+
+/// What the sweep keeps of one run.
+fn point(k: u64, sc: &Scenario, s: &gclab_core::Summary) -> SweepPoint {
+    SweepPoint {
+        k,
+        target_util: if sc.platform() == PlatformKind::AndroidKrait {
+            sc.file().heap.target_util
+        } else {
+            0.0
+        },
+        heap_j: s.energy_j.heap,
+        total_j: s.energy_j.total,
+        time_s: s.execution_time_s,
+        memory_j: s.energy_j.memory,
+        heap_kib: sc.file().heap.size.bytes() / 1024,
+        max_pause_ms: s.max_pause_ms,
+        collections: s.collections,
+        out_of_memory: s.out_of_memory,
+        mmu: s.mmu.clone(),
+    }
+}
+
+/// The heap-size sweep's points: `base` at each of [`heap_sizes`]; sizes the scenario refuses (below its
+/// permanent data, say) are left out.
+fn heap_jobs(base: &Scenario) -> Vec<Job> {
+    let f = base.file();
+    let heap_kib = f.heap.size.bytes() / 1024;
+    let bank_kib = (f.heap.bank_size.bytes() / 1024).max(1);
+    heap_sizes(heap_kib, bank_kib, 4)
+        .into_iter()
+        .filter_map(|h| {
+            base.with_overrides(&[("heap.size".into(), Value::String(format!("{h}KiB")))])
+                .ok()
+                .map(|s| Ok((f.collector.kind, 0, s)))
+        })
+        .collect()
+}
 
 fn jobs(base: &Scenario) -> Vec<Job> {
     if base.platform() == PlatformKind::AndroidKrait {
@@ -311,5 +419,21 @@ impl VariantCurves {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_sizes_span_an_eighth_to_eight_times_in_whole_banks() {
+        let v = heap_sizes(256, 16, 4);
+        assert_eq!(v.len(), 13, "13 sizes");
+        assert_eq!((v[0], v[6], v[12]), (32, 256, 2048), "⅛×, 1×, 8×");
+        assert!(v.iter().all(|h| h % 16 == 0), "whole banks: {v:?}");
+        assert!(v.windows(2).all(|w| w[0] < w[1]), "ascending, no repeats");
+        let tiny = heap_sizes(16, 16, 4);
+        assert_eq!(tiny[0], 16, "never below one bank");
     }
 }

@@ -165,7 +165,55 @@ fn save_and_load_a_scenario_file_round_trips() {
     let v = app.state.current.clone().expect("a run");
     assert_eq!(v.scenario.file().collector.k, 321, "the saved k came back");
     assert_eq!(app.state.controls.k, 321, "and the controls show it");
+    let stem = path.file_stem().and_then(|s| s.to_str()).expect("a stem");
+    assert_eq!(
+        v.scenario.file().name,
+        stem,
+        "the saved scenario is named after its file"
+    );
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_baseline_does_not_survive_a_platform_switch() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    app.queue(Command::PinBaseline);
+    app.queue(Command::LoadPreset("kvm/calculator".into()));
+    settle(&ctx, &mut app);
+    assert!(
+        app.state.baseline.is_some(),
+        "same platform: the baseline stays"
+    );
+    app.queue(Command::LoadPreset("android/quadrant".into()));
+    settle(&ctx, &mut app);
+    assert!(
+        app.state.baseline.is_none(),
+        "a kvm-soc baseline is not compared with an android-krait run"
+    );
+}
+
+#[test]
+fn pin_with_a_log_open_does_not_pin_the_hidden_run() {
+    let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
+    settle(&ctx, &mut app);
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
+    app.queue(Command::LoadFile(log));
+    let t0 = std::time::Instant::now();
+    while app.state.log.is_none() && t0.elapsed().as_secs() < 60 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(app.state.log.is_some(), "the log opened");
+    app.queue(Command::PinBaseline);
+    frame(&ctx, &mut app);
+    assert!(app.state.baseline.is_none(), "the hidden run is not pinned");
+    assert!(
+        app.state.status.is_error && app.state.status.message.contains("GC log"),
+        "and the status bar says why: {}",
+        app.state.status.message
+    );
 }
 
 #[test]
@@ -196,6 +244,66 @@ fn the_sweep_runs_in_the_background_and_can_be_cancelled() {
     app.queue(Command::CancelSweep);
     frame(&ctx, &mut app);
     assert!(!app.sweep.running(), "cancelled");
+}
+
+#[test]
+fn the_trade_off_view_sweeps_heap_sizes_with_energy_pauses_and_minmu() {
+    let (ctx, mut app) = headless(Scenario::preset("kvm/kwml").expect("kwml preset"));
+    app.state.controls.collector = gclab_core::CollectorKind::Base;
+    app.state.controls.set_heap_kib(256);
+    app.queue(Command::Rerun);
+    settle(&ctx, &mut app);
+    app.queue(Command::SetView(ViewKind::TradeOff));
+    app.queue(Command::StartTradeOff);
+    frame(&ctx, &mut app);
+    assert!(app.tradeoff.running(), "the heap-size sweep started");
+    let t0 = std::time::Instant::now();
+    while app.tradeoff.running() && t0.elapsed().as_secs() < 300 {
+        frame(&ctx, &mut app);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let r = app.tradeoff.result.clone().expect("a result");
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let sizes: Vec<u64> = r.heap.iter().map(|p| p.heap_kib).collect();
+    assert_eq!(
+        sizes,
+        super::sweep::heap_sizes(256, app.state.controls.bank_kib, 4),
+        "every size ran, smallest first"
+    );
+    assert_eq!(sizes.first(), Some(&32), "an eighth of 256 KiB");
+    assert_eq!(
+        sizes.last(),
+        Some(&2048),
+        "to eight times it, past the old 2 MiB menu's end"
+    );
+    assert!(r.memory_modelled, "kvm-soc models the memories");
+    let at = |kib: u64| r.heap.iter().find(|p| p.heap_kib == kib).expect("swept");
+    let (small, big) = (at(64), at(512));
+    assert!(
+        small.collections > 10 * big.collections,
+        "the lesson's claim: 64 KiB collects more than ten times as often as 512 KiB ({} vs {})",
+        small.collections,
+        big.collections
+    );
+    assert!(
+        big.max_pause_ms > small.max_pause_ms,
+        "and pauses longer ({} vs {} ms)",
+        big.max_pause_ms,
+        small.max_pause_ms
+    );
+    assert!(
+        r.heap
+            .iter()
+            .all(|p| p.total_j > p.memory_j && p.memory_j > 0.0),
+        "the total includes the CPU, the memory-only figure is part of it"
+    );
+    let csv = super::views::tradeoff::csv(&r, 1.0);
+    assert_eq!(
+        csv.lines().count(),
+        r.heap.len() + 1,
+        "a CSV line per heap size"
+    );
+    frame(&ctx, &mut app);
 }
 
 #[test]

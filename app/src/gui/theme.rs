@@ -86,6 +86,17 @@ impl Palette {
         }
     }
 
+    /// The colour of category `i` (pause kinds of a log): the seven energy colours, then hues a golden angle
+    /// apart, so no two of the first dozens repeat.
+    pub fn category(&self, i: usize) -> Color32 {
+        if let Some(c) = self.energy.get(i) {
+            return *c;
+        }
+        let hue = ((i - self.energy.len()) as f32 * 0.381_966 + 0.13).fract();
+        let v = if self.text.r() > 128 { 0.95 } else { 0.75 };
+        egui::ecolor::Hsva::new(hue, 0.65, v, 1.0).into()
+    }
+
     /// The palette of `theme`.
     pub fn of(theme: Theme) -> Palette {
         match theme {
@@ -218,3 +229,21 @@ const DARK: Palette = Palette {
     better: rgb(0x50, 0xd0, 0x70),
     worse: rgb(0xff, 0x60, 0x60),
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pause_kind_colours_do_not_repeat_past_eight_kinds() {
+        for theme in [Theme::Light, Theme::Dark] {
+            let pal = Palette::of(theme);
+            let cs: Vec<Color32> = (0..24).map(|i| pal.category(i)).collect();
+            for (i, a) in cs.iter().enumerate() {
+                for b in &cs[i + 1..] {
+                    assert_ne!(a, b, "{theme:?}: two kinds share a colour");
+                }
+            }
+        }
+    }
+}

@@ -17,7 +17,9 @@ use serde::Deserialize;
 pub use claims::{CheckedClaim, ClaimOutcome, Evaluator, Operand, check_lesson, evaluate_step};
 
 /// The views a step may show (the app's `GCLAB_VIEW` names).
-pub const VIEWS: [&str; 6] = ["overview", "layout", "mmu", "energy", "cpu", "sweep"];
+pub const VIEWS: [&str; 7] = [
+    "overview", "layout", "mmu", "energy", "cpu", "sweep", "tradeoff",
+];
 
 /// A lesson: a title and its steps.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

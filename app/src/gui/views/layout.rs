@@ -67,6 +67,7 @@ impl LayoutView {
         let Some(cur) = st.current.clone() else {
             return;
         };
+        let start_y = ui.cursor().min.y;
         heading(
             ui,
             "Heap layout over time",
@@ -81,7 +82,8 @@ impl LayoutView {
                  place objects): the map shows bank power states and collections only.",
             );
         }
-        let h = (height - 60.0).max(80.0);
+        // What the heading and legend took (more rows at a projector's zoom), not a fixed guess.
+        let h = super::plot_height(ui, start_y, height).max(80.0);
         let no_layout = cur.run.layout.objects.is_empty();
         match (&st.baseline, st.settings.compare_maps && !no_layout) {
             (Some(base), true) => {
@@ -270,6 +272,7 @@ impl LayoutView {
                 ui,
                 run,
                 playhead_t,
+                super::fade::fade_ns(st.playback.speed),
                 pal,
                 frame,
                 bounds.min()[1],
@@ -314,6 +317,16 @@ fn legend(ui: &mut egui::Ui, pal: &Palette) {
                 pal.playhead,
                 "playhead",
                 "the instant shown beside the map and marked in every view",
+            ),
+            (
+                pal.bank_active,
+                "bank powered (lane)",
+                "the narrow lane beside the heap at the playhead, and the map's bank lines: a powered bank",
+            ),
+            (
+                pal.bank_gated,
+                "bank gated (lane)",
+                "the lane and bank lines of a bank cut from its supply",
             ),
         ],
     );
@@ -397,10 +410,12 @@ pub fn describe(run: &Run, t: f64, addr: f64) -> String {
 }
 
 /// The heap at `t`, drawn in `frame`'s vertical extent so that addresses line up with the map.
+#[allow(clippy::too_many_arguments)] // the column's geometry comes from the map beside it, argument by argument
 fn now_column(
     ui: &mut egui::Ui,
     run: &Run,
     t: f64,
+    fade_ns: u64,
     pal: &Palette,
     frame: Rect,
     y0_kib: f64,
@@ -479,6 +494,18 @@ fn now_column(
         }
     }
     let _ = px_bytes;
+    // What the last collection reclaimed, fading out where nothing is now (super::fade).
+    if let Some((alpha, garbage)) = super::fade::fading_garbage(run, time, fade_ns) {
+        let c = Palette::faded(pal.dead, (alpha * 255.0) as u8);
+        for (addr, size) in garbage {
+            let (top, bot) = (y_of((addr + size) as f64), y_of(addr as f64));
+            let r = Rect::from_min_max(
+                Pos2::new(bar.min.x, top.max(rect.min.y)),
+                Pos2::new(bar.max.x, bot.min(rect.max.y).max(top + 0.5)),
+            );
+            painter.rect_filled(r, 0.0, c);
+        }
+    }
     for r in 0..rows {
         let (l, d) = (live[r].min(1.0), dead[r].min(1.0 - live[r].min(1.0)));
         if l + d <= 0.01 {
@@ -498,13 +525,16 @@ fn now_column(
         Stroke::new(1.0, pal.guide),
         egui::StrokeKind::Outside,
     );
-    painter.text(
-        Pos2::new(bar.min.x, rect.min.y + 2.0),
-        egui::Align2::LEFT_TOP,
-        format!("at {}", format::secs(t)),
-        egui::FontId::proportional(11.0),
-        ui.visuals().text_color(),
-    );
+    // Under the column (where the map has its time axis), so it never covers the top bank's label.
+    ui.painter()
+        .with_clip_rect(rect.expand2(egui::vec2(0.0, 16.0)))
+        .text(
+            Pos2::new(bar.min.x, rect.max.y + 3.0),
+            egui::Align2::LEFT_TOP,
+            format!("at {}", format::secs(t)),
+            egui::FontId::proportional(11.0),
+            ui.visuals().text_color(),
+        );
     if let Some(p) = resp.hover_pos() {
         let k = y0_kib + f64::from((rect.max.y - p.y) / rect.height()) * (y1_kib - y0_kib);
         resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));

@@ -69,7 +69,7 @@ pub fn ui(
         }
         // The explorer is drawn before any log (views::ui): it shows a sweep result, not the run.
         ViewKind::Pareto => {}
-        ViewKind::Sweep => not_in_a_log(
+        ViewKind::Sweep | ViewKind::TradeOff => not_in_a_log(
             ui,
             pal,
             "Sweeps simulate the scenario",
@@ -146,7 +146,7 @@ fn pauses(
         .enumerate()
         .map(|(i, n)| {
             (
-                pal.energy[i % pal.energy.len()],
+                pal.category(i),
                 n.as_str(),
                 "pauses of this kind, as logged",
             )
@@ -207,7 +207,7 @@ fn pauses(
                 }
             }
             for (i, k) in log.kinds.iter().enumerate() {
-                let c = pal.energy[i % pal.energy.len()];
+                let c = pal.category(i);
                 let bars: Vec<Bar> = k
                     .bars
                     .iter()

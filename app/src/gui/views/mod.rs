@@ -4,6 +4,7 @@
 
 pub mod cpu;
 pub mod energy;
+pub mod fade;
 pub mod layout;
 pub mod log;
 pub mod mmu;
@@ -12,6 +13,7 @@ pub mod pareto;
 pub mod raster;
 pub mod sweep;
 pub mod trace;
+pub mod tradeoff;
 
 use egui::{Id, Rect, UiBuilder};
 use egui_plot::{Plot, VLine};
@@ -58,9 +60,10 @@ pub fn region<R>(ui: &mut egui::Ui, rect: Rect, f: impl FnOnce(&mut egui::Ui) ->
 /// A view heading with a one-sentence explanation on hover.
 pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
     ui.horizontal(|ui| {
+        let explain = crate::gui::glossary::with_entry(title, explain);
         ui.label(egui::RichText::new(title).strong().size(16.0))
-            .on_hover_text(explain);
-        ui.weak("(?)").on_hover_text(explain);
+            .on_hover_text(&explain);
+        ui.weak("(?)").on_hover_text(&explain);
     });
 }
 
@@ -124,44 +127,67 @@ pub fn category_marks(n: usize) -> impl Fn(egui_plot::GridInput) -> Vec<egui_plo
     }
 }
 
-/// A small colour square.
-pub fn swatch(ui: &mut egui::Ui, c: egui::Color32) {
-    let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-    ui.painter().rect_filled(r, 2.0, c);
-    ui.painter().rect_stroke(
-        r,
-        2.0,
-        egui::Stroke::new(1.0, ui.visuals().weak_text_color()),
-        egui::StrokeKind::Inside,
-    );
-}
-
 /// A legend row (colour, name, one-sentence explanation on hover), drawn above a plot so it never hides data.
 pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         for (c, name, tip) in items {
-            swatch(ui, *c);
-            ui.label(*name).on_hover_text(*tip);
+            // Chip and text are one widget, so a line wrap never separates them.
+            let color = ui.visuals().text_color();
+            let galley = ui.painter().layout_no_wrap(
+                (*name).to_string(),
+                egui::TextStyle::Body.resolve(ui.style()),
+                color,
+            );
+            let gap = 4.0;
+            let size = egui::vec2(14.0 + gap + galley.size().x, galley.size().y.max(14.0));
+            let (rect, resp) = ui.allocate_exact_size(size, egui::Sense::hover());
+            let chip = Rect::from_center_size(
+                egui::pos2(rect.min.x + 7.0, rect.center().y),
+                egui::vec2(14.0, 14.0),
+            );
+            ui.painter().rect_filled(chip, 2.0, *c);
+            // Outlined in the text colour: a chip the colour of the background still shows.
+            ui.painter().rect_stroke(
+                chip,
+                2.0,
+                egui::Stroke::new(1.5, color),
+                egui::StrokeKind::Inside,
+            );
+            ui.painter().galley(
+                egui::pos2(chip.max.x + gap, rect.center().y - galley.size().y / 2.0),
+                galley,
+                color,
+            );
+            resp.widget_info(|| {
+                egui::WidgetInfo::labeled(egui::accesskit::Role::Label, true, *name)
+            });
+            resp.on_hover_text(crate::gui::glossary::with_entry(name, tip));
             ui.add_space(8.0);
         }
     });
 }
 
 /// Draws the tab row and the chosen view.
+#[allow(clippy::too_many_arguments)] // every view's state, borrowed apart from the app so views stay functions
 pub fn ui(
     ui: &mut egui::Ui,
     st: &AppState,
     pal: &Palette,
     layout_view: &mut layout::LayoutView,
     sweep: &SweepState,
+    tradeoff_sweep: &SweepState,
     variants: &VariantCurves,
+    tabs: bool,
     cmds: &mut Vec<Command>,
 ) {
     let mut view = st.settings.view;
     ui.horizontal_wrapped(|ui| {
-        for v in ViewKind::ALL {
-            ui.selectable_value(&mut view, v, v.title());
+        // Presenting, the lesson picks the view: no tab row, the figure keeps the height.
+        if tabs {
+            for v in ViewKind::ALL {
+                ui.selectable_value(&mut view, v, v.title());
+            }
         }
         if st.computing {
             ui.separator();
@@ -207,7 +233,9 @@ pub fn ui(
     if view != st.settings.view {
         cmds.push(Command::SetView(view));
     }
-    ui.separator();
+    if tabs {
+        ui.separator();
+    }
     if view == ViewKind::Pareto {
         pareto::ui(ui, &st.pareto, pal, cmds);
         return;
@@ -220,7 +248,7 @@ pub fn ui(
         trace::ui(ui, st, t, pal, layout_view, view, cmds);
         return;
     }
-    if st.current.is_none() && view != ViewKind::Sweep {
+    if st.current.is_none() && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff) {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("computing the first run…");
@@ -243,6 +271,7 @@ pub fn ui(
         ViewKind::Cpu => cpu::ui(ui, st, pal, cmds),
         ViewKind::Sweep => sweep::ui(ui, sweep, pal),
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
+        ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
     }
 }
 

@@ -69,7 +69,7 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                     .radius(4.0)
                     .color(pal.current),
             );
-            if let Some(a) = r.adaptive {
+            if let Some(a) = &r.adaptive {
                 p.hline(
                     HLine::new(
                         format!("adaptive: {}", format::joules(a.heap_j)),
@@ -79,7 +79,7 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                     .width(2.5),
                 );
             }
-            if let Some(b) = r.base {
+            if let Some(b) = &r.base {
                 p.hline(
                     HLine::new(
                         format!("base: {}", format::joules(b.heap_j)),

@@ -158,7 +158,7 @@ pub fn ui(
             "No per-core lanes in a trace",
             "A trace carries no CPU frequency or core placement.",
         ),
-        ViewKind::Sweep => note(
+        ViewKind::Sweep | ViewKind::TradeOff => note(
             ui,
             "Sweeps simulate the scenario",
             "A trace as recorded is one program run; close it to sweep the scenario.",

@@ -1,0 +1,314 @@
+//! The trade-off view (issue #19 item 4): the current scenario swept over the heap size, plotting energy, the
+//! longest pause and MinMU at a chosen window on one shared heap-size axis (log₂, so every doubling is one step),
+//! every y axis from zero. Energy is the total, CPU included; on kvm-soc the memories' share is drawn too and
+//! labelled *memory only*. A vertical line marks the scenario's own heap size. The data is the heap-size sweep of
+//! [`crate::gui::sweep`] ([`SweepMode::HeapSize`]); [`csv`] is what the figure export writes beside the PNG.
+
+use std::fmt::Write as _;
+
+use egui_plot::{AxisHints, Line, LineStyle, Plot, Points, VLine};
+
+use super::{heading, legend_row};
+use crate::gui::command::Command;
+use crate::gui::format;
+use crate::gui::state::AppState;
+use crate::gui::sweep::{SweepMode, SweepResult, SweepState};
+use crate::gui::theme::Palette;
+
+/// MinMU windows offered. `[ms]`
+pub const WINDOWS_MS: [f64; 6] = [0.1, 1.0, 10.0, 50.0, 100.0, 1000.0];
+
+/// Axis text of a log₂ heap size in KiB: a size at every whole step (each doubling), nothing between.
+fn heap_tick(x: f64) -> String {
+    if (x - x.round()).abs() > 1e-6 {
+        return String::new();
+    }
+    format::bytes((2f64.powf(x.round()) * 1024.0) as u64)
+}
+
+/// Grid marks at every doubling.
+#[allow(clippy::needless_pass_by_value)] // the signature egui_plot asks of a grid spacer
+fn doubling_marks(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    let (lo, hi) = input.bounds;
+    (lo.floor() as i32..=hi.ceil() as i32)
+        .take(64)
+        .map(|e| egui_plot::GridMark {
+            value: f64::from(e),
+            step_size: 1.0,
+        })
+        .filter(|m| m.value >= lo && m.value <= hi)
+        .collect()
+}
+
+/// The swept points that finished (out-of-memory runs left out: they did not run the program).
+fn finished(r: &SweepResult) -> impl Iterator<Item = &crate::gui::sweep::SweepPoint> {
+    r.heap.iter().filter(|p| !p.out_of_memory)
+}
+
+/// Draws the view.
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    sweep: &SweepState,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+) {
+    heading(
+        ui,
+        "Trade-off: heap size against energy and pauses",
+        "The current scenario at 13 heap sizes from an eighth to eight times its heap. A bigger heap collects \
+         less often (less GC work, higher MinMU) but each collection has more to sweep, and more memory stays \
+         powered. Every y axis starts at zero.",
+    );
+    let window = st.mmu_window_ms;
+    ui.horizontal_wrapped(|ui| {
+        if sweep.running() {
+            if ui.button("Cancel").clicked() {
+                cmds.push(Command::CancelTradeOff);
+            }
+            ui.add(
+                egui::ProgressBar::new(sweep.progress())
+                    .show_percentage()
+                    .desired_width(160.0),
+            );
+        } else if ui
+            .button("Run heap-size sweep")
+            .on_hover_text(
+                "Simulate the scenario with the knobs applied at 13 heap sizes, on every core",
+            )
+            .clicked()
+        {
+            cmds.push(Command::StartTradeOff);
+        }
+        let l = ui.label("MinMU window");
+        egui::ComboBox::from_id_salt("tradeoff-window")
+            .selected_text(format::window_ms(window))
+            .show_ui(ui, |ui| {
+                for w in WINDOWS_MS {
+                    if ui
+                        .selectable_label((w - window).abs() < 1e-9, format::window_ms(w))
+                        .clicked()
+                    {
+                        cmds.push(Command::SelectMmuWindow(w));
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+    });
+    let Some(r) = sweep
+        .result
+        .as_ref()
+        .filter(|r| r.mode == SweepMode::HeapSize)
+    else {
+        ui.label(
+            "Press \"Run heap-size sweep\": the scenario with the knobs applied runs at 13 heap sizes and the \
+             three plots below fill in.",
+        );
+        return;
+    };
+    let mut items = vec![(
+        pal.current,
+        "total energy (CPU included)",
+        "CPU and memories together: what the battery pays",
+    )];
+    if r.memory_modelled {
+        items.push((
+            pal.powered,
+            "memory only",
+            "the memories' share of the total (heap, ROM, stack): leakage of powered banks and accesses",
+        ));
+    }
+    let mmu_label = format!("MinMU at {}", format::window_ms(window));
+    items.push((
+        pal.gc,
+        "longest pause",
+        "the longest time the program stood still for a collection",
+    ));
+    items.push((
+        pal.variants[2],
+        mmu_label.as_str(),
+        "minimum mutator utilisation: the worst share of any window of this length left to the program",
+    ));
+    items.push((
+        pal.baseline,
+        "this scenario's heap",
+        "the heap size the knobs set; the sweep runs ⅛× to 8× around it",
+    ));
+    legend_row(ui, &items);
+    let oom: Vec<String> = r
+        .heap
+        .iter()
+        .filter(|p| p.out_of_memory)
+        .map(|p| format::bytes(p.heap_kib * 1024))
+        .collect();
+    let note_h = if oom.is_empty() && r.errors.is_empty() {
+        0.0
+    } else {
+        ui.text_style_height(&egui::TextStyle::Body) + 4.0
+    };
+    // Three plots, x tick labels on the last only (the axes are linked): it gets their room on top of its share.
+    let gap = ui.spacing().item_spacing.y;
+    let room = (ui.available_height() - note_h - 3.0 * gap).max(240.0);
+    let axis_h = ui.text_style_height(&egui::TextStyle::Body) * 2.6;
+    let each = ((room - axis_h) / 3.0).floor();
+    let x_of = |kib: u64| (kib.max(1) as f64).log2();
+    let here = x_of(r.current_heap_kib);
+    let link = egui::Id::unique("tradeoff-x");
+    // One y-axis width for all three so their x axes line up.
+    let y_w = ui.text_style_height(&egui::TextStyle::Body) * 3.4;
+    // A y label longer than its plot would run into the next one: short plots get the unit only.
+    let short = each < y_w * 3.2;
+    let plot = |id: &str, y_label: &str, last: bool| {
+        let y_label = if short {
+            y_label.split(['[', ']']).nth(1).unwrap_or(y_label)
+        } else {
+            y_label
+        };
+        let mut p = Plot::new(id.to_string())
+            .height(if last { each + axis_h } else { each })
+            .link_axis(link, [true, false])
+            .link_cursor(link, [true, false])
+            .include_y(0.0)
+            .x_grid_spacer(doubling_marks)
+            .allow_scroll(false)
+            .show_axes([last, true])
+            .custom_y_axes(vec![
+                AxisHints::new_y()
+                    .label(y_label.to_string())
+                    .min_thickness(y_w)
+                    // Short plots: label every grid step that is 12 points apart, not only the decades.
+                    .label_spacing(12.0..=18.0),
+            ])
+            .custom_x_axes(vec![
+                AxisHints::new_x()
+                    .label("heap size (log scale: each step doubles it)")
+                    .formatter(|m, _| heap_tick(m.value))
+                    .label_spacing(28.0..=40.0),
+            ]);
+        if let (Some(a), Some(b)) = (finished(r).next(), finished(r).last()) {
+            p = p
+                .include_x(x_of(a.heap_kib) - 0.2)
+                .include_x(x_of(b.heap_kib) + 0.2);
+        }
+        p
+    };
+    let series = |f: &dyn Fn(&crate::gui::sweep::SweepPoint) -> Option<f64>| -> Vec<[f64; 2]> {
+        finished(r)
+            .filter_map(|p| f(p).map(|y| [x_of(p.heap_kib), y]))
+            .collect()
+    };
+    let marker = || {
+        VLine::new("this scenario's heap", here)
+            .color(pal.baseline)
+            .style(LineStyle::dashed_loose())
+            .width(1.5)
+    };
+    let total = series(&|p| Some(p.total_j * 1e3));
+    let memory = series(&|p| Some(p.memory_j * 1e3));
+    plot("tradeoff-energy", "energy [mJ]", false).show(ui, |p| {
+        p.vline(marker());
+        p.line(
+            Line::new("total energy (CPU included)", total.clone())
+                .color(pal.current)
+                .width(2.5),
+        );
+        p.points(
+            Points::new("total energy (CPU included)", total)
+                .radius(4.0)
+                .color(pal.current),
+        );
+        if r.memory_modelled {
+            p.line(
+                Line::new("memory only", memory.clone())
+                    .color(pal.powered)
+                    .width(2.0)
+                    .style(LineStyle::dashed_dense()),
+            );
+            p.points(
+                Points::new("memory only", memory)
+                    .radius(3.5)
+                    .color(pal.powered),
+            );
+        }
+    });
+    let pause = series(&|p| Some(p.max_pause_ms));
+    plot("tradeoff-pause", "max pause [ms]", false).show(ui, |p| {
+        p.vline(marker());
+        p.line(
+            Line::new("longest pause", pause.clone())
+                .color(pal.gc)
+                .width(2.5),
+        );
+        p.points(
+            Points::new("longest pause", pause)
+                .radius(4.0)
+                .color(pal.gc),
+        );
+    });
+    let mmu = series(&|p| p.minmu_at(window));
+    plot("tradeoff-mmu", "MinMU", true)
+        .include_y(1.0)
+        .show(ui, |p| {
+            p.vline(marker());
+            p.line(
+                Line::new(mmu_label.clone(), mmu.clone())
+                    .color(pal.variants[2])
+                    .width(2.5),
+            );
+            p.points(
+                Points::new(mmu_label.clone(), mmu)
+                    .radius(4.0)
+                    .color(pal.variants[2]),
+            );
+        });
+    if !oom.is_empty() {
+        ui.colored_label(
+            pal.warn,
+            format!("out of memory (left out): {}", oom.join(", ")),
+        );
+    }
+    for e in &r.errors {
+        ui.colored_label(pal.warn, e);
+    }
+}
+
+/// The figure's data as CSV: one line per heap size, the columns the plots draw (`window_ms` as chosen).
+pub fn csv(r: &SweepResult, window_ms: f64) -> String {
+    let mut s = String::from(
+        "heap_kib,total_energy_j,memory_energy_j,max_pause_ms,minmu_window_ms,minmu,collections,out_of_memory\n",
+    );
+    for p in &r.heap {
+        let memory = if r.memory_modelled {
+            format!("{}", p.memory_j)
+        } else {
+            "not modelled".into()
+        };
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{}",
+            p.heap_kib,
+            p.total_j,
+            memory,
+            p.max_pause_ms,
+            format::csv_ms(window_ms),
+            p.minmu_at(window_ms)
+                .map_or(String::new(), |m| m.to_string()),
+            p.collections,
+            p.out_of_memory
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_ticks_show_sizes_at_doublings_only() {
+        assert_eq!(heap_tick(6.0), "64 KiB");
+        assert_eq!(heap_tick(11.0), "2 MiB");
+        assert_eq!(heap_tick(6.5), "", "nothing between doublings");
+    }
+}
