@@ -7,6 +7,7 @@ use std::io::Read;
 use std::sync::{Arc, Mutex};
 
 use super::blocks::{BlockError, BlockMap, BlockReader};
+use super::byte_input::put_varint;
 use super::byte_input::{ByteInput, Cut, varint};
 
 use super::{
@@ -45,15 +46,6 @@ fn zigzag(delta: u64) -> u64 {
 
 fn unzigzag(z: u64) -> u64 {
     ((z >> 1) as i64 ^ -((z & 1) as i64)) as u64
-}
-
-/// Appends `v` as an LEB128 varint.
-pub fn put_varint(buf: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        buf.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    buf.push(v as u8);
 }
 
 fn put_string(buf: &mut Vec<u8>, s: &str) {

@@ -23,7 +23,7 @@ pub fn frame(out: &mut impl Write, payload: &[u8]) -> std::io::Result<()> {
         return Ok(());
     }
     let mut head = Vec::with_capacity(10);
-    super::binary::put_varint(&mut head, payload.len() as u64);
+    super::byte_input::put_varint(&mut head, payload.len() as u64);
     out.write_all(&head)?;
     out.write_all(payload)?;
     out.write_all(&crc32fast::hash(payload).to_le_bytes())

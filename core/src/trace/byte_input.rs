@@ -1,5 +1,6 @@
 //! The byte layer under the binary decoder ([`super::binary`]): a buffered stream that knows the offset of every
-//! byte ([`ByteInput`]) and the LEB128 varint reader with its two ways to fail ([`Cut`]).
+//! byte ([`ByteInput`]) and the LEB128 varint in both directions: the writer ([`put_varint`]) and the reader with
+//! its two ways to fail ([`Cut`]).
 
 use std::io::Read;
 
@@ -68,6 +69,15 @@ pub(crate) enum Cut {
     End,
     /// A varint longer than 10 bytes or beyond 64 bits.
     Overlong,
+}
+
+/// Appends `v` as an LEB128 varint.
+pub(crate) fn put_varint(buf: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        buf.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
 }
 
 /// Decodes a varint from `s` at `*at`.

@@ -294,7 +294,7 @@ fn hostile_inputs_name_the_offset_or_line() {
     // A string length of 2^40.
     let mut b = good[..good.len() - 2].to_vec();
     b.push(binary::TAG_SITE);
-    binary::put_varint(&mut b, 1 << 40);
+    super::byte_input::put_varint(&mut b, 1 << 40);
     let e = read(&b).unwrap_err();
     assert!(e.message.contains("exceeds the limit"), "{e}");
     // An overlong varint.
