@@ -81,11 +81,8 @@ pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
     w("pauses.csv", s)?;
     let mut s = String::from("window_ms,utilization\n");
     for m in &run.summary.mmu {
-        // 12 significant digits: the window 10^-1 ms prints 0.1, not 0.09999999999999999.
-        let w: f64 = format!("{:.11e}", m.window_ms)
-            .parse()
-            .unwrap_or(m.window_ms);
-        s += &format!("{w},{}\n", m.utilization);
+        // The summary's windows are whole nanoseconds divided by 10^6: 0.1, not 0.09999999999999999.
+        s += &format!("{},{}\n", m.window_ms, m.utilization);
     }
     w("mmu.csv", s)?;
     write_dir_atomic(Path::new(dir), &files)

@@ -113,7 +113,8 @@ pub fn pause_metrics(pauses: &[Pause], mutators: u32, end_ns: u64) -> (Vec<MmuPo
     let mmu = default_windows_ns(end_ns)
         .into_iter()
         .map(|w| MmuPoint {
-            window_ms: w as f64 * 1e-6,
+            // Divided, not multiplied by 1e-6: 100 µs is 0.1 ms in JSON, not 0.09999999999999999.
+            window_ms: w as f64 / 1e6,
             utilization: curve.mmu(w).utilization,
         })
         .collect();
