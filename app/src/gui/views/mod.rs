@@ -92,6 +92,28 @@ pub fn log_ms_tick(x: f64) -> String {
     }
 }
 
+/// A series drawn as a line through its points, both under one legend name (sweep plots: every point a run).
+pub fn marked_line(
+    p: &mut egui_plot::PlotUi<'_>,
+    name: &str,
+    pts: Vec<[f64; 2]>,
+    color: egui::Color32,
+    (width, radius): (f32, f32),
+    style: egui_plot::LineStyle,
+) {
+    p.line(
+        egui_plot::Line::new(name, pts.clone())
+            .color(color)
+            .width(width)
+            .style(style),
+    );
+    p.points(
+        egui_plot::Points::new(name, pts)
+            .radius(radius)
+            .color(color),
+    );
+}
+
 /// Grid marks at every decade of a log10 axis, with 2× and 5× minor marks.
 #[allow(clippy::needless_pass_by_value)] // the signature egui_plot asks of a grid spacer
 pub fn decade_marks(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {

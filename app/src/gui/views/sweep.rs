@@ -3,7 +3,7 @@
 
 use egui_plot::{AxisHints, HLine, Legend, Line, LineStyle, Plot, Points};
 
-use super::{decade_marks, heading, legend_row};
+use super::{decade_marks, heading, legend_row, marked_line};
 use crate::gui::format;
 use crate::gui::sweep::{SweepResult, SweepState};
 use crate::gui::theme::Palette;
@@ -59,15 +59,13 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
         .x_grid_spacer(decade_marks)
         .include_y(0.0)
         .show(ui, |p| {
-            p.line(
-                Line::new("k-allocation", pts.clone())
-                    .color(pal.current)
-                    .width(2.5),
-            );
-            p.points(
-                Points::new("k-allocation", pts)
-                    .radius(4.0)
-                    .color(pal.current),
+            marked_line(
+                p,
+                "k-allocation",
+                pts,
+                pal.current,
+                (2.5, 4.0),
+                LineStyle::Solid,
             );
             if let Some(a) = &r.adaptive {
                 p.hline(

@@ -6,9 +6,9 @@
 
 use std::fmt::Write as _;
 
-use egui_plot::{AxisHints, Line, LineStyle, Plot, Points, VLine};
+use egui_plot::{AxisHints, LineStyle, Plot, VLine};
 
-use super::{heading, legend_row};
+use super::{heading, legend_row, marked_line};
 use crate::gui::command::Command;
 use crate::gui::format;
 use crate::gui::state::AppState;
@@ -208,42 +208,35 @@ pub fn ui(
     let memory = series(&|p| Some(p.memory_j * 1e3));
     plot("tradeoff-energy", "energy [mJ]", false).show(ui, |p| {
         p.vline(marker());
-        p.line(
-            Line::new("total energy (CPU included)", total.clone())
-                .color(pal.current)
-                .width(2.5),
-        );
-        p.points(
-            Points::new("total energy (CPU included)", total)
-                .radius(4.0)
-                .color(pal.current),
+        marked_line(
+            p,
+            "total energy (CPU included)",
+            total,
+            pal.current,
+            (2.5, 4.0),
+            LineStyle::Solid,
         );
         if r.memory_modelled {
-            p.line(
-                Line::new("memory only", memory.clone())
-                    .color(pal.powered)
-                    .width(2.0)
-                    .style(LineStyle::dashed_dense()),
-            );
-            p.points(
-                Points::new("memory only", memory)
-                    .radius(3.5)
-                    .color(pal.powered),
+            marked_line(
+                p,
+                "memory only",
+                memory,
+                pal.powered,
+                (2.0, 3.5),
+                LineStyle::dashed_dense(),
             );
         }
     });
     let pause = series(&|p| Some(p.max_pause_ms));
     plot("tradeoff-pause", "max pause [ms]", false).show(ui, |p| {
         p.vline(marker());
-        p.line(
-            Line::new("longest pause", pause.clone())
-                .color(pal.gc)
-                .width(2.5),
-        );
-        p.points(
-            Points::new("longest pause", pause)
-                .radius(4.0)
-                .color(pal.gc),
+        marked_line(
+            p,
+            "longest pause",
+            pause,
+            pal.gc,
+            (2.5, 4.0),
+            LineStyle::Solid,
         );
     });
     let mmu = series(&|p| p.minmu_at(window));
@@ -251,15 +244,13 @@ pub fn ui(
         .include_y(1.0)
         .show(ui, |p| {
             p.vline(marker());
-            p.line(
-                Line::new(mmu_label.clone(), mmu.clone())
-                    .color(pal.variants[2])
-                    .width(2.5),
-            );
-            p.points(
-                Points::new(mmu_label.clone(), mmu)
-                    .radius(4.0)
-                    .color(pal.variants[2]),
+            marked_line(
+                p,
+                &mmu_label,
+                mmu,
+                pal.variants[2],
+                (2.5, 4.0),
+                LineStyle::Solid,
             );
         });
     if !oom.is_empty() {
