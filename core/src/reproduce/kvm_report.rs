@@ -295,6 +295,25 @@ fn table3(d: &[AppResult], seeds: &[&[AppResult]]) -> String {
     s
 }
 
+/// Adaptive against the best k (Fig. 4, Fig. 5): `ratio ✓|✗ · band | ok/n |`, marked against `bound`, with the
+/// band of `of_seed` (the same ratio on each seed's results for application `a`) and the seeds within the bound.
+fn versus_best(
+    ratio: f64,
+    seeds: &[&[AppResult]],
+    a: usize,
+    bound: f64,
+    of_seed: impl Fn(&AppResult) -> f64,
+) -> String {
+    let per: Vec<f64> = seeds.iter().map(|rs| of_seed(&rs[a])).collect();
+    let ok = per.iter().filter(|v| **v <= bound).count();
+    format!(
+        "{ratio:.3} {} · {} | {ok}/{} |",
+        if ratio <= bound { "✓" } else { "✗" },
+        band(&per, 3),
+        per.len()
+    )
+}
+
 fn fig4(d: &[AppResult], seeds: &[&[AppResult]]) -> String {
     let mut s = String::from(
         "### Fig. 4: heap energy (leakage + dynamic) normalised to base — predicted\n\n\
@@ -312,21 +331,11 @@ fn fig4(d: &[AppResult], seeds: &[&[AppResult]]) -> String {
         }
         let (k, e) = r.best_k();
         let ratio = r.heap_energy_norm(7) / e;
-        let per: Vec<f64> = seeds
-            .iter()
-            .map(|rs| rs[a].heap_energy_norm(7) / rs[a].best_k().1)
-            .collect();
-        let ok = per.iter().filter(|v| **v <= 1.10).count();
-        if ratio <= 1.10 {
-            competitive += 1;
-        }
-        let _ = writeln!(
-            s,
-            "| {k} | {ratio:.3} {} · {} | {ok}/{} |",
-            if ratio <= 1.10 { "✓" } else { "✗" },
-            band(&per, 3),
-            per.len()
-        );
+        competitive += usize::from(ratio <= 1.10);
+        let cell = versus_best(ratio, seeds, a, 1.10, |r| {
+            r.heap_energy_norm(7) / r.best_k().1
+        });
+        let _ = writeln!(s, "| {k} | {cell}");
     }
     let mut saving = Tally::default();
     let per: Vec<f64> = seeds.iter().map(|rs| adaptive_saving_pct(rs)).collect();
@@ -367,23 +376,16 @@ fn fig5(d: &[AppResult], seeds: &[&[AppResult]]) -> String {
         let b = &r.base().energy_j;
         let (k, e) = r.best_k_total();
         let ratio = r.total_energy_norm(7) / e;
-        let per: Vec<f64> = seeds
-            .iter()
-            .map(|rs| rs[a].total_energy_norm(7) / rs[a].best_k_total().1)
-            .collect();
-        let ok = per.iter().filter(|v| **v <= 1.05).count();
-        if ratio <= 1.05 {
-            close += 1;
-        }
+        close += usize::from(ratio <= 1.05);
+        let cell = versus_best(ratio, seeds, a, 1.05, |r| {
+            r.total_energy_norm(7) / r.best_k_total().1
+        });
         let _ = writeln!(
             s,
-            "| {} | {:.1} % | {:.3} | {k} | {ratio:.3} {} · {} | {ok}/{} |",
+            "| {} | {:.1} % | {:.3} | {k} | {cell}",
             short(&r.app),
             100.0 * b.heap / b.total.max(f64::MIN_POSITIVE),
             r.total_energy_norm(7),
-            if ratio <= 1.05 { "✓" } else { "✗" },
-            band(&per, 3),
-            per.len()
         );
     }
     let mean = mean_total_vs_base(d);
