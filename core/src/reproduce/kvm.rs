@@ -7,7 +7,7 @@ use super::paper_kvm::{APPS, KS};
 use crate::error::{ScenarioError, SimError};
 use crate::progress::{Cancel, NoProgress};
 use crate::run::Summary;
-use crate::scenario::Scenario;
+use crate::scenario::{CollectorKind, Scenario, Set};
 use crate::{WorkloadTapes, simulate_with};
 
 /// Results of one application under the eight collectors.
@@ -83,13 +83,13 @@ pub fn collector_sets() -> Vec<Vec<String>> {
         .iter()
         .map(|k| {
             vec![
-                "collector.kind=k-allocation".into(),
-                format!("collector.k={k}"),
+                Set::CollectorKind(CollectorKind::KAllocation).arg(),
+                Set::CollectorK(*k).arg(),
             ]
         })
         .collect();
-    v.push(vec!["collector.kind=base".into()]);
-    v.push(vec!["collector.kind=adaptive".into()]);
+    v.push(vec![Set::CollectorKind(CollectorKind::Base).arg()]);
+    v.push(vec![Set::CollectorKind(CollectorKind::Adaptive).arg()]);
     v
 }
 
@@ -99,7 +99,7 @@ pub fn run_app(app: &str, overrides: &[String]) -> Result<AppResult, ReproError>
     // The eight collectors run the same workload: drawn once.
     let tapes = WorkloadTapes::new();
     for set in collector_sets() {
-        let mut all: Vec<String> = vec!["record.layout=false".into()];
+        let mut all: Vec<String> = vec![Set::RecordLayout(false).arg()];
         all.extend(overrides.iter().cloned());
         all.extend(set);
         let sc = Scenario::load(&format!("preset:{app}"), &all)?;

@@ -17,6 +17,7 @@ use super::kvm_trials::{
 };
 use super::marks::{Kind, Quantity, Tally, band, within};
 use super::paper_kvm::{ADAPTIVE_HEAP_SAVING_PCT, ADAPTIVE_SLOWDOWN_PCT, TABLE2, TABLE3};
+use crate::scenario::Set;
 
 /// Bank sizes of §4.5 (heap 128 KiB).
 pub const BANK_SIZES: [&str; 4] = ["4KiB", "8KiB", "16KiB", "32KiB"];
@@ -82,7 +83,7 @@ fn config(name: String, overrides: Vec<String>) -> Config {
 pub fn plan() -> Vec<Config> {
     let mut v = vec![config("default".into(), vec![])];
     for seed in SEEDS.iter().filter(|s| **s != 1) {
-        v.push(config(seed_name(*seed), vec![format!("seed={seed}")]));
+        v.push(config(seed_name(*seed), vec![Set::Seed(*seed).arg()]));
     }
     for (name, o) in trial_configs() {
         v.push(config(name, o));

@@ -8,6 +8,7 @@
 //! line or override).
 
 pub mod file;
+pub mod keys;
 pub mod presets;
 mod resolve;
 pub mod toml_util;
@@ -23,6 +24,7 @@ pub use crate::heap::config::{HeapConfig, InitialBankState};
 pub use crate::platform::kvm::config::{KvmConfig, KvmEnergy, KvmGcCosts};
 pub use crate::units::ByteSize;
 pub use file::{FORMAT_VERSION, PlatformKind, RecordConfig, ScenarioFile};
+pub use keys::Set;
 pub use resolve::MAX_FILE_BYTES;
 pub use validate::MAX_ANDROID_PIECES;
 
