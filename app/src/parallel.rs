@@ -1,7 +1,10 @@
 //! The one way the app and the CLI spread independent work over the machine's cores: [`map_on_cores`] hands out
 //! items by index to one named worker thread per core (work stealing by an atomic counter) and returns the results
-//! in input order. Used by `gclab reproduce`; each item must be a pure function of its input (the simulations are).
+//! in input order; [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each
+//! finished point instead of keeping it. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check` and the app's
+//! sweeps; each item must be a pure function of its input (the simulations are).
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Applies `f` to every item on as many threads as there are cores and returns the results in input order. A slot
@@ -11,39 +14,44 @@ pub fn map_on_cores<T: Sync, R: Send>(
     name: &str,
     f: impl Fn(&T) -> R + Sync,
 ) -> Vec<Option<R>> {
-    let n = items.len();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |p| p.get())
-        .min(n.max(1));
-    let next = AtomicUsize::new(0);
-    let per_worker: Vec<Vec<(usize, R)>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .filter_map(|w| {
-                let (next, f) = (&next, &f);
-                std::thread::Builder::new()
-                    .name(format!("{name}-{w}"))
-                    .spawn_scoped(scope, move || {
-                        let mut out = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(item) = items.get(i) else { break };
-                            out.push((i, f(item)));
-                        }
-                        out
-                    })
-                    .ok()
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+    let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+    let slots: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    for_each_index(items.len(), cores, name, |i| {
+        let r = f(&items[i]);
+        if let Ok(mut slot) = slots[i].lock() {
+            *slot = Some(r);
+        }
     });
-    let mut slots: Vec<Option<R>> = (0..n).map(|_| None).collect();
-    for (i, r) in per_worker.into_iter().flatten() {
-        slots[i] = Some(r);
-    }
     slots
+        .into_iter()
+        .map(|m| m.into_inner().ok().flatten())
+        .collect()
+}
+
+/// Calls `f(i)` for every `i` in `0..n` on `threads` named workers (`NAME-0`, …), each taking the next index
+/// from a shared counter, and returns how many indices were taken (less than `n` only if no worker could start
+/// or every worker panicked).
+pub fn for_each_index(n: usize, threads: usize, name: &str, f: impl Fn(usize) + Sync) -> usize {
+    let workers = threads.max(1).min(n.max(1));
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for w in 0..workers {
+            let (next, f) = (&next, &f);
+            // A worker that cannot start leaves its share to the others.
+            let _ = std::thread::Builder::new()
+                .name(format!("{name}-{w}"))
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        f(i);
+                    }
+                });
+        }
+    });
+    next.load(Ordering::Relaxed).min(n)
 }
 
 #[cfg(test)]

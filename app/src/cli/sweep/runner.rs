@@ -1,11 +1,11 @@
-//! The one sweep runner: points of a plan, by index, simulated on `threads` named workers pulling the next index
-//! from a shared counter; each finished run is handed to `on_done` (the one-machine sweep keeps the summary, a
+//! The sweep runner: points of a plan, by index, simulated on `threads` named workers pulling the next index
+//! from a shared counter (the app's one parallel loop, [`crate::parallel::for_each_index`]); each finished run is handed to `on_done` (the one-machine sweep keeps the summary, a
 //! cluster task writes the point file). Runs of one workload share its draws (a [`WorkloadTapes`] store); results
 //! do not depend on the scheduling. Also the progress line on stderr.
 
 use std::io::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use gclab_core::sweep::SweepPlan;
@@ -25,44 +25,28 @@ pub fn run_points(
     progress: &ProgressLine,
     on_done: &(dyn Fn(u64, Run) -> Result<(), CliError> + Sync),
 ) -> Vec<(u64, CliError)> {
-    let n = indices.len();
     let tapes = WorkloadTapes::new();
-    let next = AtomicUsize::new(0);
     let failures: Mutex<Vec<(u64, CliError)>> = Mutex::new(Vec::new());
-    let workers = threads.max(1).min(n.max(1));
-    std::thread::scope(|scope| {
-        for w in 0..workers {
-            let (next, failures, tapes) = (&next, &failures, &tapes);
-            // A worker that cannot start leaves its share to the others (checked below).
-            let _ = std::thread::Builder::new()
-                .name(format!("sweep-{w}"))
-                .spawn_scoped(scope, move || {
-                    loop {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&i) = indices.get(k) else {
-                            break;
-                        };
-                        let result = plan
-                            .scenario_at(base, i)
-                            .map_err(|e| CliError::input(format!("{label}: point {i}: {e}")))
-                            .and_then(|sc| {
-                                simulate_with(&sc, Some(tapes), &Cancel::never(), &mut NoProgress)
-                                    .map_err(|e| sim_error(label, i, &e))
-                            })
-                            .and_then(|run| on_done(i, run));
-                        if let Err(e) = result
-                            && let Ok(mut f) = failures.lock()
-                        {
-                            f.push((i, e));
-                        }
-                        progress.add(1);
-                    }
-                });
+    let taken = crate::parallel::for_each_index(indices.len(), threads, "sweep", |k| {
+        let i = indices[k];
+        let result = plan
+            .scenario_at(base, i)
+            .map_err(|e| CliError::input(format!("{label}: point {i}: {e}")))
+            .and_then(|sc| {
+                simulate_with(&sc, Some(&tapes), &Cancel::never(), &mut NoProgress)
+                    .map_err(|e| sim_error(label, i, &e))
+            })
+            .and_then(|run| on_done(i, run));
+        if let Err(e) = result
+            && let Ok(mut f) = failures.lock()
+        {
+            f.push((i, e));
         }
+        progress.add(1);
     });
     progress.finish();
     let mut f = failures.into_inner().unwrap_or_default();
-    if next.load(Ordering::Relaxed) < n {
+    if taken < indices.len() {
         f.push((u64::MAX, CliError::other("no sweep worker could start")));
     }
     f.sort_by_key(|(i, _)| *i);
