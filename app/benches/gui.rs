@@ -1,7 +1,8 @@
 //! App speed (issue #4, "Speed"): the heap-layout raster at view size, a whole headless frame with every view of
 //! the Overview visible (CPU lanes included on android-krait), and the slider → new views round trip (worker
 //! simulation + derived data + one frame), on the default scenario, a run with a million objects and an android
-//! preset.
+//! preset; the slider case twice: a seed change (a new workload drawn) and a k change (the same workload, replayed
+//! from the session's tapes).
 //!
 //! A recorded trace replayed as recorded (issue #5 point 10): a headless frame of the heap-layout view at a moving
 //! scrub position on a synthetic 10 M-object trace (≥ 60 fps: ≤ 16.7 ms), the one-off map raster of the whole
@@ -106,6 +107,24 @@ fn rerun(c: &mut Criterion) {
             for _ in 0..iters {
                 seed += 1;
                 app.state.controls.seed = seed;
+                let t0 = Instant::now();
+                app.queue(Command::Rerun);
+                settle(&ctx, &mut app);
+                total += t0.elapsed();
+            }
+            total
+        });
+    });
+    // The k slider (a policy knob): the workload is the same, so the worker replays its draws from the session's
+    // tapes and only the collector's decisions are new — the common case while exploring.
+    let mut step = 0u64;
+    app.state.controls.collector = gclab_core::CollectorKind::KAllocation;
+    g.bench_function("default_k_slider_to_new_views", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                step += 1;
+                app.state.controls.k = 10 + step % 491;
                 let t0 = Instant::now();
                 app.queue(Command::Rerun);
                 settle(&ctx, &mut app);
