@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""The structure drawn from the code's own imports (issue #18): module-level import cycles in core/ and app/, and
-source files over 600 lines (tests aside). Prints a report; exit 1 when a cycle or a long file remains.
+"""The structure drawn from the code's own imports (issue #18): module-level import cycles in core/ and app/, imports
+running back up core's layers, source files over 600 lines (tests aside), and paths into core's hidden engine
+modules from the crates that use it (they must use the API at core/src/lib.rs). Prints a report; exit 1 when any
+remains.
 
 A "room" is a file's module path below src/ (core/src/platform/android/sim.rs -> platform::android::sim); an edge
 A -> B is any `crate::B...` path written in A (a `use` or an inline path) whose longest prefix names a room.
@@ -174,7 +176,42 @@ def main():
     for n, p in sorted(long_files, reverse=True):
         bad += 1
         print(f"  {n:5d} {p}")
+    deep = api_violations()
+    print(f"## gclab_core paths outside its public API (app, tests, benches, examples, fuzz): {len(deep)}")
+    for where, path in deep:
+        bad += 1
+        print(f"  {where}: {path}")
     return 1 if bad else 0
+
+
+# core's public surface (core/src/lib.rs): names re-exported at the top, and the subsystems that are APIs of their
+# own. The engine's modules (collector, cpu, heap, platform, rng, run, workload, error, progress) are #[doc(hidden)].
+PUBLIC_MODULES = {"importers", "io", "lesson", "metrics", "reproduce", "scenario", "sweep", "trace", "units"}
+
+
+def api_violations():
+    """Every `gclab_core::m::…` path (a `use`, braces expanded one level, or inline) in the crates that use core,
+    whose first segment is a hidden engine module."""
+    out = []
+    dirs = ["app/src", "app/benches", "tests", "core/benches", "core/examples", "core/tests", "fuzz/fuzz_targets", "fuzz/src"]
+    for d in dirs:
+        for base, _, files in os.walk(os.path.join(ROOT, d)):
+            for f in files:
+                if not f.endswith(".rs"):
+                    continue
+                p = os.path.join(base, f)
+                text = re.sub(r"//[^\n]*", "", open(p, encoding="utf-8").read())
+                found = set()
+                for m in re.finditer(r"gclab_core::\{([^;]*?)\};", text, re.S):
+                    for part in re.split(r"[,{}\s]+", m.group(1)):
+                        first = part.split("::")[0]
+                        if "::" in part and first.islower():
+                            found.add(part.split("::")[0])
+                for m in re.finditer(r"gclab_core::([a-z_]+)::", text):
+                    found.add(m.group(1))
+                for first in sorted(found - PUBLIC_MODULES):
+                    out.append((os.path.relpath(p, ROOT), f"gclab_core::{first}::…"))
+    return out
 
 
 if __name__ == "__main__":

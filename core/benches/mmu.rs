@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use gclab_core::SimRng;
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
-use gclab_core::rng::SimRng;
 
 /// Number of pauses (two edges each).
 const PAUSES: usize = 500_000;

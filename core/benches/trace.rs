@@ -8,7 +8,7 @@ use std::io::Cursor;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gclab_core::rng::SimRng;
+use gclab_core::SimRng;
 use gclab_core::trace::{
     Event, Form, HeapInfo, Table, TimeUnit, TraceHeader, TraceReader, TraceWriter,
 };

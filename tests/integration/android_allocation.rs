@@ -4,7 +4,7 @@
 //! Large objects (`[android.large_objects]`) succeed or fail whole: one bigger than the 128 KiB between the
 //! concurrent trigger and the soft limit fails from below the trigger, a foreground GC-ALLOC (SYSTOR'15 §2.1).
 
-use gclab_core::{Cancel, NoProgress, Run, Scenario, collector::Trigger, simulate};
+use gclab_core::{Cancel, NoProgress, Run, Scenario, Trigger, simulate};
 
 fn run(preset: &str) -> Run {
     run_with(preset, &[])

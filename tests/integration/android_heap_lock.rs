@@ -3,8 +3,8 @@
 //! allocation — so under fg, whose collecting mutator holds the lock for its whole cycle, the other mutators
 //! barely run mutator code while a cycle is on, and each of them records a pause for it.
 
-use gclab_core::cpu::CpuTag;
-use gclab_core::run::PauseKind;
+use gclab_core::CpuTag;
+use gclab_core::PauseKind;
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 
 fn run(preset: &str, kind: &str) -> Run {

@@ -3,9 +3,9 @@
 //! and, with the idle exit (mechanism 2 of issue #16), the exit of the core's low-power mode; a mutator's own
 //! `System.gc()` is a foreground pause (mechanism 7) unless switched off.
 
-use gclab_core::collector::Trigger;
-use gclab_core::run::{GcEvent, PauseKind};
+use gclab_core::Trigger;
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use gclab_core::{GcEvent, PauseKind};
 
 fn run(preset: &str, sets: &[&str]) -> Run {
     let sets: Vec<String> = sets.iter().map(|s| (*s).to_string()).collect();

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use gclab_core::rng::SimRng;
+use gclab_core::SimRng;
 use gclab_tests::{gclab, gclab_bin};
 
 fn scratch(name: &str) -> PathBuf {

@@ -3,7 +3,7 @@
 //! result, a slower interactive run allocates more, objects larger than a bank span banks, and the layout replay
 //! agrees with the occupancy timeline; the start-up and permanent-space live states allocate the same objects.
 
-use gclab_core::heap::BankState;
+use gclab_core::BankState;
 use gclab_core::{Cancel, NoProgress, Run, Scenario, SimError, SimTime, simulate};
 
 fn run(preset: &str, sets: &[&str]) -> Run {
@@ -193,7 +193,7 @@ fn compaction_happens_only_when_a_failed_allocation_still_does_not_fit() {
             if g.moved_bytes > 0 {
                 assert_eq!(
                     g.trigger,
-                    gclab_core::collector::Trigger::Alloc,
+                    gclab_core::Trigger::Alloc,
                     "{p}: only failure collections compact"
                 );
             }
@@ -303,7 +303,7 @@ fn a_cache_sized_by_free_memory_takes_back_what_a_collection_frees() {
     let failures = k
         .gc_events
         .iter()
-        .filter(|e| e.trigger == gclab_core::collector::Trigger::Alloc)
+        .filter(|e| e.trigger == gclab_core::Trigger::Alloc)
         .count();
     let periodic = k.gc_events.len() - failures;
     assert!(periodic >= 35, "{periodic} periodic collections");

@@ -5,10 +5,10 @@
 
 use std::sync::OnceLock;
 
+use gclab_core::Summary;
 use gclab_core::reproduce::android::{Job, run_job};
 use gclab_core::reproduce::marks::{Quantity, within};
 use gclab_core::reproduce::paper_android::{JAVA, TABLE1};
-use gclab_core::run::Summary;
 
 fn run(preset: &'static str, kind: &'static str, u: f64) -> Summary {
     run_job(&Job::new(preset, kind, u), &[]).expect("android run")

@@ -188,7 +188,7 @@ fn issue_21_sizes_are_saved_exactly() {
 /// every run checks the same cases) must save and load back to the same scenario.
 #[test]
 fn issue_21_save_load_save_is_a_fixed_point_for_arbitrary_overrides() {
-    use gclab_core::rng::SimRng;
+    use gclab_core::SimRng;
     let mut rng = SimRng::new(0x21);
     let mut checked = 0;
     for round in 0..400 {
