@@ -319,7 +319,7 @@ pub struct FigureForm {
     /// The PNG's path (the CSV goes beside it).
     pub path: String,
     /// Size and scale.
-    pub size: super::figure::FigureSize,
+    pub size: FigureSize,
     /// Title (empty: the lesson step's, or the view's and scenario's name).
     pub title: String,
     /// Caption (empty: the lesson step's text, or none).
@@ -380,6 +380,44 @@ impl AppState {
             message: message.into(),
             is_error: false,
         };
+    }
+}
+
+/// Size and scale of a figure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureSize {
+    /// Width and height at 1×. `[points]`
+    pub size: [u32; 2],
+    /// Pixels per point: 2 for slides on a high-resolution projector.
+    pub scale: f32,
+    /// Zoom of the text and widgets at 1×.
+    pub zoom: f32,
+}
+
+impl Default for FigureSize {
+    fn default() -> Self {
+        FigureSize {
+            size: [1280, 720],
+            scale: 2.0,
+            zoom: 1.25,
+        }
+    }
+}
+
+impl FigureSize {
+    /// Size of the PNG. `[pixels]`
+    pub fn pixels(self) -> [u32; 2] {
+        self.size.map(|v| (v as f32 * self.scale).round() as u32)
+    }
+
+    /// The environment of figure mode at this size: `GCLAB_FIGURE`, `GCLAB_WINDOW`, `GCLAB_ZOOM`.
+    pub fn env(self) -> Vec<(String, String)> {
+        let [w, h] = self.pixels();
+        vec![
+            ("GCLAB_FIGURE".into(), "1".into()),
+            ("GCLAB_WINDOW".into(), format!("{w}x{h}")),
+            ("GCLAB_ZOOM".into(), format!("{}", self.zoom * self.scale)),
+        ]
     }
 }
 

@@ -267,7 +267,7 @@ pub fn ui(
         return;
     }
     if let Some(t) = &st.trace {
-        trace::ui(ui, st, t, pal, layout_view, view, cmds);
+        trace::ui(ui, st, t, pal, &mut layout_view.trace, view, cmds);
         return;
     }
     if st.current.is_none() && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff) {
