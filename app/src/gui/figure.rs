@@ -103,7 +103,7 @@ pub fn csv_path(png: &Path) -> PathBuf {
 /// timeline draws them, decimated to its buckets).
 pub fn view_csv(st: &AppState, sweep: &SweepState, tradeoff: &SweepState) -> String {
     let mut s = String::new();
-    if let Some(l) = &st.log {
+    if let Some(l) = st.log() {
         s.push_str("kind,start_s,duration_ms\n");
         for k in &l.kinds {
             for (t, ms) in &k.bars {

@@ -42,6 +42,7 @@ pub mod pareto;
 pub mod persist;
 mod resim;
 mod scrubber;
+mod source;
 mod state;
 mod sweep;
 #[cfg(test)]
@@ -55,7 +56,7 @@ pub use analysis::RunView;
 pub use app::GclabApp;
 pub use app::screenshot::mark_process_start;
 pub use command::{Command, PlaybackCommand};
-pub use state::{AppState, ViewKind};
+pub use state::{AppState, Shown, Source, ViewKind};
 pub use theme::{Palette, Theme};
 pub use views::raster::{RasterSpec, rasterize};
 

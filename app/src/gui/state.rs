@@ -13,7 +13,9 @@ use toml::Value;
 
 use super::analysis::RunView;
 use super::log::LogView;
+pub use super::source::{Shown, Source};
 use super::theme::Theme;
+use super::trace::TraceReplay;
 
 /// Which view fills the centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -299,10 +301,9 @@ pub struct AppState {
     pub worst: Option<WorstWindows>,
     /// The path field of the file row.
     pub path_text: String,
-    /// A GC log on screen instead of the simulated run (the run stays underneath and returns on any knob).
-    pub log: Option<Arc<LogView>>,
-    /// A recorded trace on screen, replayed as recorded.
-    pub trace: Option<Arc<super::trace::TraceReplay>>,
+    /// What is on screen: the run, or a GC log or recorded trace over it (the run stays underneath and returns
+    /// on any knob).
+    pub source: Source,
     /// The Pareto explorer's merged sweep result (runtime only, not persisted).
     pub pareto: super::pareto::ParetoState,
     /// The *Figure* menu's form.
@@ -344,8 +345,7 @@ impl AppState {
             mmu_window_ms: 1.0,
             worst: None,
             path_text: "scenario.toml".into(),
-            log: None,
-            trace: None,
+            source: Source::Run,
             pareto: super::pareto::ParetoState::default(),
             figure: FigureForm {
                 path: "figure.png".into(),
@@ -356,14 +356,43 @@ impl AppState {
         }
     }
 
-    /// Length of what is on screen: the log's span, or the current run's. `[s]`
-    pub fn duration_s(&self) -> f64 {
-        match (&self.log, &self.trace, &self.current) {
-            (Some(l), _, _) => l.duration_s,
-            (None, Some(t), _) => t.duration_s(),
-            (None, None, Some(v)) => v.duration_s,
-            (None, None, None) => 0.0,
+    /// What the views draw from: the opened file, else the current run (`None` before the first run).
+    pub fn shown(&self) -> Option<&dyn Shown> {
+        match &self.source {
+            Source::Run => self.current.as_deref().map(|v| v as &dyn Shown),
+            Source::Log(l) => Some(&**l),
+            Source::Trace(t) => Some(&**t),
         }
+    }
+
+    /// The GC log on screen, if one is.
+    pub fn log(&self) -> Option<&Arc<LogView>> {
+        match &self.source {
+            Source::Log(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The recorded trace on screen, if one is.
+    pub fn trace(&self) -> Option<&Arc<TraceReplay>> {
+        match &self.source {
+            Source::Trace(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Which version of what is shown caches are keyed by: the run's generation, or `u64::MAX` for a file (no
+    /// run has that generation).
+    pub fn shown_generation(&self) -> Option<u64> {
+        match &self.source {
+            Source::Run => self.current.as_ref().map(|v| v.generation),
+            Source::Log(_) | Source::Trace(_) => Some(u64::MAX),
+        }
+    }
+
+    /// Length of what is on screen. `[s]`
+    pub fn duration_s(&self) -> f64 {
+        self.shown().map_or(0.0, Shown::duration_s)
     }
 
     /// Sets the status bar to an error.

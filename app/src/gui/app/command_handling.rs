@@ -131,7 +131,7 @@ impl GclabApp {
                         .info(format!("saving the window to {}", path.display()));
                 }
                 Command::PinBaseline => {
-                    if let Some(l) = &self.state.log {
+                    if let Some(l) = self.state.log() {
                         // The run under the log is hidden: pinning it would compare something not on screen.
                         let msg = format!(
                             "nothing pinned: {} is a GC log; close it to pin the simulated run",
@@ -311,14 +311,9 @@ impl GclabApp {
             PlaybackCommand::SetSpeed(s) => pb.speed = s,
             PlaybackCommand::StepGc(fwd) => {
                 pb.playing = false;
-                let near = match (&self.state.log, &self.state.trace, &self.state.current) {
-                    (Some(l), _, _) => l.pause_near(pb.playhead, fwd),
-                    (None, Some(t), _) => t.gc_near(pb.playhead, fwd),
-                    (None, None, Some(v)) => v.gc_near(pb.playhead, fwd),
-                    (None, None, None) => None,
-                };
-                if let Some(t) = near {
-                    pb.playhead = t;
+                let at = pb.playhead;
+                if let Some(t) = self.state.shown().and_then(|s| s.gc_near(at, fwd)) {
+                    self.state.playback.playhead = t;
                 }
             }
         }
@@ -353,7 +348,7 @@ impl GclabApp {
                 l.lesson.origin.trim_start_matches("builtin:").into(),
             ));
             env.push(("GCLAB_STEP".into(), (l.step + 1).to_string()));
-        } else if let Some(log) = &st.log {
+        } else if let Some(log) = st.log() {
             env.push(("GCLAB_OPEN".into(), log.path.display().to_string()));
         } else {
             let sc = match st.controls.apply(&st.base) {

@@ -7,6 +7,7 @@ use std::time::Instant;
 use gclab_core::{CollectorKind, Scenario};
 
 use super::GclabApp;
+use crate::gui::state::Source;
 use crate::gui::worker::{Reply, Request};
 use crate::gui::{
     Command, PlaybackCommand, ViewKind, analysis, figure, files, format, lesson, log, state,
@@ -47,7 +48,7 @@ impl GclabApp {
             st.last_latency_ms = st.requested_at.map(|t| t.elapsed().as_secs_f64() * 1e3);
             match reply {
                 Reply::Done(view) => {
-                    if st.log.is_none() {
+                    if st.log().is_none() {
                         st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
                     }
                     if st.current.is_none()
@@ -70,7 +71,7 @@ impl GclabApp {
                         st.last_latency_ms.unwrap_or(view.simulate_s * 1e3)
                     );
                     // The first run does not hide an error from startup (`gclab open FILE` that is not a log).
-                    if st.log.is_none() && !(st.status.is_error && st.current.is_none()) {
+                    if st.log().is_none() && !(st.status.is_error && st.current.is_none()) {
                         st.info(msg);
                     }
                     st.current = Some(view);
@@ -108,18 +109,16 @@ impl GclabApp {
                         ""
                     }
                 ));
-                st.log = None;
                 st.playback.playhead = st.playback.playhead.clamp(0.0, t.duration_s());
                 st.playback.playing = false;
                 st.playback.speed = default_speed(t.duration_s());
                 st.path_text = t.path.display().to_string();
-                st.trace = Some(t);
+                st.source = Source::Trace(t);
                 if st.settings.view != ViewKind::Overview {
                     st.settings.view = ViewKind::Layout;
                 }
             }
             Ok(log::Opened::Log(l)) => {
-                st.trace = None;
                 st.info(format!(
                     "opened {} ({} log): {} pauses over {}, loaded in {:.0} ms{}",
                     l.name,
@@ -146,7 +145,7 @@ impl GclabApp {
                 if l.max_pause_ms > 0.0 {
                     st.mmu_window_ms = 10f64.powf(l.max_pause_ms.log10().ceil()).max(1.0);
                 }
-                st.log = Some(l);
+                st.source = Source::Log(l);
             }
             Err(e) => st.error(format!("not opened: {e}")),
         }
@@ -238,7 +237,7 @@ impl GclabApp {
     }
 
     pub(super) fn close_log(&mut self) {
-        if self.state.log.take().is_some() || self.state.trace.take().is_some() {
+        if !matches!(std::mem::take(&mut self.state.source), Source::Run) {
             self.state.worst = None;
             let dur = self.state.duration_s();
             self.state.playback.playhead = self.state.playback.playhead.min(dur);
@@ -280,31 +279,22 @@ impl GclabApp {
 
     pub(super) fn update_worst(&mut self) {
         let st = &mut self.state;
-        if let Some(l) = &st.log {
-            // A log's worst windows, keyed by a generation no run has.
-            let fresh = st
-                .worst
-                .as_ref()
-                .is_some_and(|w| w.generation == u64::MAX && w.window_ms == st.mmu_window_ms);
-            if !fresh {
-                st.worst = Some(state::WorstWindows {
-                    generation: u64::MAX,
-                    window_ms: st.mmu_window_ms,
-                    windows: analysis::worst_windows(&l.util_series, st.mmu_window_ms, 5),
-                });
-            }
+        let (Some(generation), Some(series)) = (
+            st.shown_generation(),
+            st.shown().and_then(|s| s.util_series()),
+        ) else {
             return;
-        }
-        let Some(v) = &st.current else { return };
+        };
         let fresh = st
             .worst
             .as_ref()
-            .is_some_and(|w| w.generation == v.generation && w.window_ms == st.mmu_window_ms);
+            .is_some_and(|w| w.generation == generation && w.window_ms == st.mmu_window_ms);
         if !fresh {
+            let windows = analysis::worst_windows(series, st.mmu_window_ms, 5);
             st.worst = Some(state::WorstWindows {
-                generation: v.generation,
+                generation,
                 window_ms: st.mmu_window_ms,
-                windows: analysis::worst_windows(&v.util_series, st.mmu_window_ms, 5),
+                windows,
             });
         }
     }
