@@ -184,7 +184,7 @@ fn trace_replay(c: &mut Criterion) {
     });
     let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));
     settle(&ctx, &mut app);
-    app.state.trace = Some(std::sync::Arc::new(tr));
+    app.state.source = gclab::gui::Source::Trace(std::sync::Arc::new(tr));
     app.queue(Command::SetView(gclab::gui::ViewKind::Layout));
     frame(&ctx, &mut app);
     frame(&ctx, &mut app);

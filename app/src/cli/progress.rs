@@ -9,7 +9,8 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
+
+use crate::background::BackgroundTask;
 
 /// Set once by `cli::main` from `--quiet`.
 static QUIET: AtomicBool = AtomicBool::new(false);
@@ -87,43 +88,33 @@ impl<W: Write> Drop for Line<W> {
     }
 }
 
-/// Redraws a progress line from a byte counter on a thread of its own (`progress`) until dropped.
+/// Redraws a progress line from a byte counter on a `progress` [`BackgroundTask`] until dropped.
 pub struct Watcher {
-    stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
+    task: BackgroundTask<()>,
 }
 
 impl Watcher {
     /// Watches `done` out of `total` (bytes read of a file's size, jobs finished of all); silent when progress is
     /// disabled, when `total` is 0, or when the thread cannot be started.
     pub fn count(label: impl Into<String>, total: u64, done: Arc<AtomicU64>) -> Watcher {
-        let stop = Arc::new(AtomicBool::new(false));
-        let handle = (enabled() && total > 0)
-            .then(|| {
-                let stop = Arc::clone(&stop);
-                let mut line = Line::stderr(label);
-                std::thread::Builder::new()
-                    .name("progress".into())
-                    .spawn(move || {
-                        while !stop.load(Ordering::Relaxed) {
-                            line.set(done.load(Ordering::Relaxed) as f64 / total as f64);
-                            std::thread::park_timeout(std::time::Duration::from_millis(100));
-                        }
-                    })
-                    .ok()
-            })
-            .flatten();
-        Watcher { stop, handle }
+        let mut task = BackgroundTask::new("progress", 1);
+        if enabled() && total > 0 {
+            let mut line = Line::stderr(label);
+            let _ = task.start(None, move |sink| {
+                while !sink.is_cancelled() {
+                    line.set(done.load(Ordering::Relaxed) as f64 / total as f64);
+                    std::thread::park_timeout(std::time::Duration::from_millis(100));
+                }
+            });
+        }
+        Watcher { task }
     }
 }
 
 impl Drop for Watcher {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(h) = self.handle.take() {
-            h.thread().unpark();
-            let _ = h.join();
-        }
+        // Wait for the line to be cleared before anything else is printed.
+        self.task.stop();
     }
 }
 

@@ -41,7 +41,7 @@ pub enum Command {
         /// The PNG; the CSV goes beside it.
         path: PathBuf,
         /// Size and scale.
-        size: crate::gui::figure::FigureSize,
+        size: crate::gui::state::FigureSize,
         /// Title above the view (empty: the lesson step's, or the view's and scenario's name).
         title: String,
         /// Caption under the title (empty: the lesson step's text, or none).

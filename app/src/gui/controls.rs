@@ -212,10 +212,9 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
     let platform = st.base.platform();
     ui.heading("Scenario");
     let opened = st
-        .log
-        .as_ref()
+        .log()
         .map(|l| format!("the GC log {}", l.name))
-        .or_else(|| st.trace.as_ref().map(|t| format!("the trace {}", t.name)));
+        .or_else(|| st.trace().map(|t| format!("the trace {}", t.name)));
     if let Some(name) = opened {
         ui.colored_label(
             ui.visuals().warn_fg_color,

@@ -16,43 +16,7 @@ use std::time::{Duration, Instant};
 use super::state::{AppState, ViewKind};
 use super::sweep::{SweepMode, SweepState};
 
-/// Size and scale of a figure.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FigureSize {
-    /// Width and height at 1×. `[points]`
-    pub size: [u32; 2],
-    /// Pixels per point: 2 for slides on a high-resolution projector.
-    pub scale: f32,
-    /// Zoom of the text and widgets at 1×.
-    pub zoom: f32,
-}
-
-impl Default for FigureSize {
-    fn default() -> Self {
-        FigureSize {
-            size: [1280, 720],
-            scale: 2.0,
-            zoom: 1.25,
-        }
-    }
-}
-
-impl FigureSize {
-    /// Size of the PNG. `[pixels]`
-    pub fn pixels(self) -> [u32; 2] {
-        self.size.map(|v| (v as f32 * self.scale).round() as u32)
-    }
-
-    /// The environment of figure mode at this size: `GCLAB_FIGURE`, `GCLAB_WINDOW`, `GCLAB_ZOOM`.
-    pub fn env(self) -> Vec<(String, String)> {
-        let [w, h] = self.pixels();
-        vec![
-            ("GCLAB_FIGURE".into(), "1".into()),
-            ("GCLAB_WINDOW".into(), format!("{w}x{h}")),
-            ("GCLAB_ZOOM".into(), format!("{}", self.zoom * self.scale)),
-        ]
-    }
-}
+pub use super::state::FigureSize;
 
 /// Draws a figure to `png` in a child process of this program (figure mode), with `env` on top of
 /// [`FigureSize::env`]; the CSV lands beside it (`png` with `.csv`). Waits at most `timeout`.
@@ -139,7 +103,7 @@ pub fn csv_path(png: &Path) -> PathBuf {
 /// timeline draws them, decimated to its buckets).
 pub fn view_csv(st: &AppState, sweep: &SweepState, tradeoff: &SweepState) -> String {
     let mut s = String::new();
-    if let Some(l) = &st.log {
+    if let Some(l) = st.log() {
         s.push_str("kind,start_s,duration_ms\n");
         for k in &l.kinds {
             for (t, ms) in &k.bars {

@@ -11,6 +11,8 @@ use std::path::Path;
 
 use gclab_core::Run;
 
+use crate::background::BackgroundTask;
+
 fn name_of<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_value(v)
         .ok()
@@ -148,23 +150,17 @@ pub enum DialogAnswer {
     Save(Option<std::path::PathBuf>),
 }
 
-/// Native open/save dialogs (rfd; on Linux the XDG desktop portal, so GTK's or KDE's chooser) run on a thread of
-/// their own — the UI thread never waits for the user — and answer through a channel the app polls each frame.
+/// Native open/save dialogs (rfd; on Linux the XDG desktop portal, so GTK's or KDE's chooser) run on a
+/// "file-dialog" task — the UI thread never waits for the user — and the app polls for the answer each frame.
 /// Without a portal (a bare X server) the dialog answers `None` and the path field and drag-and-drop remain.
-#[derive(Debug)]
 pub struct Dialogs {
-    tx: crossbeam_channel::Sender<DialogAnswer>,
-    rx: crossbeam_channel::Receiver<DialogAnswer>,
-    open: bool,
+    task: BackgroundTask<DialogAnswer>,
 }
 
 impl Default for Dialogs {
     fn default() -> Self {
-        let (tx, rx) = crossbeam_channel::bounded(4);
         Dialogs {
-            tx,
-            rx,
-            open: false,
+            task: BackgroundTask::new("file-dialog", 1),
         }
     }
 }
@@ -172,16 +168,16 @@ impl Default for Dialogs {
 impl Dialogs {
     /// True while a dialog is on screen (a second one is not opened).
     pub fn is_open(&self) -> bool {
-        self.open
+        self.task.running()
     }
 
     /// Shows the open dialog for scenario files, starting in `dir`.
     pub fn open_scenario(
         &mut self,
         dir: Option<std::path::PathBuf>,
-        repaint: impl Fn() + Send + 'static,
-    ) {
-        self.spawn(repaint, move || {
+        wake: &egui::Context,
+    ) -> Result<(), String> {
+        self.show(wake, move || {
             let mut d = rfd::FileDialog::new()
                 .set_title("Open a gclab scenario or a GC log")
                 .add_filter("scenario (TOML)", &["toml"])
@@ -191,16 +187,16 @@ impl Dialogs {
                 d = d.set_directory(dir);
             }
             DialogAnswer::Open(d.pick_file())
-        });
+        })
     }
 
     /// Shows the save dialog for the current scenario.
     pub fn save_scenario(
         &mut self,
         dir: Option<std::path::PathBuf>,
-        repaint: impl Fn() + Send + 'static,
-    ) {
-        self.spawn(repaint, move || {
+        wake: &egui::Context,
+    ) -> Result<(), String> {
+        self.show(wake, move || {
             let mut d = rfd::FileDialog::new()
                 .set_title("Save the scenario as TOML")
                 .add_filter("scenario (TOML)", &["toml"])
@@ -209,33 +205,26 @@ impl Dialogs {
                 d = d.set_directory(dir);
             }
             DialogAnswer::Save(d.save_file())
-        });
+        })
     }
 
-    fn spawn(
+    fn show(
         &mut self,
-        repaint: impl Fn() + Send + 'static,
+        wake: &egui::Context,
         show: impl FnOnce() -> DialogAnswer + Send + 'static,
-    ) {
-        if self.open {
-            return;
+    ) -> Result<(), String> {
+        if self.is_open() {
+            return Ok(());
         }
-        let tx = self.tx.clone();
-        let spawned = std::thread::Builder::new()
-            .name("file-dialog".into())
-            .spawn(move || {
-                let _ = tx.send(show());
-                repaint();
-            });
-        self.open = spawned.is_ok();
+        self.task
+            .start(Some(wake), move |sink| {
+                let _ = sink.send(show());
+            })
+            .map(|_| ())
     }
 
     /// The dialog's answer, once it has one.
     pub fn poll(&mut self) -> Option<DialogAnswer> {
-        let a = self.rx.try_recv().ok();
-        if a.is_some() {
-            self.open = false;
-        }
-        a
+        self.task.poll_latest()
     }
 }

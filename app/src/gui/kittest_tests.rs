@@ -416,7 +416,7 @@ fn kittest_a_hotspot_log_opens_into_pauses_heap_and_minmu_with_clickable_worst_w
     let run = app(&h).state.current.clone().expect("a run");
     let path = fixture_log("jdk17-serial-xmx128m.log");
     open_through_the_path_field(&mut h, &path);
-    let log = app(&h).state.log.clone().expect("the log is on screen");
+    let log = app(&h).state.log().cloned().expect("the log is on screen");
     assert!(
         !app(&h).state.status.is_error,
         "{}",
@@ -482,7 +482,7 @@ fn kittest_a_hotspot_log_opens_into_pauses_heap_and_minmu_with_clickable_worst_w
     // Closing the log shows the run again, unchanged.
     h.get_by_role_and_label(Role::Button, "Close file").click();
     settle(&mut h);
-    assert!(app(&h).state.log.is_none(), "closed");
+    assert!(app(&h).state.log().is_none(), "closed");
     let now = app(&h).state.current.clone().expect("a run");
     assert!(Arc::ptr_eq(&run, &now), "the run underneath is the same");
 }
@@ -493,7 +493,7 @@ fn kittest_android_logcat_dalvik_and_art_open_in_the_app() {
     wait_for_run(&mut h);
     for (file, pauses, concurrent) in [("dalvik-logcat.txt", 8, 2), ("art-logcat.txt", 3, 3)] {
         open_through_the_path_field(&mut h, &fixture_log(file));
-        let log = app(&h).state.log.clone().expect("the log is on screen");
+        let log = app(&h).state.log().cloned().expect("the log is on screen");
         assert_eq!(log.format, "logcat", "{file}");
         assert_eq!(log.pauses, pauses, "{file}: pauses");
         assert!(!log.heap_used.is_empty(), "{file}: heap sizes");
@@ -521,7 +521,7 @@ fn kittest_a_garbled_log_is_an_error_and_the_views_stay() {
         std::env::temp_dir().join(format!("gclab-kittest-garbled-{}.log", std::process::id()));
     std::fs::write(&path, b"\xff\xfe not a log\n").expect("temp file");
     open_through_the_path_field(&mut h, &path);
-    assert!(app(&h).state.log.is_none(), "no log on screen");
+    assert!(app(&h).state.log().is_none(), "no log on screen");
     assert!(
         h.query_by_label_contains("error: not opened").is_some(),
         "the status bar says why: {}",
@@ -539,7 +539,11 @@ fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/trace/v1.gctrace");
     open_through_the_path_field(&mut h, &path);
-    let t = app(&h).state.trace.clone().expect("the trace is on screen");
+    let t = app(&h)
+        .state
+        .trace()
+        .cloned()
+        .expect("the trace is on screen");
     assert_eq!(t.len(), 4, "four objects");
     assert_eq!(t.collections.len(), 2, "two collections");
     assert!(
@@ -584,7 +588,7 @@ fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
     }
     wait_for_run(&mut h);
     let st = &app(&h).state;
-    assert!(st.trace.is_none(), "the simulation is on screen again");
+    assert!(st.trace().is_none(), "the simulation is on screen again");
     let run = st.current.as_ref().expect("a run");
     assert_eq!(
         run.run.summary.allocations, 4,

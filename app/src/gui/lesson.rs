@@ -3,13 +3,11 @@
 //! the lesson opens. In presentation mode the knob panel is hidden and PageUp/PageDown, the arrows and space (what a
 //! presenter's clicker sends) step through the lesson.
 
-use std::thread::JoinHandle;
-
-use crossbeam_channel::{Receiver, bounded};
 use gclab_core::lesson::{CheckedClaim, Evaluator, Lesson, Source, check_lesson};
 
 use super::command::Command;
 use super::theme::Palette;
+use crate::background::BackgroundTask;
 
 /// An open lesson: where the class is, what it answered, and the claims' numbers once computed.
 #[derive(Debug)]
@@ -30,23 +28,17 @@ pub struct LessonState {
     pub problems: Vec<String>,
     /// The source last applied (a step that keeps it does not re-run the scenario).
     pub applied: Option<Source>,
-    rx: Option<Receiver<(Vec<CheckedClaim>, Vec<String>)>>,
-    handle: Option<JoinHandle<()>>,
+    task: BackgroundTask<(Vec<CheckedClaim>, Vec<String>)>,
 }
 
 impl LessonState {
     /// Opens `lesson` at step 0 and starts evaluating its claims; `repaint` wakes the UI when they arrive.
-    pub fn open(lesson: Lesson, repaint: impl Fn() + Send + 'static) -> LessonState {
-        let (tx, rx) = bounded(1);
+    pub fn open(lesson: Lesson, wake: &egui::Context) -> LessonState {
+        let mut task = BackgroundTask::new("lesson-claims", 1);
         let l2 = lesson.clone();
-        let handle = std::thread::Builder::new()
-            .name("lesson-claims".into())
-            .spawn(move || {
-                let r = check_lesson(&l2, &mut Evaluator::default());
-                let _ = tx.send(r);
-                repaint();
-            })
-            .ok();
+        let started = task.start(Some(wake), move |sink| {
+            let _ = sink.send(check_lesson(&l2, &mut Evaluator::default()));
+        });
         LessonState {
             lesson,
             step: 0,
@@ -54,29 +46,23 @@ impl LessonState {
             chosen: None,
             estimate: String::new(),
             claims: None,
-            problems: Vec::new(),
+            problems: started.err().into_iter().collect(),
             applied: None,
-            rx: Some(rx),
-            handle,
+            task,
         }
     }
 
     /// Takes the claims if they have arrived.
     pub fn poll(&mut self) {
-        let Some(rx) = &self.rx else { return };
-        if let Ok((claims, problems)) = rx.try_recv() {
+        if let Some((claims, problems)) = self.task.poll_latest() {
             self.claims = Some(claims);
             self.problems = problems;
-            self.rx = None;
-            if let Some(h) = self.handle.take() {
-                let _ = h.join();
-            }
         }
     }
 
     /// Whether the claims are still being computed.
     pub fn busy(&self) -> bool {
-        self.rx.is_some()
+        self.task.running()
     }
 
     /// Moves to step `i` (clamped); forgets the class's answer.

@@ -12,14 +12,14 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, bounded};
 use egui_plot::PlotPoint;
 use gclab_core::importers::{Format, Imported, import_file_watched};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
+
+use crate::background::BackgroundTask;
 
 /// Bars kept per pause kind in the pause timeline: never more than a wide plot has pixels (the longest pause of
 /// each time bucket is kept).
@@ -342,15 +342,11 @@ pub enum Opened {
     Trace(Arc<super::trace::TraceReplay>),
 }
 
-/// What the loader sends back.
-type LoadReply = (u64, Result<Opened, String>);
-
-/// Loads a GC log or a trace on the `file-loader` thread; the UI polls, shows progress (events read for a trace,
-/// bytes read for a log) and can cancel (the reader stops at its next read).
-#[derive(Default)]
+/// Loads a GC log or a trace as the `file-loader` [`BackgroundTask`]; the UI polls, shows progress (events read
+/// for a trace, bytes read for a log) and can cancel (the reader stops at its next read, through the task's core
+/// `Cancel`).
 pub struct LogLoader {
-    rx: Option<Receiver<LoadReply>>,
-    handle: Option<JoinHandle<()>>,
+    task: BackgroundTask<Result<Opened, String>>,
     /// The file being loaded and when loading started.
     pub loading: Option<(PathBuf, Instant)>,
     /// Events read so far (traces).
@@ -359,81 +355,68 @@ pub struct LogLoader {
     pub bytes_read: Arc<AtomicU64>,
     /// Size of the file being loaded. `[bytes]`
     pub file_bytes: u64,
-    cancel_flag: Arc<AtomicBool>,
-    request: u64,
+}
+
+impl Default for LogLoader {
+    fn default() -> Self {
+        LogLoader {
+            task: BackgroundTask::new("file-loader", 1),
+            loading: None,
+            progress: Arc::default(),
+            bytes_read: Arc::default(),
+            file_bytes: 0,
+        }
+    }
 }
 
 impl LogLoader {
-    /// Starts loading `path` (a load in progress is abandoned); `repaint` wakes the UI when it is done.
-    pub fn start(&mut self, path: PathBuf, repaint: impl Fn() + Send + 'static) {
+    /// Starts loading `path` (a load in progress is abandoned); `wake` is repainted when it is done.
+    pub fn start(&mut self, path: PathBuf, wake: &egui::Context) -> Result<(), String> {
         self.cancel();
-        self.request += 1;
-        let request = self.request;
-        let (tx, rx) = bounded::<LoadReply>(1);
         let p2 = path.clone();
         self.progress = Arc::new(AtomicU64::new(0));
         self.bytes_read = Arc::new(AtomicU64::new(0));
         self.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-        self.cancel_flag = Arc::new(AtomicBool::new(false));
-        let (progress, cancel) = (Arc::clone(&self.progress), Arc::clone(&self.cancel_flag));
-        let bytes_read = Arc::clone(&self.bytes_read);
-        self.handle = std::thread::Builder::new()
-            .name("file-loader".into())
-            .spawn(move || {
-                // A gclab trace, else a GC log; an allocation trace gclab imports (heaptrack, Elephant Tracks 2,
-                // objects CSV) is imported on the way. The first error is the one shown.
-                let imported = || super::trace::load_imported(&p2, &progress, &cancel);
-                let first = if super::trace::looks_like_trace(&p2) {
-                    super::trace::TraceReplay::load(&p2, &progress, &cancel)
-                        .map(|t| Opened::Trace(Arc::new(t)))
-                } else {
-                    LogView::load(&p2, bytes_read, Arc::clone(&cancel))
-                        .map(|l| Opened::Log(Arc::new(l)))
-                };
-                let r = first.or_else(|e| match imported() {
-                    Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
-                    Ok(None) => Err(e),
-                    Err(e2) => Err(e2),
-                });
-                let _ = tx.send((request, r));
-                repaint();
-            })
-            .ok();
-        if self.handle.is_none() {
-            self.loading = None;
-            return;
-        }
-        self.rx = Some(rx);
+        let (progress, bytes_read) = (Arc::clone(&self.progress), Arc::clone(&self.bytes_read));
+        self.task.start(Some(wake), move |sink| {
+            // A gclab trace, else a GC log; an allocation trace gclab imports (heaptrack, Elephant Tracks 2,
+            // objects CSV) is imported on the way. The first error is the one shown.
+            let cancel = sink.cancel();
+            let imported = || super::trace::load_imported(&p2, &progress, cancel);
+            let first = if super::trace::looks_like_trace(&p2) {
+                super::trace::TraceReplay::load(&p2, &progress, cancel)
+                    .map(|t| Opened::Trace(Arc::new(t)))
+            } else {
+                LogView::load(&p2, bytes_read, sink.cancel_flag()).map(|l| Opened::Log(Arc::new(l)))
+            };
+            let r = first.or_else(|e| match imported() {
+                Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
+                Ok(None) => Err(e),
+                Err(e2) => Err(e2),
+            });
+            let _ = sink.send(r);
+        })?;
         self.loading = Some((path, Instant::now()));
+        Ok(())
     }
 
     /// Abandons the load in progress (its result is dropped).
     pub fn cancel(&mut self) {
-        self.cancel_flag.store(true, Ordering::Relaxed);
-        self.rx = None;
+        // The thread ends by itself at its reader's next check; it is not joined here, so the UI never waits.
+        self.task.cancel();
         self.loading = None;
-        // The thread ends by itself once its parse is done; it is not joined here, so the UI never waits.
-        self.handle = None;
     }
 
     /// The finished load, if any.
     pub fn poll(&mut self) -> Option<Result<Opened, String>> {
-        let rx = self.rx.as_ref()?;
-        match rx.try_recv() {
-            Ok((req, r)) if req == self.request => {
-                self.rx = None;
-                self.loading = None;
-                self.handle = None;
-                Some(r)
-            }
-            Ok(_) => None,
-            Err(crossbeam_channel::TryRecvError::Empty) => None,
-            Err(crossbeam_channel::TryRecvError::Disconnected) => {
-                self.rx = None;
-                self.loading = None;
-                Some(Err("the log loader stopped".into()))
-            }
+        let r = self.task.poll_latest();
+        if r.is_some() {
+            self.loading = None;
+        } else if self.loading.is_some() && !self.task.running() {
+            self.loading = None;
+            return Some(Err("the log loader stopped".into()));
         }
+        r
     }
 
     /// True while a file is loading.

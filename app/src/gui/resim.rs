@@ -5,9 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crossbeam_channel::{Receiver, bounded};
 use gclab_core::Scenario;
 use gclab_core::trace::workload::peak_live_bytes;
+
+use crate::background::BackgroundTask;
 
 /// Smallest heap offered. `[bytes]`
 const MIN_HEAP_BYTES: u64 = 128 * 1024;
@@ -49,38 +50,37 @@ pub fn scenario_for(path: &Path) -> Result<Scenario, String> {
         .map_err(|e| e.to_string())
 }
 
-/// A re-simulation being prepared.
-#[derive(Debug, Default)]
+/// A re-simulation being prepared on the "trace-workload" task.
 pub struct Resimulation {
-    rx: Option<Receiver<Result<Scenario, String>>>,
+    task: BackgroundTask<Result<Scenario, String>>,
+}
+
+impl Default for Resimulation {
+    fn default() -> Self {
+        Resimulation {
+            task: BackgroundTask::new("trace-workload", 1),
+        }
+    }
 }
 
 impl Resimulation {
-    /// Starts preparing the scenario for the trace at `path`; `repaint` wakes the UI when it is ready.
-    pub fn start(&mut self, path: PathBuf, repaint: impl Fn() + Send + 'static) {
-        let (tx, rx) = bounded(1);
-        let spawned = std::thread::Builder::new()
-            .name("trace-workload".into())
-            .spawn(move || {
-                let _ = tx.send(scenario_for(&path));
-                repaint();
-            });
-        self.rx = match spawned {
-            Ok(_) => Some(rx),
-            Err(_) => None,
-        };
+    /// Starts preparing the scenario for the trace at `path`; `wake` is repainted when it is ready.
+    pub fn start(&mut self, path: PathBuf, wake: &egui::Context) -> Result<(), String> {
+        self.task
+            .start(Some(wake), move |sink| {
+                let _ = sink.send(scenario_for(&path));
+            })
+            .map(|_| ())
     }
 
     /// True while a scenario is being prepared.
     pub fn busy(&self) -> bool {
-        self.rx.is_some()
+        self.task.running()
     }
 
     /// The prepared scenario, once.
     pub fn poll(&mut self) -> Option<Result<Scenario, String>> {
-        let r = self.rx.as_ref()?.try_recv().ok()?;
-        self.rx = None;
-        Some(r)
+        self.task.poll_latest()
     }
 }
 

@@ -13,7 +13,9 @@ use toml::Value;
 
 use super::analysis::RunView;
 use super::log::LogView;
+pub use super::source::{Shown, Source};
 use super::theme::Theme;
+use super::trace::TraceReplay;
 
 /// Which view fills the centre.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -299,10 +301,9 @@ pub struct AppState {
     pub worst: Option<WorstWindows>,
     /// The path field of the file row.
     pub path_text: String,
-    /// A GC log on screen instead of the simulated run (the run stays underneath and returns on any knob).
-    pub log: Option<Arc<LogView>>,
-    /// A recorded trace on screen, replayed as recorded.
-    pub trace: Option<Arc<super::trace::TraceReplay>>,
+    /// What is on screen: the run, or a GC log or recorded trace over it (the run stays underneath and returns
+    /// on any knob).
+    pub source: Source,
     /// The Pareto explorer's merged sweep result (runtime only, not persisted).
     pub pareto: super::pareto::ParetoState,
     /// The *Figure* menu's form.
@@ -319,7 +320,7 @@ pub struct FigureForm {
     /// The PNG's path (the CSV goes beside it).
     pub path: String,
     /// Size and scale.
-    pub size: super::figure::FigureSize,
+    pub size: FigureSize,
     /// Title (empty: the lesson step's, or the view's and scenario's name).
     pub title: String,
     /// Caption (empty: the lesson step's text, or none).
@@ -344,8 +345,7 @@ impl AppState {
             mmu_window_ms: 1.0,
             worst: None,
             path_text: "scenario.toml".into(),
-            log: None,
-            trace: None,
+            source: Source::Run,
             pareto: super::pareto::ParetoState::default(),
             figure: FigureForm {
                 path: "figure.png".into(),
@@ -356,14 +356,43 @@ impl AppState {
         }
     }
 
-    /// Length of what is on screen: the log's span, or the current run's. `[s]`
-    pub fn duration_s(&self) -> f64 {
-        match (&self.log, &self.trace, &self.current) {
-            (Some(l), _, _) => l.duration_s,
-            (None, Some(t), _) => t.duration_s(),
-            (None, None, Some(v)) => v.duration_s,
-            (None, None, None) => 0.0,
+    /// What the views draw from: the opened file, else the current run (`None` before the first run).
+    pub fn shown(&self) -> Option<&dyn Shown> {
+        match &self.source {
+            Source::Run => self.current.as_deref().map(|v| v as &dyn Shown),
+            Source::Log(l) => Some(&**l),
+            Source::Trace(t) => Some(&**t),
         }
+    }
+
+    /// The GC log on screen, if one is.
+    pub fn log(&self) -> Option<&Arc<LogView>> {
+        match &self.source {
+            Source::Log(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The recorded trace on screen, if one is.
+    pub fn trace(&self) -> Option<&Arc<TraceReplay>> {
+        match &self.source {
+            Source::Trace(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Which version of what is shown caches are keyed by: the run's generation, or `u64::MAX` for a file (no
+    /// run has that generation).
+    pub fn shown_generation(&self) -> Option<u64> {
+        match &self.source {
+            Source::Run => self.current.as_ref().map(|v| v.generation),
+            Source::Log(_) | Source::Trace(_) => Some(u64::MAX),
+        }
+    }
+
+    /// Length of what is on screen. `[s]`
+    pub fn duration_s(&self) -> f64 {
+        self.shown().map_or(0.0, Shown::duration_s)
     }
 
     /// Sets the status bar to an error.
@@ -380,6 +409,44 @@ impl AppState {
             message: message.into(),
             is_error: false,
         };
+    }
+}
+
+/// Size and scale of a figure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FigureSize {
+    /// Width and height at 1×. `[points]`
+    pub size: [u32; 2],
+    /// Pixels per point: 2 for slides on a high-resolution projector.
+    pub scale: f32,
+    /// Zoom of the text and widgets at 1×.
+    pub zoom: f32,
+}
+
+impl Default for FigureSize {
+    fn default() -> Self {
+        FigureSize {
+            size: [1280, 720],
+            scale: 2.0,
+            zoom: 1.25,
+        }
+    }
+}
+
+impl FigureSize {
+    /// Size of the PNG. `[pixels]`
+    pub fn pixels(self) -> [u32; 2] {
+        self.size.map(|v| (v as f32 * self.scale).round() as u32)
+    }
+
+    /// The environment of figure mode at this size: `GCLAB_FIGURE`, `GCLAB_WINDOW`, `GCLAB_ZOOM`.
+    pub fn env(self) -> Vec<(String, String)> {
+        let [w, h] = self.pixels();
+        vec![
+            ("GCLAB_FIGURE".into(), "1".into()),
+            ("GCLAB_WINDOW".into(), format!("{w}x{h}")),
+            ("GCLAB_ZOOM".into(), format!("{}", self.zoom * self.scale)),
+        ]
     }
 }
 

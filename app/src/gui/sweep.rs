@@ -5,22 +5,21 @@
 //! from an eighth of its heap to eight times it (steps of √2, each a multiple of the bank size), with energy,
 //! longest pause and the MinMU curve of each.
 //!
-//! Runs on a named thread ("sweep-worker") that spreads the points over the cores with the one parallel runner
-//! ([`crate::parallel::map_on_cores`]), reporting each point as it finishes; cancelling sets a flag the core
-//! polls. Each point is the scenario with `--set`-style overrides ([`Scenario::with_overrides`]), as
+//! Runs as a "sweep-worker" [`BackgroundTask`] that spreads the points over the cores with the one parallel runner
+//! ([`crate::parallel::map_on_cores`]), reporting each point as it finishes; cancelling fires the task's core
+//! [`Cancel`], which every simulation polls. Each point is the scenario with `--set`-style overrides ([`Scenario::with_overrides`]), as
 //! `gclab sweep --vary` builds them.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicU32, Ordering};
 
-use crossbeam_channel::{Receiver, bounded};
 use gclab_core::run::summary::MmuPoint;
 use gclab_core::{
-    Cancel, CollectorKind, NoProgress, PlatformKind, Scenario, WorkloadTapes, simulate,
-    simulate_with,
+    CollectorKind, NoProgress, PlatformKind, Scenario, WorkloadTapes, simulate, simulate_with,
 };
 use toml::Value;
+
+use crate::background::BackgroundTask;
 
 /// The k values of the sweep. (k = 1 is left out: on kvm/kwml it takes minutes in the core, not milliseconds.)
 pub const K_VALUES: [u64; 12] = [2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000];
@@ -134,93 +133,81 @@ enum Msg {
 }
 
 /// The sweep's runtime state, owned by the app.
-#[derive(Default)]
 pub struct SweepState {
     /// Results so far.
     pub result: Option<SweepResult>,
-    rx: Option<Receiver<Msg>>,
-    cancel: Option<Arc<AtomicBool>>,
+    task: BackgroundTask<Msg>,
     done: Arc<AtomicU32>,
     total: u32,
-    handle: Option<JoinHandle<()>>,
+}
+
+impl Default for SweepState {
+    fn default() -> Self {
+        SweepState {
+            result: None,
+            task: BackgroundTask::new("sweep-worker", 64),
+            done: Arc::default(),
+            total: 0,
+        }
+    }
 }
 
 impl SweepState {
     /// Starts sweeping `base` in `mode` (cancelling any sweep running): k-allocation over [`K_VALUES`] plus base
     /// and adaptive, the android variants over targetUtil, or the heap sizes of [`heap_sizes`].
-    pub fn start(
-        &mut self,
-        base: &Scenario,
-        mode: SweepMode,
-        repaint: impl Fn() + Send + Sync + 'static,
-    ) {
+    pub fn start(&mut self, base: &Scenario, mode: SweepMode, wake: &egui::Context) {
         self.cancel();
         let jobs = match mode {
             SweepMode::Collector => jobs(base),
             SweepMode::HeapSize => heap_jobs(base),
         };
-        let (tx, rx) = bounded::<Msg>(64);
-        let flag = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicU32::new(0));
         self.total = jobs.len() as u32;
-        self.result = Some(SweepResult {
+        let mut result = SweepResult {
             name: base.file().name.clone(),
             android: mode == SweepMode::Collector && base.platform() == PlatformKind::AndroidKrait,
             mode,
             current_heap_kib: base.file().heap.size.bytes() / 1024,
             memory_modelled: base.platform() == PlatformKind::KvmSoc,
             ..SweepResult::default()
-        });
-        let (f2, d2) = (Arc::clone(&flag), Arc::clone(&done));
-        self.handle = std::thread::Builder::new()
-            .name("sweep-worker".into())
-            .spawn(move || {
-                let cancel = Cancel::from_flag(Arc::clone(&f2));
-                let tapes = WorkloadTapes::new();
-                let tx = std::sync::Mutex::new(tx);
-                crate::parallel::map_on_cores(&jobs, "sweep", |job| {
-                    if f2.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let msg = match job {
-                        Ok((kind, k, sc)) => {
-                            match simulate_with(sc, Some(&tapes), &cancel, &mut NoProgress) {
-                                Ok(run) => Msg::Point(*kind, point(*k, sc, &run.summary)),
-                                Err(e) => Msg::Error(e.to_string()),
-                            }
+        };
+        let d2 = Arc::clone(&done);
+        let started = self.task.start(Some(wake), move |sink| {
+            let tapes = WorkloadTapes::new();
+            crate::parallel::map_on_cores(&jobs, "sweep", |job| {
+                if sink.is_cancelled() {
+                    return;
+                }
+                let msg = match job {
+                    Ok((kind, k, sc)) => {
+                        match simulate_with(sc, Some(&tapes), sink.cancel(), &mut NoProgress) {
+                            Ok(run) => Msg::Point(*kind, point(*k, sc, &run.summary)),
+                            Err(e) => Msg::Error(e.to_string()),
                         }
-                        Err(e) => Msg::Error(e.clone()),
-                    };
-                    d2.fetch_add(1, Ordering::Relaxed);
-                    if let Ok(tx) = tx.lock()
-                        && tx.send(msg).is_ok()
-                    {
-                        repaint();
                     }
-                });
-            })
-            .ok();
-        self.rx = Some(rx);
-        self.cancel = Some(flag);
+                    Err(e) => Msg::Error(e.clone()),
+                };
+                d2.fetch_add(1, Ordering::Relaxed);
+                let _ = sink.send(msg);
+            });
+        });
+        if let Err(e) = started {
+            result.errors.push(e);
+        }
+        self.result = Some(result);
         self.done = done;
     }
 
     /// Stops the sweep (what it found so far stays).
     pub fn cancel(&mut self) {
-        if let Some(f) = self.cancel.take() {
-            f.store(true, Ordering::Relaxed);
-        }
-        self.rx = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        self.task.stop();
     }
 
     /// Collects finished points.
     pub fn poll(&mut self) {
-        let Some(rx) = &self.rx else { return };
+        let msgs = self.task.poll();
         let Some(r) = &mut self.result else { return };
-        for m in rx.try_iter() {
+        for m in msgs {
             match m {
                 Msg::Point(_, p) if r.mode == SweepMode::HeapSize => {
                     r.heap.push(p);
@@ -244,16 +231,11 @@ impl SweepState {
                 Msg::Error(e) => r.errors.push(e),
             }
         }
-        if self.handle.as_ref().is_some_and(JoinHandle::is_finished) && rx.is_empty() {
-            self.handle = None;
-            self.rx = None;
-            self.cancel = None;
-        }
     }
 
-    /// True while the sweep thread runs.
+    /// True while the sweep runs.
     pub fn running(&self) -> bool {
-        self.rx.is_some()
+        self.task.running()
     }
 
     /// Fraction done, 0–1.
@@ -352,25 +334,32 @@ fn jobs(base: &Scenario) -> Vec<Job> {
     v
 }
 
-/// MinMU curves of the five android-krait variants on the current scenario (SYSTOR'15 Fig. 9), computed on a
-/// named background thread ("mmu-variants") on request.
-#[derive(Default)]
+/// MinMU curves of the five android-krait variants on the current scenario (SYSTOR'15 Fig. 9), computed as an
+/// "mmu-variants" [`BackgroundTask`] on request.
 pub struct VariantCurves {
     /// Curves so far: variant and `(log10 window [ms], MinMU)` points.
     pub curves: Vec<(CollectorKind, Vec<egui_plot::PlotPoint>)>,
     /// Label of the scenario they were computed for.
     pub label: String,
-    rx: Option<Receiver<(CollectorKind, Vec<egui_plot::PlotPoint>)>>,
-    handle: Option<JoinHandle<()>>,
+    task: BackgroundTask<(CollectorKind, Vec<egui_plot::PlotPoint>)>,
+}
+
+impl Default for VariantCurves {
+    fn default() -> Self {
+        VariantCurves {
+            curves: Vec::new(),
+            label: String::new(),
+            task: BackgroundTask::new("mmu-variants", 8),
+        }
+    }
 }
 
 impl VariantCurves {
     /// Starts computing the curves of every variant of `base` (replacing any earlier set).
-    pub fn start(&mut self, base: &Scenario, repaint: impl Fn() + Send + 'static) {
+    pub fn start(&mut self, base: &Scenario, wake: &egui::Context) -> Result<(), String> {
         self.stop();
         self.curves.clear();
         self.label = super::analysis::label_of(base);
-        let (tx, rx) = bounded(8);
         let scenarios: Vec<(CollectorKind, Scenario)> = ANDROID_VARIANTS
             .iter()
             .filter_map(|k| {
@@ -379,46 +368,34 @@ impl VariantCurves {
                     .map(|s| (*k, s))
             })
             .collect();
-        self.handle = std::thread::Builder::new()
-            .name("mmu-variants".into())
-            .spawn(move || {
+        self.task
+            .start(Some(wake), move |sink| {
                 for (k, sc) in scenarios {
-                    let Ok(run) = simulate(&sc, &Cancel::never(), &mut NoProgress) else {
+                    let Ok(run) = simulate(&sc, sink.cancel(), &mut NoProgress) else {
                         continue;
                     };
                     let v = super::analysis::RunView::build(run, sc, 0, 0.0);
-                    if tx.send((k, v.mmu_curve)).is_err() {
+                    if !sink.send((k, v.mmu_curve)) {
                         return;
                     }
-                    repaint();
                 }
             })
-            .ok();
-        self.rx = Some(rx);
+            .map(|_| ())
     }
 
     /// Collects finished curves.
     pub fn poll(&mut self) {
-        if let Some(rx) = &self.rx {
-            self.curves.extend(rx.try_iter());
-            if self.handle.as_ref().is_some_and(JoinHandle::is_finished) && rx.is_empty() {
-                self.rx = None;
-                self.handle = None;
-            }
-        }
+        self.curves.extend(self.task.poll());
     }
 
     /// True while computing.
     pub fn running(&self) -> bool {
-        self.rx.is_some()
+        self.task.running()
     }
 
     /// Forgets the curves (and stops computing).
     pub fn stop(&mut self) {
-        self.rx = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+        self.task.stop();
     }
 }
 

@@ -201,11 +201,11 @@ fn pin_with_a_log_open_does_not_pin_the_hidden_run() {
         .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
     app.queue(Command::LoadFile(log));
     let t0 = std::time::Instant::now();
-    while app.state.log.is_none() && t0.elapsed().as_secs() < 60 {
+    while app.state.log().is_none() && t0.elapsed().as_secs() < 60 {
         frame(&ctx, &mut app);
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(app.state.log.is_some(), "the log opened");
+    assert!(app.state.log().is_some(), "the log opened");
     app.queue(Command::PinBaseline);
     frame(&ctx, &mut app);
     assert!(app.state.baseline.is_none(), "the hidden run is not pinned");

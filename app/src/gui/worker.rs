@@ -1,18 +1,16 @@
-//! The live re-run worker (STYLE §16): one named thread ("sim-worker") fed over a bounded channel. The UI sends
-//! `(generation, Scenario)` requests; the worker drains its queue, runs only the newest, and the run in flight is
-//! cancelled through core's [`Cancel`] as soon as a newer generation exists. Results come back with their
-//! generation so the UI drops stale ones. The UI never waits: a request that does not fit in the channel stays
-//! `pending` and is retried next frame (replaced by any newer one).
+//! The live re-run worker (STYLE §16): each request runs on a "sim-worker" job of a [`BackgroundTask`]; a newer
+//! request supersedes the run in flight, which core's [`gclab_core::Cancel`] stops within 1024 allocations, and
+//! whatever it would still send is dropped as stale. Replies carry the request's generation so the UI also drops
+//! any reply older than its newest request. The UI never waits. One [`WorkloadTapes`] store serves every run of
+//! the session: slider drags re-run one workload under other collector settings, so it is drawn once.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::thread::JoinHandle;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
-use gclab_core::{Cancel, NoProgress, Scenario, SimError, WorkloadTapes, simulate_with};
+use gclab_core::{NoProgress, Scenario, SimError, WorkloadTapes, simulate_with};
 
 use super::analysis::RunView;
+use crate::background::BackgroundTask;
 
 /// A run to compute.
 #[derive(Debug, Clone)]
@@ -49,116 +47,62 @@ impl Reply {
 
 /// The handle the UI keeps.
 pub struct Worker {
-    tx: Option<Sender<Request>>,
-    rx: Receiver<Reply>,
-    latest: Arc<AtomicU64>,
-    pending: Option<Request>,
-    handle: Option<JoinHandle<()>>,
+    task: BackgroundTask<Reply>,
+    tapes: Arc<WorkloadTapes>,
+    wake: Option<egui::Context>,
+    dead: bool,
 }
 
 impl Worker {
-    /// Starts the worker; `repaint` is called after each reply (wakes the UI).
-    pub fn spawn(repaint: impl Fn() + Send + 'static) -> Worker {
-        let (tx, req_rx) = bounded::<Request>(1);
-        let (reply_tx, rx) = bounded::<Reply>(4);
-        let latest = Arc::new(AtomicU64::new(0));
-        let l2 = Arc::clone(&latest);
-        let handle = std::thread::Builder::new()
-            .name("sim-worker".into())
-            .spawn(move || worker_loop(&req_rx, &reply_tx, &l2, &repaint))
-            .ok();
+    /// The worker; each reply wakes `wake` (the UI), when given.
+    pub fn spawn(wake: Option<&egui::Context>) -> Worker {
         Worker {
-            tx: Some(tx),
-            rx,
-            latest,
-            pending: None,
-            handle,
+            task: BackgroundTask::new("sim-worker", 1),
+            tapes: Arc::new(WorkloadTapes::new()),
+            wake: wake.cloned(),
+            dead: false,
         }
     }
 
-    /// Queues `req` (newest wins) and cancels any older run in flight.
+    /// Starts `req`, cancelling any older run in flight.
     pub fn submit(&mut self, req: Request) {
-        self.latest.fetch_max(req.generation, Ordering::SeqCst);
-        self.pending = Some(req);
-        self.flush();
-    }
-
-    fn flush(&mut self) {
-        let (Some(tx), Some(req)) = (&self.tx, self.pending.take()) else {
-            return;
-        };
-        match tx.try_send(req) {
-            Ok(()) => {}
-            Err(TrySendError::Full(r)) => self.pending = Some(r),
-            Err(TrySendError::Disconnected(_)) => {}
-        }
-    }
-
-    /// Retries a pending request and returns the replies that arrived (any generation; the caller filters).
-    pub fn poll(&mut self) -> Vec<Reply> {
-        self.flush();
-        self.rx.try_iter().collect()
-    }
-
-    /// True when the worker thread could not be started or has died.
-    pub fn is_dead(&self) -> bool {
-        self.handle.as_ref().is_none_or(JoinHandle::is_finished)
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        // Cancel the run in flight, close the channel, and wait for the thread.
-        self.latest.store(u64::MAX, Ordering::SeqCst);
-        self.tx = None;
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
-
-fn worker_loop(
-    rx: &Receiver<Request>,
-    tx: &Sender<Reply>,
-    latest: &Arc<AtomicU64>,
-    repaint: &dyn Fn(),
-) {
-    // Slider drags re-run one workload under other collector settings: it is drawn once for the session.
-    let tapes = WorkloadTapes::new();
-    while let Ok(mut req) = rx.recv() {
-        while let Ok(newer) = rx.try_recv() {
-            req = newer;
-        }
-        let generation = req.generation;
-        if generation < latest.load(Ordering::SeqCst) {
-            continue;
-        }
-        let l = Arc::clone(latest);
-        let cancel = Cancel::from_fn(move || l.load(Ordering::Relaxed) > generation);
-        let t0 = Instant::now();
-        let reply = match simulate_with(&req.scenario, Some(&tapes), &cancel, &mut NoProgress) {
-            Ok(run) => {
-                let sim_s = t0.elapsed().as_secs_f64();
-                if cancel.is_cancelled() {
-                    continue;
-                }
-                Reply::Done(Arc::new(RunView::build(
-                    run,
-                    req.scenario,
-                    generation,
-                    sim_s,
-                )))
-            }
-            Err(SimError::Cancelled) => continue,
-            Err(e) => Reply::Failed {
+        let tapes = Arc::clone(&self.tapes);
+        let started = self.task.start(self.wake.as_ref(), move |sink| {
+            let Request {
                 generation,
-                message: e.to_string(),
-            },
-        };
-        if tx.send(reply).is_err() {
-            return;
-        }
-        repaint();
+                scenario,
+            } = req;
+            let t0 = Instant::now();
+            let reply = match simulate_with(&scenario, Some(&tapes), sink.cancel(), &mut NoProgress)
+            {
+                Ok(run) => {
+                    let sim_s = t0.elapsed().as_secs_f64();
+                    if sink.is_cancelled() {
+                        return;
+                    }
+                    Reply::Done(Arc::new(RunView::build(run, scenario, generation, sim_s)))
+                }
+                Err(SimError::Cancelled) => return,
+                Err(e) => Reply::Failed {
+                    generation,
+                    message: e.to_string(),
+                },
+            };
+            let _ = sink.send(reply);
+        });
+        self.dead |= started.is_err();
+    }
+
+    /// The replies that arrived (the caller also filters by its newest generation).
+    pub fn poll(&mut self) -> Vec<Reply> {
+        let r = self.task.poll();
+        self.dead |= self.task.take_panic();
+        r
+    }
+
+    /// True when a run could not be started or ended in a panic (reported once).
+    pub fn is_dead(&mut self) -> bool {
+        std::mem::take(&mut self.dead)
     }
 }
 
@@ -168,7 +112,7 @@ mod tests {
 
     #[test]
     fn the_newest_request_wins_and_stale_ones_are_dropped() {
-        let mut w = Worker::spawn(|| {});
+        let mut w = Worker::spawn(None);
         let sc = Scenario::default_preset().expect("default preset");
         for g in 1..=5 {
             let s = sc.with_set(&format!("seed={g}")).expect("seed override");

@@ -4,18 +4,14 @@
 //! fill (heap layout, bank power, energy, per-core frequency, sweeps) say why instead of staying blank.
 
 use egui::Rect;
-use egui_plot::{
-    AxisHints, Bar, BarChart, HLine, Line, LineStyle, Plot, PlotPoints, Points, Polygon, VLine,
-};
+use egui_plot::{Bar, BarChart, HLine, Line, LineStyle, PlotPoints, Points, Polygon};
 
-use super::{
-    decade_marks, heading, legend_row, log_ms_tick, playhead, plot_height, region, seek_on_click,
-    time_plot,
-};
+use super::{heading, legend_row, playhead, plot_height, region, seek_on_click, time_plot};
 use crate::gui::command::Command;
 use crate::gui::format;
 use crate::gui::log::LogView;
 use crate::gui::state::{AppState, ViewKind};
+use crate::gui::sweep::VariantCurves;
 use crate::gui::theme::Palette;
 
 /// Draws `view` for the log on screen.
@@ -24,11 +20,12 @@ pub fn ui(
     st: &AppState,
     log: &LogView,
     pal: &Palette,
+    variants: &VariantCurves,
     view: ViewKind,
     cmds: &mut Vec<Command>,
 ) {
     match view {
-        ViewKind::Overview => overview(ui, st, log, pal, cmds),
+        ViewKind::Overview => overview(ui, st, log, pal, variants, cmds),
         ViewKind::Layout => {
             not_in_a_log(
                 ui,
@@ -44,7 +41,7 @@ pub fn ui(
         }
         ViewKind::Mmu => {
             let h = ui.available_height();
-            mmu(ui, st, log, pal, cmds, h);
+            super::mmu::plot(ui, st, pal, variants, cmds, h);
         }
         ViewKind::Energy => {
             not_in_a_log(
@@ -98,6 +95,7 @@ fn overview(
     st: &AppState,
     log: &LogView,
     pal: &Palette,
+    variants: &VariantCurves,
     cmds: &mut Vec<Command>,
 ) {
     let full = ui.available_rect_before_wrap();
@@ -110,7 +108,7 @@ fn overview(
         heap(ui, st, log, pal, cmds, ui.available_height());
     });
     region(ui, right, |ui| {
-        mmu(ui, st, log, pal, cmds, right.height() * 0.55);
+        super::mmu::plot(ui, st, pal, variants, cmds, right.height() * 0.55);
         ui.separator();
         egui::ScrollArea::vertical()
             .id_salt("log-summary")
@@ -324,135 +322,6 @@ fn heap(
                 .flatten()
         });
     seek_on_click(resp.inner, cmds);
-}
-
-/// The exact MinMU of the log, with the runtime's own MMU when it logged one (ZGC), and the worst windows.
-fn mmu(
-    ui: &mut egui::Ui,
-    st: &AppState,
-    log: &LogView,
-    pal: &Palette,
-    cmds: &mut Vec<Command>,
-    height: f32,
-) {
-    let start_y = ui.cursor().min.y;
-    heading(
-        ui,
-        "Minimum mutator utilisation (MinMU) of the log",
-        "For each window length, the worst share of that window the program ran between the logged pauses. \
-         Click to list the worst windows of a length; click a window to move the playhead there.",
-    );
-    let mut items = vec![
-        (
-            pal.current,
-            "this log",
-            "exact MinMU from the logged pauses",
-        ),
-        (
-            pal.gc,
-            "max pause",
-            "MinMU is 0 for windows up to the longest pause",
-        ),
-        (
-            pal.warn,
-            "50 ms",
-            "pauses longer than about 50 ms are perceived by users",
-        ),
-        (
-            pal.powered,
-            "GC overhead asymptote",
-            "for long windows MinMU tends to 1 minus the paused share of time",
-        ),
-        (
-            pal.playhead,
-            "selected window",
-            "click the plot to pick a window length",
-        ),
-    ];
-    if !log.reported_mmu.is_empty() {
-        items.push((
-            pal.baseline,
-            "the runtime's own MMU",
-            "the MMU table ZGC logged last (it measures its own way)",
-        ));
-    }
-    legend_row(ui, &items);
-    let sel = st.mmu_window_ms.max(1e-6).log10();
-    let resp = Plot::new("log-mmu")
-        .height(plot_height(ui, start_y, height) - 40.0)
-        .custom_x_axes(vec![
-            AxisHints::new_x()
-                .label("window (log scale)")
-                .formatter(|m, _| log_ms_tick(m.value))
-                .label_spacing(28.0..=36.0),
-        ])
-        .y_axis_label("MinMU")
-        .x_grid_spacer(decade_marks)
-        .include_y(0.0)
-        .include_y(1.0)
-        .allow_drag(false)
-        .allow_zoom(false)
-        .allow_scroll(false)
-        .show(ui, |p| {
-            p.line(
-                Line::new("this log", log.mmu_curve.as_slice())
-                    .color(pal.current)
-                    .width(2.5),
-            );
-            if !log.reported_mmu.is_empty() {
-                p.points(
-                    Points::new("the runtime's own MMU", log.reported_mmu.as_slice())
-                        .color(pal.baseline)
-                        .radius(4.0),
-                );
-            }
-            if log.max_pause_ms > 0.0 {
-                p.vline(
-                    VLine::new(
-                        format!("max pause {}", format::window_ms(log.max_pause_ms)),
-                        log.max_pause_ms.log10(),
-                    )
-                    .color(pal.gc)
-                    .style(LineStyle::dashed_dense()),
-                );
-            }
-            p.vline(
-                VLine::new("50 ms: a pause users perceive", 50f64.log10())
-                    .color(pal.warn)
-                    .width(2.0),
-            );
-            p.hline(
-                HLine::new(
-                    format!(
-                        "GC overhead asymptote 1 − {}",
-                        format::percent(log.gc_fraction)
-                    ),
-                    1.0 - log.gc_fraction,
-                )
-                .color(pal.powered)
-                .style(LineStyle::dashed_loose()),
-            );
-            p.vline(
-                VLine::new("selected window", sel)
-                    .color(pal.playhead)
-                    .width(1.0),
-            );
-            if let Some(w) = st.worst.as_ref().and_then(|w| w.windows.first()) {
-                p.points(
-                    Points::new("MinMU at the selected window", vec![[sel, w.utilization]])
-                        .radius(5.0)
-                        .color(pal.playhead),
-                );
-            }
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
-        });
-    if let Some(x) = resp.inner {
-        cmds.push(Command::SelectMmuWindow(10f64.powf(x)));
-    }
-    super::mmu::worst_list(ui, st, cmds);
 }
 
 /// What the log holds, as a table.

@@ -1,4 +1,5 @@
-//! Minimum mutator utilisation: the MinMU curve on a log window axis for the current run and the pinned baseline,
+//! Minimum mutator utilisation, for a run or a GC log alike: the MinMU curve on a log window axis (a run's with the
+//! pinned baseline),
 //! with the maximum pause (MinMU is 0 up to it), the GC-overhead asymptote (1 − GC share of CPU) and the 50 ms
 //! perception line. Clicking on the plot picks a window length; its five worst windows are listed, and clicking
 //! one moves the playhead there (Go's `go tool trace` /mmu page).
@@ -8,7 +9,7 @@ use egui_plot::{AxisHints, HLine, Line, LineStyle, Plot, Points, VLine};
 use super::{decade_marks, heading, legend_row, log_ms_tick, plot_height};
 use crate::gui::command::{Command, PlaybackCommand};
 use crate::gui::format;
-use crate::gui::state::AppState;
+use crate::gui::state::{AppState, Source};
 use crate::gui::sweep::VariantCurves;
 use crate::gui::theme::Palette;
 use gclab_core::PlatformKind;
@@ -31,7 +32,9 @@ fn tick(x: f64) -> String {
     format::window_ms(10f64.powf(x))
 }
 
-/// The MinMU plot in `height` points (with the worst-window list when there is room).
+/// The MinMU plot of what is on screen ([`crate::gui::state::Shown::minmu`]: a run or a GC log) in `height`
+/// points, with the worst-window list when there is room. The run also gets its baseline and, on android-krait,
+/// the five variants' curves; a log gets the MMU its runtime reported, if any.
 pub fn plot(
     ui: &mut egui::Ui,
     st: &AppState,
@@ -40,16 +43,23 @@ pub fn plot(
     cmds: &mut Vec<Command>,
     height: f32,
 ) {
-    let Some(v) = &st.current else { return };
+    let Some(m) = st.shown().and_then(|s| s.minmu()) else {
+        return;
+    };
+    let run = matches!(st.source, Source::Run);
+    let baseline = st.baseline.as_ref().filter(|_| run);
+    let variant_curves = if run { variants.curves.as_slice() } else { &[] };
     let start_y = ui.cursor().min.y;
     ui.horizontal_wrapped(|ui| {
+        let title = format!("Minimum mutator utilisation (MinMU){}", m.title_suffix);
         heading(
             ui,
-            "Minimum mutator utilisation (MinMU)",
+            &title,
             "For each window length, the worst share of that window the program got to run (the rest went to \
-             GC pauses). Higher and further left is more responsive. Click to list the worst windows of a length.",
+             GC pauses). Higher and further left is more responsive. Click to list the worst windows of a length; \
+             click a window to move the playhead there.",
         );
-        if st.base.platform() == PlatformKind::AndroidKrait {
+        if run && st.base.platform() == PlatformKind::AndroidKrait {
             let mut on = !variants.curves.is_empty() || variants.running();
             if ui
                 .checkbox(&mut on, "all five variants")
@@ -63,9 +73,9 @@ pub fn plot(
             }
         }
     });
-    let s = &v.run.summary;
+    let overhead = format!("for long windows MinMU tends to 1 minus {}", m.gc_share);
     let mut items = vec![
-        (pal.current, "current run", "MinMU of the run on screen"),
+        (pal.current, m.label, "MinMU of what is on screen"),
         (
             pal.gc,
             "max pause",
@@ -76,26 +86,28 @@ pub fn plot(
             "50 ms",
             "pauses longer than about 50 ms are perceived by users",
         ),
-        (
-            pal.powered,
-            "GC overhead asymptote",
-            "for long windows MinMU tends to 1 minus the GC share of CPU",
-        ),
+        (pal.powered, "GC overhead asymptote", overhead.as_str()),
         (
             pal.playhead,
             "selected window",
             "click the plot to pick a window length; its worst windows are listed",
         ),
     ];
-    if st.baseline.is_some() {
+    if baseline.is_some() {
         items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
     }
-    let names: Vec<String> = variants
-        .curves
+    if !m.reported.is_empty() {
+        items.push((
+            pal.baseline,
+            "the runtime's own MMU",
+            "the MMU table ZGC logged last (it measures its own way)",
+        ));
+    }
+    let names: Vec<String> = variant_curves
         .iter()
         .map(|(k, _)| format!("{} (dotted)", k.name()))
         .collect();
-    for ((k, _), n) in variants.curves.iter().zip(&names) {
+    for ((k, _), n) in variant_curves.iter().zip(&names) {
         items.push((
             pal.variant(*k),
             n.as_str(),
@@ -128,7 +140,7 @@ pub fn plot(
             )),
         })
         .show(ui, |p| {
-            if let Some(b) = &st.baseline {
+            if let Some(b) = baseline {
                 p.line(
                     Line::new(format!("baseline: {}", b.label), b.mmu_curve.as_slice())
                         .color(pal.baseline)
@@ -136,7 +148,7 @@ pub fn plot(
                         .width(2.0),
                 );
             }
-            for (k, curve) in &variants.curves {
+            for (k, curve) in variant_curves {
                 p.line(
                     Line::new(
                         format!("{} ({})", k.name(), variants.label),
@@ -147,16 +159,19 @@ pub fn plot(
                     .width(2.0),
                 );
             }
-            p.line(
-                Line::new("current run", v.mmu_curve.as_slice())
-                    .color(pal.current)
-                    .width(2.5),
-            );
-            if s.max_pause_ms > 0.0 {
+            p.line(Line::new(m.label, m.curve).color(pal.current).width(2.5));
+            if !m.reported.is_empty() {
+                p.points(
+                    Points::new("the runtime's own MMU", m.reported)
+                        .color(pal.baseline)
+                        .radius(4.0),
+                );
+            }
+            if m.max_pause_ms > 0.0 {
                 p.vline(
                     VLine::new(
-                        format!("max pause {}", format::window_ms(s.max_pause_ms)),
-                        s.max_pause_ms.log10(),
+                        format!("max pause {}", format::window_ms(m.max_pause_ms)),
+                        m.max_pause_ms.log10(),
                     )
                     .color(pal.gc)
                     .style(LineStyle::dashed_dense()),
@@ -171,9 +186,9 @@ pub fn plot(
                 HLine::new(
                     format!(
                         "GC overhead asymptote 1 − {}",
-                        format::percent(s.gc_cpu_fraction)
+                        format::percent(m.gc_fraction)
                     ),
-                    1.0 - s.gc_cpu_fraction,
+                    1.0 - m.gc_fraction,
                 )
                 .color(pal.powered)
                 .style(LineStyle::dashed_loose()),
@@ -183,14 +198,9 @@ pub fn plot(
                     .color(pal.playhead)
                     .width(1.0),
             );
-            if let Some(w) = &st.worst {
-                let pts: Vec<[f64; 2]> = w
-                    .windows
-                    .first()
-                    .map(|x| vec![[sel, x.utilization]])
-                    .unwrap_or_default();
+            if let Some(w) = st.worst.as_ref().and_then(|w| w.windows.first()) {
                 p.points(
-                    Points::new("MinMU at the selected window", pts)
+                    Points::new("MinMU at the selected window", vec![[sel, w.utilization]])
                         .radius(5.0)
                         .color(pal.playhead),
                 );

@@ -19,7 +19,7 @@ use egui::{Id, Rect, UiBuilder};
 use egui_plot::{Plot, VLine};
 
 use super::command::{Command, PlaybackCommand};
-use super::state::{AppState, ViewKind};
+use super::state::{AppState, Source, ViewKind};
 use super::sweep::{SweepState, VariantCurves};
 use super::theme::Palette;
 
@@ -217,10 +217,9 @@ pub fn ui(
             ui.label("computing… (showing the last run)");
         }
         let opened = st
-            .log
-            .as_ref()
+            .log()
             .map(|l| format!("GC log: {}", l.name))
-            .or_else(|| st.trace.as_ref().map(|t| format!("trace: {}", t.name)));
+            .or_else(|| st.trace().map(|t| format!("trace: {}", t.name)));
         if let Some(name) = opened {
             ui.separator();
             ui.label(egui::RichText::new(name).strong());
@@ -231,7 +230,7 @@ pub fn ui(
             {
                 cmds.push(Command::CloseLog);
             }
-            if let Some(t) = &st.trace
+            if let Some(t) = st.trace()
                 && ui
                     .button("Re-simulate as a workload")
                     .on_hover_text(
@@ -262,13 +261,10 @@ pub fn ui(
         pareto::ui(ui, &st.pareto, pal, cmds);
         return;
     }
-    if let Some(l) = &st.log {
-        log::ui(ui, st, l, pal, view, cmds);
-        return;
-    }
-    if let Some(t) = &st.trace {
-        trace::ui(ui, st, t, pal, layout_view, view, cmds);
-        return;
+    match &st.source {
+        Source::Log(l) => return log::ui(ui, st, l, pal, variants, view, cmds),
+        Source::Trace(t) => return trace::ui(ui, st, t, pal, &mut layout_view.trace, view, cmds),
+        Source::Run => {}
     }
     if st.current.is_none() && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff) {
         ui.horizontal(|ui| {

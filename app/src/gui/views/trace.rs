@@ -9,6 +9,7 @@ use egui_plot::{HLine, PlotImage, PlotPoint};
 
 use super::raster::GC_LANE_FRACTION;
 use super::{heading, legend_row, playhead, seek_on_click, time_plot};
+use crate::background::BackgroundTask;
 use crate::gui::command::Command;
 use crate::gui::format;
 use crate::gui::state::{AppState, ViewKind};
@@ -21,21 +22,15 @@ const NOW_W: f32 = 120.0;
 /// What the map's texture depends on: objects, visible range (bits), pixel size, theme.
 type MapKey = (usize, [u64; 4], [usize; 2], [u8; 4]);
 
-/// A raster being computed on the `trace-raster` thread.
-struct Pending {
-    key: MapKey,
-    rx: crossbeam_channel::Receiver<egui::ColorImage>,
-}
-
-/// The trace map's texture and what it was built for. A zoomed-in raster is computed on a thread of its own
-/// (the newest view wins; the overview stands in meanwhile), so the UI never waits for the objects.
-#[derive(Default)]
+/// The trace map's texture and what it was built for. A zoomed-in raster is computed as the `trace-raster`
+/// [`BackgroundTask`] (one at a time; a raster for a view no longer shown is dropped and the newest view computed
+/// next; the overview stands in meanwhile), so the UI never waits for the objects.
 pub struct TraceMap {
     key: Option<MapKey>,
     tex: Option<TextureHandle>,
     /// The key of a texture that is only the overview's preview (a sharper raster is on its way).
     preview_of: Option<MapKey>,
-    pending: Option<Pending>,
+    pending: BackgroundTask<(MapKey, egui::ColorImage)>,
     /// The hover text and the pointer position (whole points) it was found for: finding the object under the
     /// pointer scans the objects allocated by then, so it runs only when the pointer moves.
     hover: Option<([i32; 2], String)>,
@@ -43,6 +38,20 @@ pub struct TraceMap {
     pub last_raster_ms: f64,
     /// Raster rebuilds so far.
     pub rebuilds: u64,
+}
+
+impl Default for TraceMap {
+    fn default() -> Self {
+        TraceMap {
+            key: None,
+            tex: None,
+            preview_of: None,
+            pending: BackgroundTask::new("trace-raster", 1),
+            hover: None,
+            last_raster_ms: 0.0,
+            rebuilds: 0,
+        }
+    }
 }
 
 impl TraceMap {
@@ -63,17 +72,14 @@ impl TraceMap {
         (tr, ar, size): ((f64, f64), (f64, f64), (usize, usize)),
         pal: &Palette,
     ) {
-        if let Some(p) = &self.pending
-            && let Ok(img) = p.rx.try_recv()
+        if let Some((done, img)) = self.pending.poll_latest()
+            && Some(done) == self.key
         {
-            if Some(p.key) == self.key {
-                self.show(ctx, img);
-                self.preview_of = None;
-            }
-            self.pending = None;
+            self.show(ctx, img);
+            self.preview_of = None;
         }
         if self.key == Some(key) && self.tex.is_some() {
-            if self.preview_of == Some(key) && self.pending.is_none() {
+            if self.preview_of == Some(key) && !self.pending.running() {
                 self.spawn(ctx, t, key, (tr, ar, size), pal);
             }
             return;
@@ -88,7 +94,7 @@ impl TraceMap {
             self.preview_of = None;
         } else {
             self.preview_of = Some(key);
-            if self.pending.is_none() {
+            if !self.pending.running() {
                 self.spawn(ctx, t, key, (tr, ar, size), pal);
             }
         }
@@ -102,17 +108,11 @@ impl TraceMap {
         (tr, ar, size): ((f64, f64), (f64, f64), (usize, usize)),
         pal: &Palette,
     ) {
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let (t2, pal2, c2) = (std::sync::Arc::clone(t), *pal, ctx.clone());
-        let spawned = std::thread::Builder::new()
-            .name("trace-raster".into())
-            .spawn(move || {
-                let _ = tx.send(t2.rasterize(tr, ar, size, &pal2));
-                c2.request_repaint();
-            });
-        if spawned.is_ok() {
-            self.pending = Some(Pending { key, rx });
-        }
+        let (t2, pal2) = (std::sync::Arc::clone(t), *pal);
+        // A raster that cannot start leaves the overview's preview on screen.
+        let _ = self.pending.start(Some(ctx), move |sink| {
+            let _ = sink.send((key, t2.rasterize(tr, ar, size, &pal2)));
+        });
     }
 }
 
@@ -122,7 +122,7 @@ pub fn ui(
     st: &AppState,
     t: &std::sync::Arc<TraceReplay>,
     pal: &Palette,
-    layout: &mut super::layout::LayoutView,
+    map_state: &mut TraceMap,
     view: ViewKind,
     cmds: &mut Vec<Command>,
 ) {
@@ -165,7 +165,7 @@ pub fn ui(
         ),
     }
     let h = ui.available_height();
-    map(ui, st, t, pal, &mut layout.trace, cmds, h);
+    map(ui, st, t, pal, map_state, cmds, h);
 }
 
 fn map(

@@ -3,7 +3,7 @@
 //! trace took ~20 ms per pointer move; this is microseconds). Built once after loading, in compressed-row form:
 //! 4 bytes per (object, bucket) pair (about 1.5 per object) and per bucket (one per four objects).
 
-use super::trace::TraceMove;
+use super::TraceMove;
 
 /// An object spanning more buckets than this is kept in one list that every look-up scans instead.
 const MAX_BUCKETS_PER_OBJECT: u64 = 8;

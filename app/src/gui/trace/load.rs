@@ -1,0 +1,345 @@
+//! Loading a trace for replay: two streaming passes over the file (bounds, then objects) with an event counter for
+//! progress and core's `Cancel` checked every 65 536 events; a synthetic trace for benches and tests; allocation
+//! traces of other tools imported on the way.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use gclab_core::Cancel;
+use gclab_core::trace::{Event, TraceReader};
+
+use super::*;
+
+impl TraceReplay {
+    /// Reads `path` (any trace `TraceReader` opens); `events` counts events read (both passes), `cancel` stops.
+    pub fn load(path: &Path, events: &AtomicU64, cancel: &Cancel) -> Result<TraceReplay, String> {
+        let t_start = std::time::Instant::now();
+        let err = |e: gclab_core::trace::TraceError| e.to_string();
+        let cancelled = || "cancelled".to_string();
+        // Pass 1: time range, address range, collections.
+        let mut b = Bounds::default();
+        let mut n_alloc = 0u64;
+        let reader = TraceReader::open(path).map_err(err)?;
+        let header = reader.header().clone();
+        for (i, ev) in reader.enumerate() {
+            let ev = ev.map_err(err)?;
+            if i % 65536 == 0 {
+                events.fetch_add(65536, Ordering::Relaxed);
+                if cancel.is_cancelled() {
+                    return Err(cancelled());
+                }
+            }
+            let t = ev.t();
+            b.t_min = Some(b.t_min.map_or(t, |m| m.min(t)));
+            b.t_max = b.t_max.max(t);
+            match ev {
+                Event::Alloc {
+                    addr, size_bytes, ..
+                } => {
+                    n_alloc += 1;
+                    b.bump = b.bump.saturating_add(size_bytes);
+                    if addr != 0 {
+                        b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                        b.max_end = b.max_end.max(addr.saturating_add(size_bytes));
+                        let last = addr.saturating_add(size_bytes.max(1) - 1) >> PAGE_SHIFT;
+                        b.pages.extend((addr >> PAGE_SHIFT)..=last);
+                    }
+                }
+                Event::Move { addr, .. } if addr != 0 => {
+                    b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                    // The moved object's size is not in the event: its page and the next.
+                    b.pages
+                        .extend([addr >> PAGE_SHIFT, (addr >> PAGE_SHIFT) + 1]);
+                }
+                Event::GcStart { .. } | Event::GcEnd { .. } => b.has_gc = true,
+                _ => {}
+            }
+        }
+        let synthetic = b.min_addr.is_none();
+        let base = if synthetic {
+            0
+        } else if header.heap.base_addr != 0
+            && b.min_addr.is_some_and(|m| m >= header.heap.base_addr)
+        {
+            header.heap.base_addr
+        } else {
+            b.min_addr.unwrap_or(0)
+        };
+        let mut span_bytes = if synthetic {
+            b.bump
+        } else {
+            b.max_end.saturating_sub(base)
+        };
+        // Mostly empty address space (a malloc trace): collapse the pages without objects.
+        let pages: Vec<u64> = std::mem::take(&mut b.pages).into_iter().collect();
+        let collapse = !synthetic && span_bytes > 4 * ((pages.len() as u64) << PAGE_SHIFT);
+        let base = if collapse { 0 } else { base };
+        let remap = |a: u64| -> u64 {
+            if !collapse {
+                return a;
+            }
+            let p = a >> PAGE_SHIFT;
+            let slot = pages
+                .partition_point(|&q| q < p)
+                .min(pages.len().saturating_sub(1));
+            if pages.get(slot) == Some(&p) {
+                ((slot as u64) << PAGE_SHIFT) | (a & ((1 << PAGE_SHIFT) - 1))
+            } else {
+                (slot as u64) << PAGE_SHIFT
+            }
+        };
+        if collapse {
+            span_bytes = remap(b.max_end.saturating_sub(1)) + 1;
+        }
+        let scale = header.time_unit.ns_per_unit().unwrap_or(1.0);
+        let t0 = b.t_min.unwrap_or(0);
+        let span_ns = ((b.t_max - t0) as f64 * scale) as u64;
+        let mut r = TraceReplay {
+            path: path.to_path_buf(),
+            name: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            granule: (span_bytes / u64::from(u32::MAX) + 1).next_power_of_two(),
+            tick_ns: (span_ns / u64::from(NEVER - 1) + 1).max(1),
+            synthetic_addresses: synthetic,
+            collapsed_pages: if collapse { pages.len() } else { 0 },
+            ..Default::default()
+        };
+        let cap = usize::try_from(n_alloc).unwrap_or(0);
+        for v in [
+            &mut r.addr,
+            &mut r.size,
+            &mut r.alloc,
+            &mut r.death,
+            &mut r.freed,
+        ] {
+            v.reserve_exact(cap);
+        }
+        let tick = |t: u64| -> u32 {
+            let ns = (t.saturating_sub(t0)) as f64 * scale;
+            ((ns / r.tick_ns as f64) as u64).min(u64::from(NEVER - 1)) as u32
+        };
+        let (granule, tick_ns) = (r.granule, r.tick_ns);
+        let _ = tick_ns;
+        let gran = |a: u64| -> u32 {
+            (remap(a).saturating_sub(base) / granule).min(u64::from(u32::MAX)) as u32
+        };
+        // Pass 2: objects.
+        let mut ids: HashMap<u64, u32> = HashMap::with_capacity(cap.min(1 << 24));
+        let mut pending: Vec<u32> = Vec::new();
+        let mut open_gc: Option<u32> = None;
+        let mut moves: Vec<TraceMove> = Vec::new();
+        let mut bump = 0u64;
+        let mut end = 0u32;
+        let mut n = 0u64;
+        for (i, ev) in TraceReader::open(path).map_err(err)?.enumerate() {
+            let ev = ev.map_err(err)?;
+            n += 1;
+            if i % 65536 == 0 {
+                events.fetch_add(65536, Ordering::Relaxed);
+                if cancel.is_cancelled() {
+                    return Err(cancelled());
+                }
+            }
+            let t = tick(ev.t());
+            end = end.max(t);
+            match ev {
+                Event::Alloc {
+                    id,
+                    size_bytes,
+                    addr,
+                    ..
+                } => {
+                    let a = if synthetic {
+                        let a = bump;
+                        bump = bump.saturating_add(size_bytes);
+                        (a / granule).min(u64::from(u32::MAX)) as u32
+                    } else {
+                        gran(addr)
+                    };
+                    let lid = r.alloc.len() as u32;
+                    r.addr.push(a);
+                    r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
+                    r.alloc.push(t);
+                    r.death.push(NEVER);
+                    r.freed.push(NEVER);
+                    if let Some(old) = ids.insert(id, lid) {
+                        // An id reused without a death: the old object is gone.
+                        r.death[old as usize] = r.death[old as usize].min(t);
+                        r.freed[old as usize] = r.freed[old as usize].min(t);
+                    }
+                }
+                Event::Move { id, addr, .. } => {
+                    if let Some(&lid) = ids.get(&id)
+                        && !synthetic
+                    {
+                        moves.push(TraceMove {
+                            obj: lid,
+                            t,
+                            addr: gran(addr),
+                        });
+                    }
+                }
+                Event::Death { id, .. } => {
+                    if let Some(lid) = ids.remove(&id) {
+                        r.death[lid as usize] = t;
+                        if b.has_gc {
+                            pending.push(lid);
+                        } else {
+                            r.freed[lid as usize] = t;
+                        }
+                    }
+                }
+                Event::GcStart { .. } => open_gc = Some(t),
+                Event::GcEnd { .. } => {
+                    for lid in pending.drain(..) {
+                        r.freed[lid as usize] = t;
+                    }
+                    r.collections.push((open_gc.take().unwrap_or(t), t));
+                }
+                Event::Access { .. } => {}
+            }
+        }
+        drop(ids);
+        moves.sort_by_key(|m| (m.obj, m.t));
+        moves.shrink_to_fit();
+        r.moves = moves;
+        r.end = end.max(1);
+        r.heap_bytes = if synthetic { bump } else { span_bytes }.max(1);
+        r.events = n;
+        r.overview = r.overview_grid();
+        r.build_index();
+        r.load_s = t_start.elapsed().as_secs_f64();
+        Ok(r)
+    }
+
+    /// A synthetic trace of `n` objects (benchmarks, tests): bump allocation over a 256 MiB heap, one object every
+    /// 100 ns, lifetimes from 1 µs to 10 ms, a collection every 10 ms reclaiming the dead.
+    pub fn synthetic(n: usize) -> TraceReplay {
+        let heap: u64 = 256 << 20;
+        let mut r = TraceReplay {
+            name: format!("synthetic {n} objects"),
+            granule: 1,
+            tick_ns: 1,
+            heap_bytes: heap,
+            ..Default::default()
+        };
+        for v in [
+            &mut r.addr,
+            &mut r.size,
+            &mut r.alloc,
+            &mut r.death,
+            &mut r.freed,
+        ] {
+            v.reserve_exact(n);
+        }
+        let gc_every: u64 = 10_000_000;
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut bump = 0u64;
+        for i in 0..n as u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let size = 16 + (x % 7) * 8;
+            let t = i * 100;
+            let life = 1_000 + (x >> 20) % 10_000_000;
+            let death = t + life;
+            let freed = (death / gc_every + 1) * gc_every;
+            r.addr.push((bump % heap) as u32);
+            bump += size;
+            r.size.push(size as u32);
+            r.alloc.push(t.min(u64::from(NEVER - 1)) as u32);
+            r.death.push(death.min(u64::from(NEVER - 1)) as u32);
+            r.freed.push(freed.min(u64::from(NEVER - 1)) as u32);
+        }
+        let end = (n as u64 * 100 + gc_every).min(u64::from(NEVER - 1));
+        r.end = end as u32;
+        let mut g = gc_every;
+        while g < end {
+            r.collections
+                .push((g as u32, (g + 100_000).min(end) as u32));
+            g += gc_every;
+        }
+        r.events = 3 * n as u64;
+        r.overview = r.overview_grid();
+        r.build_index();
+        r
+    }
+}
+
+/// Imports an allocation trace of another tool (heaptrack raw or interpreted, Elephant Tracks 2, objects CSV) as
+/// `gclab trace import` would, into a binary gclab trace in the temporary directory; returns that file and the
+/// format. `Ok(None)`: `path` is none of those formats (or already a gclab trace).
+pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, String> {
+    use gclab_core::trace::import::{self, ImportFormat};
+    use gclab_core::trace::{Form, TraceWriter};
+    let name = path.display().to_string();
+    let format = match import::detect(&name, path) {
+        Ok(ImportFormat::Gclab) | Err(_) => return Ok(None),
+        Ok(f) => f,
+    };
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let stem = path.file_name().map_or_else(
+        || "trace".into(),
+        |n| n.to_string_lossy().replace(['.', ' '], "-"),
+    );
+    let tmp = std::env::temp_dir().join(format!(
+        "gclab-{stem}-{}-{}.gctrace",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let made = import::import(&name, path, format, |h| {
+        TraceWriter::create(&tmp, Some(Form::Binary), h)
+    })
+    .map_err(|e| e.to_string())
+    .and_then(|(_, w)| w.commit().map_err(|e| format!("{name}: {e}")));
+    match made {
+        Ok(()) => Ok(Some((tmp, format.name()))),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Opens an allocation trace of another tool ([`import_to_temp`], the imported copy removed once loaded) and
+/// replays it as recorded. `Ok(None)`: `path` is none of the formats gclab imports.
+pub fn load_imported(
+    path: &Path,
+    events: &AtomicU64,
+    cancel: &Cancel,
+) -> Result<Option<TraceReplay>, String> {
+    let Some((tmp, format)) = import_to_temp(path)? else {
+        return Ok(None);
+    };
+    let loaded = TraceReplay::load(&tmp, events, cancel);
+    let _ = std::fs::remove_file(&tmp);
+    let mut r = loaded?;
+    r.path = path.to_path_buf();
+    r.name = match path.file_name() {
+        Some(n) => format!("{} (imported from {format})", n.to_string_lossy()),
+        None => path.display().to_string(),
+    };
+    Ok(Some(r))
+}
+
+/// True when the file at `path` starts like a gclab trace (text, binary or zstd-compressed) or is named so.
+pub fn looks_like_trace(path: &Path) -> bool {
+    let by_name = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "gct" | "gctrace" | "gctb"));
+    if by_name {
+        return true;
+    }
+    let mut head = [0u8; 16];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    head.starts_with(gclab_core::trace::TEXT_MAGIC.as_bytes())
+        || head.starts_with(&gclab_core::trace::BINARY_MAGIC)
+        || head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD])
+}
