@@ -6,7 +6,7 @@ docs/calibration-android.md with two separate rankings of the same points:
   the objective reads only the calibration set — Table 1's GC counts (CONC, ALLOC, trims), maximum pauses and
   GC CPU under default CMS, and Table 3's bg/fg migrations and delayed time over CMS — at seed 1.
 * **Reachability** (never used to choose parameters): Corollaries 1–4 evaluated per seed 1–5 at every point, exactly
-  as `gclab reproduce --paper android` checks them (core/src/reproduce/android.rs, `Checks`), and per corollary the
+  as `gclab reproduce --paper android` checks them (core/src/reproduce/android/checks.rs, `Checks`), and per corollary the
   best any point achieves. This is what the issue's fallback clause needs: whether any point in the ranges gives a
   finding, and if not, how close the ranges come.
 
@@ -130,7 +130,7 @@ def geomean(v):
 
 
 def checks(res, seed):
-    """The four corollaries at one seed, as core/src/reproduce/android.rs `Checks` computes them."""
+    """The four corollaries at one seed, as core/src/reproduce/android/checks.rs `Checks` computes them."""
     slower = energy = trans = 0
     lus_low = xal_not = False
     for b in JAVA:

@@ -7,8 +7,7 @@
 
 use std::cmp::Reverse;
 
-use super::sched::{reframe, weight};
-use super::sim::{Ev, Sim, TState};
+use super::state::{Ev, Rq, Sim, TState, reframe, weight};
 
 /// SD_MC_INIT (Linux 3.4 include/linux/topology.h; the four Krait cores share the L2, CONFIG_SCHED_MC=y in
 /// hammerhead_defconfig) [P]: `min_interval`, `max_interval` `[ms]`, `busy_factor`, `imbalance_pct`,
@@ -20,24 +19,6 @@ pub(super) const SD_IMBALANCE_PCT: u64 = 125;
 const SD_CACHE_NICE_TRIES: u32 = 1;
 /// `sysctl_sched_nr_migrate`: at most this many threads per balancing pass [P].
 const NR_MIGRATE: usize = 32;
-
-/// One core's CFS run queue and its balancing state (its MC `sched_domain`).
-#[derive(Debug, Clone)]
-pub(super) struct Rq {
-    /// Runnable threads waiting for this core, in enqueue order.
-    pub(super) queue: Vec<usize>,
-    pub(super) min_vruntime: u64,
-    /// `rq->avg_idle`: running average of this core's idle periods (starts at 2 × migration cost). `[ns]`
-    pub(super) avg_idle_ns: u64,
-    /// `rq->idle_stamp`: when the core last went idle through `idle_balance`.
-    pub(super) idle_stamp: Option<u64>,
-    /// When this core's domain is due for periodic balancing. `[ns]`
-    pub(super) next_balance_ns: u64,
-    /// `sd->balance_interval` `[ms]`, between SD_MIN_INTERVAL_MS and SD_MAX_INTERVAL_MS.
-    pub(super) balance_interval_ms: u64,
-    /// `sd->nr_balance_failed`.
-    pub(super) nr_balance_failed: u32,
-}
 
 impl Rq {
     pub(super) fn new(migration_cost_ns: u64) -> Rq {

@@ -20,37 +20,14 @@
 //! The collection frees what was dead when the roots were scanned (its snapshot); objects dying later are
 //! floating garbage until the next collection.
 
-use std::cmp::Reverse;
-
-use super::heap_sizing::{SizingParams, limits_after_gc};
-use super::program::Resume;
-use super::sim::{Block, Cycle, GcStep, Role, Sim, Step, TState};
+use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, TState};
 use crate::collector::Trigger;
 use crate::cpu::CpuTag;
-use crate::run::{GcEvent, OccupancySample, PauseKind};
+use crate::run::{GcEvent, PauseKind};
 use crate::scenario::CollectorKind;
 use crate::units::SimTime;
 
 const MIB: f64 = 1024.0 * 1024.0;
-
-/// Where a collection is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ph {
-    Lock1,
-    Suspend1,
-    WaitSuspend1,
-    FlyScan,
-    Roots,
-    AfterRoots,
-    Mark,
-    Lock2,
-    WaitSuspend2,
-    Remark,
-    SweepWalk,
-    SweepLock,
-    SweepFree,
-    FinishLock,
-}
 
 impl Sim<'_> {
     /// Starts a collection run by `collector`. `concurrent`: the daemon/explicit phase order (else all
@@ -549,101 +526,5 @@ impl Sim<'_> {
             }
             Role::Background | Role::Jit => {}
         }
-    }
-
-    /// Heap sizing after a collection (models.md §1.4; GenCMS §3.1).
-    fn resize_heap(&mut self, minor: bool) {
-        let params = SizingParams::of(&self.cfg.heap, self.target_util, self.growth_limit);
-        if minor {
-            let soft = (self.allocated + self.young_room).min(self.growth_limit);
-            self.soft_limit = soft;
-            self.conc_start = (soft >= params.concurrent_min_limit_bytes)
-                .then(|| soft - params.concurrent_start_delta_bytes);
-            if self.allocated > self.major_soft_limit {
-                self.next_major = true;
-            }
-            return;
-        }
-        // Mechanism 5: Dalvik sizes from `bytesAllocated` after the sweep (survivors + floating garbage + what
-        // was allocated during the cycle); the ablation sizes from the reachable bytes.
-        let live = match self.cfg.heap.sizing_live {
-            super::config::SizingLive::BytesAllocated => self.allocated,
-            super::config::SizingLive::Reachable => self.live.min(self.allocated),
-        };
-        let l = limits_after_gc(live, &params);
-        self.soft_limit = l.soft_limit_bytes;
-        self.conc_start = l.concurrent_start_bytes;
-        self.major_soft_limit = l.soft_limit_bytes;
-        self.young_room = l.soft_limit_bytes.saturating_sub(self.allocated);
-        self.next_major = false;
-    }
-
-    /// Allocates a cohort of `n` bytes: its pieces get lifetimes; the allocation clock moves; deaths happen.
-    pub(super) fn place_cohort(&mut self, n: u64, site: u32) {
-        let k = u64::from(self.cfg.engine.pieces_per_cohort).min(n.max(1));
-        self.place_pieces(n, k, site);
-    }
-
-    /// Allocates one large object of `n` bytes: a single piece with one lifetime.
-    pub(super) fn place_object(&mut self, n: u64, site: u32) {
-        self.place_pieces(n, 1, site);
-    }
-
-    /// Allocates `n` bytes as `k` pieces, each with its own lifetime; the allocation clock moves; deaths happen.
-    fn place_pieces(&mut self, n: u64, k: u64, site: u32) {
-        let piece = n / k;
-        for i in 0..k {
-            let b = if i + 1 == k {
-                n - piece * (k - 1)
-            } else {
-                piece
-            };
-            self.clock_bytes += b;
-            let life = self.lifetimes.quantile(self.rng.next_f64());
-            let death = if life.is_finite() {
-                self.clock_bytes + life.round() as u64
-            } else {
-                u64::MAX
-            };
-            let piece = match self.layout.as_mut() {
-                Some(l) => l.place(b, SimTime(self.now), site),
-                None => super::layout::NO_PIECE,
-            };
-            self.pieces.push(Reverse((death, b, self.epoch, piece)));
-        }
-        self.allocated += n;
-        self.footprint = self.footprint.max(self.allocated);
-        self.live += n;
-        self.young_alloc += n;
-        while let Some(Reverse((death, b, epoch, piece))) = self.pieces.peek().copied() {
-            if death > self.clock_bytes {
-                break;
-            }
-            self.pieces.pop();
-            if let Some(l) = self.layout.as_mut() {
-                l.died(piece, SimTime(self.now));
-            }
-            self.live -= b;
-            self.dead += b;
-            if epoch == self.epoch {
-                self.dead_young += b;
-                self.dead_pieces_young.push((b, piece));
-            } else {
-                self.dead_pieces_old.push((b, piece));
-            }
-        }
-        self.peak_live = self.peak_live.max(self.live);
-        self.live_clock_sum += self.live as f64 * n as f64;
-        self.sample_occupancy();
-    }
-
-    pub(super) fn sample_occupancy(&mut self) {
-        let used = self.live + self.dead;
-        self.occupancy.push(OccupancySample {
-            time: SimTime(self.now),
-            live_bytes: self.live,
-            dead_bytes: self.dead,
-            free_bytes: self.soft_limit.saturating_sub(used),
-        });
     }
 }

@@ -16,11 +16,14 @@
 mod balance;
 pub mod config;
 mod cycle;
+mod daemon;
 pub mod heap_sizing;
 mod layout;
+mod placement;
 mod program;
 mod sched;
 mod sim;
+mod state;
 
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
@@ -33,7 +36,7 @@ use crate::scenario::Scenario;
 use crate::units::SimTime;
 use crate::{Cancel, Progress, SimError};
 use heap_sizing::{SizingParams, limits_after_gc};
-use sim::{Block, MutState, Role, Sim, Step, TState, Thread};
+use state::{Block, MutState, Role, Sim, Step, TState, Thread};
 
 const MIB: f64 = 1024.0 * 1024.0;
 
@@ -128,11 +131,11 @@ pub fn simulate_android(
         seq: 0,
         events: BinaryHeap::new(),
         cpu,
-        cores: vec![sim::CoreSlot::default(); cores],
+        cores: vec![state::CoreSlot::default(); cores],
         threads,
         runq: Vec::new(),
         min_vruntime: 0,
-        rqs: vec![balance::Rq::new(sim::us_to_ns(cfg.sched.migration_cost_us)); cores],
+        rqs: vec![state::Rq::new(state::us_to_ns(cfg.sched.migration_cost_us)); cores],
         waker_core: None,
         runnable_reported: 0,
         rng: SimRng::fork(sc.seed(), "android"),

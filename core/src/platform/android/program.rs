@@ -15,25 +15,12 @@
 //! The heap lock is a FIFO mutex: a thread that fails to take it sleeps (Table 1's *Heap Contentions*); sleeping
 //! is idle time the governor sees.
 
-use super::sim::{Block, Role, Sim, Step, TState, ms_to_ns};
+use super::state::{Block, Ev, Resume, Role, Sim, Step, TState, us_to_ns};
 use crate::collector::Trigger;
 use crate::cpu::{CpuTag, Work};
 use crate::run::{Pause, PauseKind};
 use crate::scenario::CollectorKind;
 use crate::units::SimTime;
-
-/// What a mutator does when it is woken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Resume {
-    /// Compute and allocate the next cohort.
-    Next,
-    /// Retry the pending allocation.
-    Alloc,
-    /// Go on with the explicit GCs of an iteration end.
-    Explicit,
-    /// Leave the iteration barrier.
-    AfterBarrier,
-}
 
 impl Sim<'_> {
     /// Gives `t` work and makes sure it will run.
@@ -76,7 +63,7 @@ impl Sim<'_> {
     pub(super) fn close_pause_at(&mut self, t: usize, end: u64) {
         self.threads[t].pause_ending = false;
         if let Some((start, kind)) = self.threads[t].pause.take()
-            && let super::sim::Role::Mutator(i) = self.threads[t].role
+            && let Role::Mutator(i) = self.threads[t].role
             && end > start
         {
             self.pauses.push(Pause {
@@ -123,7 +110,7 @@ impl Sim<'_> {
             {
                 self.end_pause(w);
             }
-            self.push(self.now, super::sim::Ev::LockGranted { t: w });
+            self.push(self.now, Ev::LockGranted { t: w });
         }
     }
 
@@ -138,7 +125,7 @@ impl Sim<'_> {
 
     /// Wakes a blocked mutator with `r` at the current time, as an event of its own.
     pub(super) fn wake_mutator(&mut self, t: usize, r: Resume) {
-        self.push(self.now, super::sim::Ev::Resume { t, r });
+        self.push(self.now, Ev::Resume { t, r });
     }
 
     /// The wake-up event: runs `r` — or, while the world is stopped, parks the mutator at a safepoint until
@@ -271,7 +258,7 @@ impl Sim<'_> {
         self.mutators[i].switch_debt_us += switch_us;
         self.threads[t].on_gc_end = None;
         self.mutators[i].after_sleep = Resume::Alloc;
-        self.sleep_until(t, self.now + super::sim::us_to_ns(sleep_us).max(1));
+        self.sleep_until(t, self.now + us_to_ns(sleep_us).max(1));
     }
 
     /// True while a collection holds the heap lock outside a stop-the-world phase (its sweep's locked halves,
@@ -551,148 +538,5 @@ impl Sim<'_> {
         }
         self.mutators[i].left_in_iteration = self.per_iteration_bytes;
         self.mutator_next(t);
-    }
-
-    // ---- the GC daemon, background threads, JIT ----
-
-    /// Asks the GC daemon for a collection (lost if one is running, as Dalvik's condition signal is).
-    pub(super) fn signal_daemon(&mut self, trigger: Trigger) {
-        let Some(d) = self.daemon else {
-            return;
-        };
-        if self.cycle.is_some() {
-            return;
-        }
-        if self.daemon_request.is_none() {
-            self.daemon_request = Some(trigger);
-        }
-        if self.threads[d].state == TState::Blocked(Block::Idle) {
-            self.trim_armed = false;
-            self.trim_token += 1;
-            // The daemon must be scheduled before it can start: a wake-up on a core (its cost is the context
-            // switch).
-            self.go(
-                d,
-                Work::default(),
-                Step::Gc(super::sim::GcStep::Wake),
-                CpuTag::Gc,
-            );
-        }
-    }
-
-    /// The daemon got a core after a signal: start the requested collection.
-    pub(super) fn daemon_woken(&mut self, d: usize) {
-        match self.daemon_request.take() {
-            Some(tr) if self.cycle.is_none() => self.daemon_start(d, tr),
-            _ => self.daemon_idle(d, false),
-        }
-    }
-
-    fn daemon_start(&mut self, d: usize, trigger: Trigger) {
-        let minor = self.kind == CollectorKind::Gencms && !self.next_major;
-        self.start_cycle(d, trigger, true, false, minor);
-    }
-
-    /// The daemon's collection or trim is over: the next request, or idle with the trim timer armed.
-    pub(super) fn daemon_idle(&mut self, d: usize, arm_trim: bool) {
-        if let Some(tr) = self.daemon_request.take()
-            && self.cycle.is_none()
-        {
-            self.daemon_start(d, tr);
-            return;
-        }
-        if arm_trim {
-            self.trim_token += 1;
-            self.trim_armed = true;
-            let token = self.trim_token;
-            let at = self.now + ms_to_ns(self.cfg.heap.trim_idle_ms as f64);
-            self.push(at, super::sim::Ev::TrimTimer { token });
-        }
-        self.block(d, Block::Idle);
-    }
-
-    /// No GC request for `trim_idle_ms` after a concurrent GC: trim (GenCMS: a major GC first, §3.1).
-    pub(super) fn trim_due(&mut self) {
-        let Some(d) = self.daemon else {
-            return;
-        };
-        if self.threads[d].state != TState::Blocked(Block::Idle) || self.cycle.is_some() {
-            return;
-        }
-        self.trigger_counts[Trigger::Trim as usize] += 1;
-        if self.kind == CollectorKind::Gencms {
-            self.next_major = true;
-            self.start_cycle(d, Trigger::Trim, true, false, false);
-        } else {
-            let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / 1048576.0;
-            let w = self.work_us(
-                free_mib * self.cfg.gc.trim_us_per_mib,
-                self.cfg.gc.sweep_stall_fraction,
-            );
-            self.go(d, w, Step::Gc(super::sim::GcStep::Trim), CpuTag::Gc);
-        }
-    }
-
-    pub(super) fn timer_fired(&mut self, t: usize) {
-        match self.threads[t].role {
-            Role::Background => {
-                let w = self.work_us(
-                    self.prof.background_work_us,
-                    self.prof.mutator_stall_fraction,
-                );
-                self.go(t, w, Step::Background, CpuTag::Other);
-            }
-            Role::Mutator(i) => {
-                let r = std::mem::replace(&mut self.mutators[i as usize].after_sleep, Resume::Next);
-                self.wake_mutator(t, r);
-            }
-            Role::Daemon | Role::Jit => {}
-        }
-    }
-
-    /// Sleeps a background thread for an exponential time with the profile's mean.
-    pub(super) fn background_sleep(&mut self, t: usize) {
-        let mean = self.prof.background_period_ms * 1e6;
-        let d = (-(1.0f64 - self.rng.next_f64()).ln() * mean) as u64;
-        self.sleep_until(t, self.now + d.max(1));
-    }
-
-    fn jit_kick(&mut self) {
-        if let Some(j) = self.jit
-            && self.threads[j].state == TState::Blocked(Block::Idle)
-        {
-            self.jit_next(j);
-        }
-    }
-
-    pub(super) fn jit_next(&mut self, j: usize) {
-        if self.jit_queue == 0 {
-            self.block(j, Block::Idle);
-            return;
-        }
-        self.jit_queue -= 1;
-        let w = self.work_us(self.prof.compile_us, self.prof.mutator_stall_fraction);
-        self.go(j, w, Step::Compile, CpuTag::Other);
-    }
-
-    /// A thread's work item is done: what comes next.
-    pub(super) fn work_done(&mut self, t: usize) {
-        match self.threads[t].step {
-            Step::Compute => self.mutator_computed(t),
-            Step::Alloc => self.commit_alloc(t),
-            Step::Poll => self.reached_safepoint(t),
-            Step::Gc(super::sim::GcStep::Trim) if self.cycle.is_none() => {
-                if let Some(l) = self.layout.as_mut() {
-                    l.trim();
-                }
-                self.footprint = self.allocated;
-                self.daemon_idle(t, false);
-            }
-            Step::Gc(super::sim::GcStep::Wake) => self.daemon_woken(t),
-            Step::Gc(_) => self.cycle_work_done(t),
-            Step::Background => self.background_sleep(t),
-            Step::Compile => self.jit_next(t),
-            Step::None => {}
-        }
     }
 }

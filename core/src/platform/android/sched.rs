@@ -33,26 +33,9 @@
 //! there within the wake-up granularity) — the model before this mechanism.
 
 use super::balance::SD_IMBALANCE_PCT;
-use super::sim::{Block, Ev, Sim, TState, ms_to_ns, us_to_ns};
+use super::state::{Block, Ev, Sim, TState, ms_to_ns, reframe, us_to_ns, weight};
 use crate::cpu::{CpuChange, Work};
 use crate::units::SimTime;
-
-/// Linux 3.4's `prio_to_weight` (kernel/sched/core.c), nice −20 … 19: 1024 at nice 0, about ×1.25 per step [P].
-const PRIO_TO_WEIGHT: [u64; 40] = [
-    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
-    3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
-    70, 56, 45, 36, 29, 23, 18, 15,
-];
-
-/// CFS weight of a nice value (`prio_to_weight`).
-pub(super) fn weight(nice: i32) -> u64 {
-    PRIO_TO_WEIGHT[(nice.clamp(-20, 19) + 20) as usize]
-}
-
-/// Moves a virtual runtime from one queue's frame to another's (`task_waking_fair`, `migrate`).
-pub(super) fn reframe(v: u64, from_min: u64, to_min: u64) -> u64 {
-    (i128::from(v) - i128::from(from_min) + i128::from(to_min)).max(0) as u64
-}
 
 impl Sim<'_> {
     pub(super) fn per_core(&self) -> bool {

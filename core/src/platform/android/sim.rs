@@ -1,331 +1,17 @@
-//! The android-krait engine's state and its main loop: threads on the Krait cores of [`crate::cpu::Cpu`], the
-//! event queue, work accounting. The scheduler (Linux 3.4 CFS: per-core run queues, wake-up placement, load
-//! balancing) lives in [`super::sched`]; what the threads *do* in [`super::program`] (mutators, the GC daemon,
-//! background threads) and [`super::cycle`] (collections). Every switch to another thread costs
+//! The android-krait engine's main loop: threads on the Krait cores of [`crate::cpu::Cpu`], the event queue, work
+//! accounting, over the state in [`super::state`]. The scheduler (Linux 3.4 CFS: per-core run queues, wake-up
+//! placement, load balancing) lives in [`super::sched`]; what the threads *do* in [`super::program`] (mutators)
+//! and [`super::daemon`] (the GC daemon, background and JIT threads); collections in [`super::cycle`]. Every switch to another thread costs
 //! `context_switch_us` on the core, a resume on another core (a **migration**) `migration_us` more; time from
 //! runnable to running is **delayed time** (SYSTOR'15 Table 3). Times are integer ns; work is [`Work`] (cycles +
 //! memory stall) re-timed whenever the core's clock changes.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
 
-use super::config::AndroidConfig;
-use super::program::Resume;
-use super::sched::weight;
-use crate::collector::Trigger;
-use crate::cpu::{Cpu, CpuTag, Work};
-use crate::rng::SimRng;
-use crate::run::{CoreActivity, GcEvent, OccupancySample, Pause, PauseKind};
+use super::state::{Block, Ev, GcStep, Role, Sim, Step, TState, us_to_ns, weight};
+use crate::cpu::{CpuTag, Work};
+use crate::run::CoreActivity;
 use crate::units::SimTime;
-use crate::workload::{AndroidProfile, LifetimeCdf};
-
-/// Which thread of the process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Mutator(u32),
-    Daemon,
-    Background,
-    Jit,
-}
-
-/// Why a thread is not runnable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Block {
-    /// Waiting for the heap lock.
-    Lock,
-    /// Waiting for the running collection to end (a concurrent pause).
-    WaitGc,
-    /// Stopped at a safepoint.
-    Suspended,
-    /// A collector waiting for every mutator to reach its safepoint.
-    WaitSuspend,
-    /// At the end-of-iteration barrier.
-    Barrier,
-    /// Sleeping on a timer.
-    Sleep,
-    /// The GC daemon (or JIT) waiting for a request.
-    Idle,
-    /// Finished.
-    Done,
-}
-
-/// A thread's scheduling state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum TState {
-    Running(usize),
-    Runnable,
-    Blocked(Block),
-}
-
-/// What the thread's current work item is; its completion decides what comes next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Step {
-    /// Nothing (blocked).
-    None,
-    /// Mutator compute before allocating its next cohort.
-    Compute,
-    /// Allocating a cohort, holding the heap lock.
-    Alloc,
-    /// Executing the suspend-check poll on the way to a safepoint.
-    Poll,
-    /// Collector work of a phase.
-    Gc(GcStep),
-    /// A background thread's burst.
-    Background,
-    /// One JIT compilation.
-    Compile,
-}
-
-/// The phases of a collection that are work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum GcStep {
-    /// Scanning roots (all threads' stacks, or one thread's under CMSFly).
-    Roots,
-    /// Concurrent (or, in a foreground GC, stop-the-world) tracing.
-    Mark,
-    /// Stop-the-world re-mark of dirty cards and roots.
-    Remark,
-    /// Sweep batch, the part walked without the lock.
-    SweepWalk,
-    /// Sweep batch, the part freed holding the lock.
-    SweepFree,
-    /// Returning free pages to the OS.
-    Trim,
-    /// The daemon, signalled, getting a core.
-    Wake,
-}
-
-#[derive(Debug, Clone)]
-pub(super) struct Thread {
-    pub(super) name: String,
-    pub(super) role: Role,
-    pub(super) nice: i32,
-    pub(super) state: TState,
-    pub(super) vruntime: u64,
-    pub(super) last_core: Option<usize>,
-    pub(super) runnable_since: u64,
-    pub(super) seg_start: u64,
-    pub(super) work: Work,
-    pub(super) step: Step,
-    pub(super) tag: CpuTag,
-    /// Interrupted work and step, restored after a safepoint.
-    pub(super) saved: Option<(Work, Step, CpuTag)>,
-    /// Woken while the world was stopped: what to do once resumed.
-    pub(super) deferred: Option<Resume>,
-    /// What a mutator does when the collection it waits for ends.
-    pub(super) on_gc_end: Option<Resume>,
-    /// Invalidates stale completion and timer events.
-    pub(super) token: u64,
-    /// Start of the current pause of a mutator, and its kind.
-    pub(super) pause: Option<(u64, PauseKind)>,
-    /// The pause is over for the collector but the thread has not run yet (`android.pauses.end = "dispatch"`):
-    /// it closes when the thread gets a core, or blocks again first.
-    pub(super) pause_ending: bool,
-    pub(super) cpu_ns: u64,
-    pub(super) migrations: u64,
-    pub(super) delayed_ns: u64,
-    /// The core whose run queue holds the thread while it is runnable (`android.sched.per_core_rq`).
-    pub(super) rq_core: usize,
-    /// When the thread last ran (`se.exec_start`, for `task_hot`). `[ns]`
-    pub(super) last_ran_ns: u64,
-}
-
-#[derive(Debug, Clone, Default)]
-pub(super) struct CoreSlot {
-    pub(super) running: Option<usize>,
-    pub(super) last_thread: Option<usize>,
-    pub(super) slice_token: u64,
-    pub(super) activity_start: u64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Ev {
-    /// A thread's work item completes.
-    WorkDone { t: usize, token: u64 },
-    /// A core's time slice ends.
-    SliceEnd { core: usize, token: u64 },
-    /// A sleeping thread's timer.
-    Wake { t: usize, token: u64 },
-    /// The daemon's trim timer.
-    TrimTimer { token: u64 },
-    /// The scheduler tick (every 1/HZ): periodic and idle load balancing under `android.sched.per_core_rq`.
-    Tick,
-    /// A blocked mutator is woken (deferred to its own event so that no thread's logic runs inside another's).
-    Resume { t: usize, r: Resume },
-    /// The heap lock was handed to a waiting thread.
-    LockGranted { t: usize },
-}
-
-/// Per-mutator program position.
-#[derive(Debug, Clone)]
-pub(super) struct MutState {
-    pub(super) iteration: u32,
-    pub(super) left_in_iteration: u64,
-    pub(super) cohort: u64,
-    pub(super) after_gc_for_alloc: bool,
-    pub(super) explicit_left: u32,
-    /// Context-switch time owed for heap-lock contentions, added to the next compute. `[µs]`
-    pub(super) switch_debt_us: f64,
-    /// What the mutator does when its sleep ends.
-    pub(super) after_sleep: Resume,
-    /// Compute cut short when an interleaved allocation found the heap lock held by the collector: resumed once
-    /// the lock has been taken and released ([`Sim::stall_on_heap_lock`]).
-    pub(super) lock_interrupted: Option<Work>,
-    /// The pending request is one large object (`[android.large_objects]`): it succeeds or fails whole.
-    pub(super) large: bool,
-    /// Large-object bytes owed to the stream: grows with every small cohort by `share / (1 − share)` of it.
-    pub(super) large_credit_bytes: f64,
-    /// Size of the next large object, drawn when the previous one was requested (0: not drawn yet). `[bytes]`
-    pub(super) next_large_bytes: u64,
-    /// The pending request was granted past the limits (`dvmHeapSourceAllocAndGrow`): it is placed wherever it fits.
-    pub(super) grown: bool,
-}
-
-impl Default for MutState {
-    fn default() -> Self {
-        MutState {
-            iteration: 0,
-            left_in_iteration: 0,
-            cohort: 0,
-            after_gc_for_alloc: false,
-            explicit_left: 0,
-            switch_debt_us: 0.0,
-            after_sleep: Resume::Next,
-            lock_interrupted: None,
-            large: false,
-            large_credit_bytes: 0.0,
-            next_large_bytes: 0,
-            grown: false,
-        }
-    }
-}
-
-/// One piece of a cohort: dies when the allocation clock reaches `death`.
-/// A cohort piece waiting to die: (death on the allocation clock, bytes, GC epoch of its birth, heap-map piece).
-pub(super) type Piece = Reverse<(u64, u64, u64, u64)>;
-
-/// A dead piece waiting for its sweep: (bytes, heap-map piece).
-pub(super) type DeadPiece = (u64, u64);
-
-/// The running collection.
-#[derive(Debug, Clone)]
-pub(super) struct Cycle {
-    pub(super) collector: usize,
-    pub(super) trigger: Trigger,
-    /// Concurrent phases (daemon, explicit) or all stop-the-world (GC_FOR_ALLOC).
-    pub(super) concurrent: bool,
-    /// fg: the collector keeps the heap lock for the whole cycle while other mutators run.
-    pub(super) hold_lock: bool,
-    pub(super) minor: bool,
-    pub(super) start: u64,
-    pub(super) phase: super::cycle::Ph,
-    pub(super) reclaim_bytes: u64,
-    /// The dead pieces the snapshot will reclaim, in the order the sweep frees them; batch `k` of `B` frees
-    /// `reclaim[len·k/B .. len·(k+1)/B]`.
-    pub(super) reclaim: Vec<DeadPiece>,
-    pub(super) mark_bytes: u64,
-    pub(super) allocated_at_mark: u64,
-    pub(super) heap_before: u64,
-    pub(super) batch: u32,
-    pub(super) gc_cycles: u64,
-    /// CMSFly: threads stopped and waiting for their roots to be scanned, in arrival order.
-    pub(super) arrivals: VecDeque<usize>,
-    pub(super) scanning: Option<usize>,
-    pub(super) to_scan: u32,
-    pub(super) restore_nice: i32,
-}
-
-/// The whole simulated system.
-pub(super) struct Sim<'a> {
-    pub(super) cfg: &'a AndroidConfig,
-    pub(super) prof: &'a AndroidProfile,
-    pub(super) kind: crate::scenario::CollectorKind,
-    pub(super) target_util: f64,
-    pub(super) growth_limit: u64,
-    pub(super) ref_khz: u32,
-    pub(super) now: u64,
-    pub(super) seq: u64,
-    pub(super) events: BinaryHeap<Reverse<(u64, u64, Ev)>>,
-    pub(super) cpu: Cpu,
-    pub(super) cores: Vec<CoreSlot>,
-    pub(super) threads: Vec<Thread>,
-    /// The single run queue and its min_vruntime (`android.sched.per_core_rq = false`).
-    pub(super) runq: Vec<usize>,
-    pub(super) min_vruntime: u64,
-    /// Per-core CFS run queues (`android.sched.per_core_rq = true`, Linux 3.4).
-    pub(super) rqs: Vec<super::balance::Rq>,
-    /// The core running the thread whose event is being handled (the waker, for `wake_affine`).
-    pub(super) waker_core: Option<usize>,
-    pub(super) runnable_reported: u32,
-    pub(super) rng: SimRng,
-    pub(super) lifetimes: LifetimeCdf,
-    // Program state.
-    pub(super) mutators: Vec<MutState>,
-    pub(super) mutator_count: usize,
-    pub(super) daemon: Option<usize>,
-    pub(super) jit: Option<usize>,
-    pub(super) jit_queue: u32,
-    pub(super) jit_credit: f64,
-    pub(super) jit_per_cohort: f64,
-    pub(super) at_barrier: u32,
-    pub(super) per_iteration_bytes: u64,
-    pub(super) done_mutators: u32,
-    pub(super) daemon_request: Option<Trigger>,
-    pub(super) trim_token: u64,
-    pub(super) trim_armed: bool,
-    // Heap.
-    pub(super) clock_bytes: u64,
-    pub(super) allocated: u64,
-    pub(super) live: u64,
-    pub(super) dead: u64,
-    pub(super) dead_young: u64,
-    /// The dead, not yet reclaimed pieces born in the current GC epoch (any collection reclaims them) and
-    /// before (majors only).
-    pub(super) dead_pieces_young: Vec<DeadPiece>,
-    pub(super) dead_pieces_old: Vec<DeadPiece>,
-    pub(super) young_alloc: u64,
-    pub(super) epoch: u64,
-    pub(super) pieces: BinaryHeap<Piece>,
-    pub(super) soft_limit: u64,
-    /// The heap's extent: the most bytes allocated since the last trim (bg forces allocations past the soft
-    /// limit; `android.gc.bg_trim`). `[bytes]`
-    pub(super) footprint: u64,
-    pub(super) conc_start: Option<u64>,
-    pub(super) major_soft_limit: u64,
-    pub(super) young_room: u64,
-    pub(super) next_major: bool,
-    pub(super) lock_holder: Option<usize>,
-    pub(super) lock_waiters: VecDeque<usize>,
-    pub(super) gc_waiters: Vec<usize>,
-    pub(super) cycle: Option<Cycle>,
-    pub(super) suspending: bool,
-    pub(super) suspend_pending: u32,
-    pub(super) oom: bool,
-    // Records.
-    pub(super) record_activity: bool,
-    /// The heap map, when `record.layout` is on.
-    pub(super) layout: Option<super::layout::AndroidLayout>,
-    pub(super) activity: Vec<CoreActivity>,
-    pub(super) occupancy: Vec<OccupancySample>,
-    pub(super) gc_events: Vec<GcEvent>,
-    pub(super) pauses: Vec<Pause>,
-    pub(super) trigger_counts: [u64; Trigger::COUNT],
-    pub(super) minors: u64,
-    pub(super) majors: u64,
-    pub(super) contentions: u64,
-    /// GC-ALLOC triggers that waited for the running cycle (concurrent pauses; Table 1's ALLOC counts only
-    /// foreground collections: docs/models-android.md, Known deviations).
-    pub(super) alloc_waits: u64,
-    pub(super) context_switches: u64,
-    pub(super) live_at_gc_sum: f64,
-    pub(super) live_at_gc_n: u64,
-    pub(super) live_clock_sum: f64,
-    pub(super) peak_live: u64,
-}
-
-pub(super) fn us_to_ns(us: f64) -> u64 {
-    (us * 1000.0).round().max(0.0) as u64
-}
 
 impl Sim<'_> {
     pub(super) fn push(&mut self, at: u64, ev: Ev) {
@@ -585,8 +271,25 @@ impl Sim<'_> {
             self.suspend_pending
         )
     }
-}
 
-pub(super) fn ms_to_ns(ms: f64) -> u64 {
-    (ms * 1e6).round().max(0.0) as u64
+    /// A thread's work item is done: what comes next.
+    pub(super) fn work_done(&mut self, t: usize) {
+        match self.threads[t].step {
+            Step::Compute => self.mutator_computed(t),
+            Step::Alloc => self.commit_alloc(t),
+            Step::Poll => self.reached_safepoint(t),
+            Step::Gc(GcStep::Trim) if self.cycle.is_none() => {
+                if let Some(l) = self.layout.as_mut() {
+                    l.trim();
+                }
+                self.footprint = self.allocated;
+                self.daemon_idle(t, false);
+            }
+            Step::Gc(GcStep::Wake) => self.daemon_woken(t),
+            Step::Gc(_) => self.cycle_work_done(t),
+            Step::Background => self.background_sleep(t),
+            Step::Compile => self.jit_next(t),
+            Step::None => {}
+        }
+    }
 }
