@@ -216,7 +216,7 @@ fn export_run(out: &str, sc: &Scenario, run: &Run) -> Result<u64, CliError> {
 
 /// android-krait: a track per core with what ran there (slices named by thread, `args.work` = mutator / gc /
 /// other), a frequency counter per core (0 MHz while offline) and the CPU power counter.
-fn export_cores(o: &mut Out, run: &Run, cpu: &gclab_core::cpu::CpuReport) -> Result<(), CliError> {
+fn export_cores(o: &mut Out, run: &Run, cpu: &gclab_core::CpuReport) -> Result<(), CliError> {
     for c in 0..cpu.cores.len() as u64 {
         o.thread(CORE_TID + c, &format!("core {c}"))?;
     }
@@ -226,9 +226,9 @@ fn export_cores(o: &mut Out, run: &Run, cpu: &gclab_core::cpu::CpuReport) -> Res
             .get(a.thread as usize)
             .map_or("thread", |t| t.name.as_str());
         let work = match a.tag {
-            gclab_core::cpu::CpuTag::Mutator => "mutator",
-            gclab_core::cpu::CpuTag::Gc => "gc",
-            gclab_core::cpu::CpuTag::Other => "other",
+            gclab_core::CpuTag::Mutator => "mutator",
+            gclab_core::CpuTag::Gc => "gc",
+            gclab_core::CpuTag::Other => "other",
         };
         o.slice(
             CORE_TID + u64::from(a.core),

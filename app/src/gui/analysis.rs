@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use egui_plot::PlotPoint;
-use gclab_core::cpu::CpuTag;
-use gclab_core::cpu::timeline::CpuTimeline;
-use gclab_core::heap::BankState;
+use gclab_core::BankState;
+use gclab_core::CpuTag;
+use gclab_core::CpuTimeline;
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries, WindowUtil};
 use gclab_core::{Run, Scenario};
 

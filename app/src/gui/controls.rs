@@ -1,9 +1,9 @@
 //! The left panel (scenario knobs) and the top bar (files, baseline, theme, zoom). Every knob change queues
 //! [`Command::Rerun`]; the knobs become `--set` overrides in [`super::state::Controls::apply`].
 
-use gclab_core::cpu::{GovernorKind, HotplugKind};
 use gclab_core::scenario::presets::PRESETS;
 use gclab_core::{CollectorKind, PlatformKind};
+use gclab_core::{GovernorKind, HotplugKind};
 
 use super::command::Command;
 use super::state::{AppState, heap_range_kib};

@@ -6,10 +6,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use gclab_core::cpu::{GovernorKind, HotplugKind};
 use gclab_core::metrics::mmu::WindowUtil;
-use gclab_core::{CollectorKind, PlatformKind, Scenario, ScenarioError};
-use toml::Value;
+use gclab_core::{ByteSize, CollectorKind, PlatformKind, Scenario, ScenarioError, Set};
+use gclab_core::{GovernorKind, HotplugKind};
 
 use super::analysis::RunView;
 use super::log::LogView;
@@ -182,43 +181,22 @@ impl Controls {
         }
     }
 
-    /// The `--set` overrides these controls stand for on `platform`.
-    pub fn overrides(&self, platform: PlatformKind) -> Vec<(String, Value)> {
+    /// The overrides these controls stand for on `platform`.
+    pub fn overrides(&self, platform: PlatformKind) -> Vec<Set> {
         let mut v = vec![
-            (
-                "collector.kind".to_string(),
-                Value::String(self.collector.name().into()),
-            ),
-            ("collector.k".into(), Value::Integer(self.k as i64)),
-            (
-                "heap.size".into(),
-                Value::String(format!("{}KiB", self.heap_kib)),
-            ),
-            (
-                "heap.bank_size".into(),
-                Value::String(format!("{}KiB", self.bank_kib)),
-            ),
-            ("seed".into(), Value::Integer(self.seed as i64)),
+            Set::CollectorKind(self.collector),
+            Set::CollectorK(self.k),
+            Set::HeapSize(ByteSize(self.heap_kib * 1024)),
+            Set::HeapBankSize(ByteSize(self.bank_kib * 1024)),
+            Set::Seed(self.seed),
         ];
         if platform == PlatformKind::AndroidKrait {
-            v.push(("heap.target_util".into(), Value::Float(self.target_util)));
-            v.push((
-                "android.cpu.governor".into(),
-                Value::String(self.governor.name().into()),
-            ));
-            v.push((
-                "android.cpu.hotplug".into(),
-                Value::String(self.hotplug.name().into()),
-            ));
-            v.push((
-                "android.cpu.cores".into(),
-                Value::Integer(i64::from(self.cores)),
-            ));
+            v.push(Set::HeapTargetUtil(self.target_util));
+            v.push(Set::Governor(self.governor));
+            v.push(Set::Hotplug(self.hotplug));
+            v.push(Set::Cores(self.cores));
             if self.large_share > 0.0 || self.large_in_base {
-                v.push((
-                    "workload.android.large_objects.share".into(),
-                    Value::Float(self.large_share),
-                ));
+                v.push(Set::LargeObjectShare(self.large_share));
             }
         }
         v
@@ -226,7 +204,7 @@ impl Controls {
 
     /// `base` with these controls applied (validated as the CLI validates `--set`).
     pub fn apply(&self, base: &Scenario) -> Result<Scenario, ScenarioError> {
-        base.with_overrides(&self.overrides(base.platform()))
+        base.with(&self.overrides(base.platform()))
     }
 }
 

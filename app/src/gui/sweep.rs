@@ -13,11 +13,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use gclab_core::run::summary::MmuPoint;
+use gclab_core::MmuPoint;
 use gclab_core::{
-    CollectorKind, NoProgress, PlatformKind, Scenario, WorkloadTapes, simulate, simulate_with,
+    ByteSize, CollectorKind, NoProgress, PlatformKind, Scenario, Set, WorkloadTapes, simulate,
+    simulate_with,
 };
-use toml::Value;
 
 use crate::background::BackgroundTask;
 
@@ -285,7 +285,7 @@ fn heap_jobs(base: &Scenario) -> Vec<Job> {
     heap_sizes(heap_kib, bank_kib, 4)
         .into_iter()
         .filter_map(|h| {
-            base.with_overrides(&[("heap.size".into(), Value::String(format!("{h}KiB")))])
+            base.with(&[Set::HeapSize(ByteSize(h * 1024))])
                 .ok()
                 .map(|s| Ok((f.collector.kind, 0, s)))
         })
@@ -299,26 +299,20 @@ fn jobs(base: &Scenario) -> Vec<Job> {
             for i in 1..=9 {
                 let u = f64::from(i) / 10.0;
                 v.push(
-                    base.with_overrides(&[
-                        ("collector.kind".into(), Value::String(kind.name().into())),
-                        ("heap.target_util".into(), Value::Float(u)),
-                    ])
-                    .map(|s| (kind, 0, s))
-                    .map_err(|e| e.to_string()),
+                    base.with(&[Set::CollectorKind(kind), Set::HeapTargetUtil(u)])
+                        .map(|s| (kind, 0, s))
+                        .map_err(|e| e.to_string()),
                 );
             }
         }
         return v;
     }
     let with = |kind: CollectorKind, k: u64| -> Job {
-        let mut set = vec![(
-            "collector.kind".to_string(),
-            Value::String(kind.name().into()),
-        )];
+        let mut set = vec![Set::CollectorKind(kind)];
         if kind == CollectorKind::KAllocation {
-            set.push(("collector.k".into(), Value::Integer(k as i64)));
+            set.push(Set::CollectorK(k));
         }
-        base.with_overrides(&set)
+        base.with(&set)
             .map(|s| (kind, k, s))
             .map_err(|e| e.to_string())
     };
@@ -362,11 +356,7 @@ impl VariantCurves {
         self.label = super::analysis::label_of(base);
         let scenarios: Vec<(CollectorKind, Scenario)> = ANDROID_VARIANTS
             .iter()
-            .filter_map(|k| {
-                base.with_overrides(&[("collector.kind".into(), Value::String(k.name().into()))])
-                    .ok()
-                    .map(|s| (*k, s))
-            })
+            .filter_map(|k| base.with(&[Set::CollectorKind(*k)]).ok().map(|s| (*k, s)))
             .collect();
         self.task
             .start(Some(wake), move |sink| {

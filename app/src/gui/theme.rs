@@ -2,7 +2,7 @@
 //! never build colours themselves; they ask [`Palette::of`] for the palette of the current theme.
 
 use egui::Color32;
-use gclab_core::heap::BankState;
+use gclab_core::BankState;
 use serde::{Deserialize, Serialize};
 
 /// Light or dark.

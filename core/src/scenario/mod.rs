@@ -165,6 +165,11 @@ impl Scenario {
         )
     }
 
+    /// This scenario with typed overrides ([`Set`]: the fields code sets, declared once), re-validated.
+    pub fn with(&self, sets: &[Set]) -> Result<Scenario, ScenarioError> {
+        self.with_overrides(&Set::pairs(sets))
+    }
+
     /// This scenario with one override given as `KEY=VALUE` text.
     pub fn with_set(&self, arg: &str) -> Result<Scenario, ScenarioError> {
         let (k, v) = arg

@@ -414,9 +414,7 @@ pub(super) fn named_after(
     path: &std::path::Path,
 ) -> Result<Scenario, gclab_core::ScenarioError> {
     match path.file_stem().and_then(|s| s.to_str()) {
-        Some(stem) if !stem.is_empty() => {
-            sc.with_overrides(&[("name".into(), toml::Value::String(stem.to_string()))])
-        }
+        Some(stem) if !stem.is_empty() => sc.with(&[gclab_core::Set::Name(stem.to_string())]),
         _ => Ok(sc),
     }
 }

@@ -1,12 +1,12 @@
 //! Per-core lanes (SYSTOR'15 Figs. 4 and 7): each core's frequency over time as a coloured lane (grey while
 //! offline), collections marked across the lanes, CPU power over time and the time-at-frequency histogram. Drawn
-//! from `gclab_core::cpu::timeline::CpuTimeline`, present on platforms with a CPU model (android-krait); on
+//! from `gclab_core::CpuTimeline`, present on platforms with a CPU model (android-krait); on
 //! kvm-soc (one fixed-frequency core) the view says so. The lanes are one texture sampled per pixel column, so
 //! a run with millions of frequency changes costs no more than the view's width.
 
 use egui::{ColorImage, TextureOptions};
 use egui_plot::{AxisHints, Bar, BarChart, Line, Plot, PlotImage, PlotPoint, VLine};
-use gclab_core::cpu::timeline::CpuTimeline;
+use gclab_core::CpuTimeline;
 
 use super::{category_marks, heading, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
@@ -341,7 +341,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
 mod tests {
     use super::*;
     use crate::gui::theme::Theme;
-    use gclab_core::cpu::timeline::TimelineRecorder;
+    use gclab_core::TimelineRecorder;
 
     #[test]
     fn lanes_show_frequency_and_offline_per_core() {

@@ -9,7 +9,7 @@
 
 use egui::{Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions};
 use egui_plot::{HLine, PlotImage, PlotPoint, VLine};
-use gclab_core::heap::BankState;
+use gclab_core::BankState;
 use gclab_core::{Run, SimTime};
 
 use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};

@@ -9,8 +9,8 @@
 //! view has.
 
 use egui::ColorImage;
+use gclab_core::BankState;
 use gclab_core::Run;
-use gclab_core::heap::BankState;
 
 use crate::gui::theme::Palette;
 
