@@ -91,9 +91,9 @@ pub fn simulate_with(
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
     match scenario.platform() {
-        PlatformKind::KvmSoc => platform::kvm::simulate_kvm(scenario, tapes, cancel, progress),
+        PlatformKind::KvmSoc => platform::kvm::simulate(scenario, tapes, cancel, progress),
         PlatformKind::AndroidKrait => {
-            platform::android::simulate_android(scenario, cancel, progress)
+            platform::android::simulate(scenario, tapes, cancel, progress)
         }
     }
 }

@@ -34,7 +34,7 @@ use crate::rng::SimRng;
 use crate::run::{EnergySummary, HeapGeometry, PauseKind, Run, Summary, ThreadInfo};
 use crate::scenario::Scenario;
 use crate::units::SimTime;
-use crate::{Cancel, Progress, SimError};
+use crate::{Cancel, Progress, SimError, WorkloadTapes};
 use heap_sizing::{SizingParams, limits_after_gc};
 use state::{Block, MutState, Role, Sim, Step, TState, Thread};
 
@@ -67,9 +67,12 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
     }
 }
 
-/// Runs an android-krait scenario.
-pub fn simulate_android(
+/// Runs an android-krait scenario. The platforms share one entry shape ([`crate::platform`]); `_tapes` is not used
+/// here: an android workload is drawn as the engine runs (its threads' draws depend on the schedule), so there is
+/// nothing to replay.
+pub fn simulate(
     sc: &Scenario,
+    _tapes: Option<&WorkloadTapes>,
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {

@@ -121,7 +121,7 @@ struct KvmSim<'s> {
 }
 
 /// Runs a kvm-soc scenario, its generated workload replayed from `tapes` when given (bit-identical either way).
-pub fn simulate_kvm(
+pub fn simulate(
     sc: &Scenario,
     tapes: Option<&WorkloadTapes>,
     cancel: &Cancel,
