@@ -96,24 +96,34 @@ fn frames(c: &mut Criterion) {
 fn rerun(c: &mut Criterion) {
     let mut g = c.benchmark_group("rerun");
     g.sample_size(20).measurement_time(Duration::from_secs(6));
-    let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));
-    settle(&ctx, &mut app);
-    let mut seed = 1;
-    // Slider change → worker round trip → the frame that shows the new run.
-    g.bench_function("default_slider_to_new_views", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                seed += 1;
-                app.state.controls.seed = seed;
-                let t0 = Instant::now();
-                app.queue(Command::Rerun);
-                settle(&ctx, &mut app);
-                total += t0.elapsed();
-            }
-            total
+    // The default scenario, and android/lusearch (issue #16: an android run must stay fast enough for live sliders).
+    let scenarios = [
+        ("default", Scenario::default_preset().expect("default")),
+        (
+            "android_lusearch",
+            Scenario::preset("android/lusearch").expect("android preset"),
+        ),
+    ];
+    for (name, sc) in scenarios {
+        let (ctx, mut app) = headless(sc);
+        settle(&ctx, &mut app);
+        let mut seed = 1;
+        // Slider change → worker round trip → the frame that shows the new run.
+        g.bench_function(format!("{name}_slider_to_new_views"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    seed += 1;
+                    app.state.controls.seed = seed;
+                    let t0 = Instant::now();
+                    app.queue(Command::Rerun);
+                    settle(&ctx, &mut app);
+                    total += t0.elapsed();
+                }
+                total
+            });
         });
-    });
+    }
     g.finish();
 }
 
