@@ -97,34 +97,56 @@ fn frames(c: &mut Criterion) {
 fn rerun(c: &mut Criterion) {
     let mut g = c.benchmark_group("rerun");
     g.sample_size(20).measurement_time(Duration::from_secs(6));
-    let (ctx, mut app) = headless(Scenario::default_preset().expect("default"));
-    settle(&ctx, &mut app);
-    let mut seed = 1;
-    // Slider change → worker round trip → the frame that shows the new run.
-    g.bench_function("default_slider_to_new_views", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                seed += 1;
-                app.state.controls.seed = seed;
-                let t0 = Instant::now();
-                app.queue(Command::Rerun);
-                settle(&ctx, &mut app);
-                total += t0.elapsed();
-            }
-            total
-        });
-    });
+    let default = || Scenario::default_preset().expect("default");
+    // A seed change draws a new workload; the default scenario, and android/lusearch (issue #16: an android run must
+    // stay fast enough for live sliders).
+    round_trip(
+        &mut g,
+        "default_slider_to_new_views",
+        default(),
+        |app, i| {
+            app.state.controls.seed = 1 + i;
+        },
+    );
+    let lusearch = Scenario::preset("android/lusearch").expect("android preset");
+    round_trip(
+        &mut g,
+        "android_lusearch_slider_to_new_views",
+        lusearch,
+        |app, i| {
+            app.state.controls.seed = 1 + i;
+        },
+    );
     // The k slider (a policy knob): the workload is the same, so the worker replays its draws from the session's
     // tapes and only the collector's decisions are new — the common case while exploring.
-    let mut step = 0u64;
-    app.state.controls.collector = gclab_core::CollectorKind::KAllocation;
-    g.bench_function("default_k_slider_to_new_views", |b| {
+    round_trip(
+        &mut g,
+        "default_k_slider_to_new_views",
+        default(),
+        |app, i| {
+            app.state.controls.collector = gclab_core::CollectorKind::KAllocation;
+            app.state.controls.k = 10 + i % 491;
+        },
+    );
+    g.finish();
+}
+
+/// Benchmarks `change` (the i-th slider move) → worker round trip → the frame that shows the new run.
+fn round_trip(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    sc: Scenario,
+    mut change: impl FnMut(&mut gclab::gui::GclabApp, u64),
+) {
+    let (ctx, mut app) = headless(sc);
+    settle(&ctx, &mut app);
+    let mut i = 0u64;
+    g.bench_function(name, |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                step += 1;
-                app.state.controls.k = 10 + step % 491;
+                i += 1;
+                change(&mut app, i);
                 let t0 = Instant::now();
                 app.queue(Command::Rerun);
                 settle(&ctx, &mut app);
@@ -133,7 +155,6 @@ fn rerun(c: &mut Criterion) {
             total
         });
     });
-    g.finish();
 }
 
 fn trace_replay(c: &mut Criterion) {
