@@ -56,6 +56,36 @@ impl<T> Sink<T> {
     }
 }
 
+/// A job as the task's thread runs it.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// What the task and its thread share: the next job to run (a newer one replaces it), and whether the task
+/// still exists.
+#[derive(Default)]
+struct Slot {
+    next: std::sync::Mutex<Option<Job>>,
+    closed: AtomicBool,
+    panicked: AtomicBool,
+}
+
+impl Slot {
+    fn put(&self, job: Option<Job>) {
+        // A poisoned lock only means a job panicked while taking it; the slot itself is still sound.
+        let mut next = self
+            .next
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *next = job;
+    }
+
+    fn take(&self) -> Option<Job> {
+        self.next
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+    }
+}
+
 /// The current job of one kind, and what it has produced. See the module header.
 pub struct BackgroundTask<T> {
     name: &'static str,
@@ -63,12 +93,13 @@ pub struct BackgroundTask<T> {
     latest: Arc<AtomicU64>,
     flag: Arc<AtomicBool>,
     rx: Option<Receiver<(u64, T)>>,
-    handle: Option<JoinHandle<()>>,
-    panicked: bool,
+    /// The task's thread, started with the first job and kept warm for the next.
+    thread: Option<JoinHandle<()>>,
+    slot: Arc<Slot>,
 }
 
 impl<T: Send + 'static> BackgroundTask<T> {
-    /// A task whose jobs run on threads named `name`, with room for `capacity` results in flight (at least 1).
+    /// A task whose jobs run on a thread named `name`, with room for `capacity` results in flight (at least 1).
     pub fn new(name: &'static str, capacity: usize) -> Self {
         BackgroundTask {
             name,
@@ -76,13 +107,15 @@ impl<T: Send + 'static> BackgroundTask<T> {
             latest: Arc::new(AtomicU64::new(0)),
             flag: Arc::new(AtomicBool::new(false)),
             rx: None,
-            handle: None,
-            panicked: false,
+            thread: None,
+            slot: Arc::default(),
         }
     }
 
-    /// Starts `job` on a new thread, superseding (cancelling) the job before it; each result it sends wakes `wake`.
-    /// Returns the job's generation, or the reason the thread could not start.
+    /// Starts `job`, superseding (cancelling) the job before it; each result it sends wakes `wake`. Jobs run one
+    /// after another on the task's one thread, started with the first job and kept for the next, so a job starts
+    /// on a warm thread as soon as the one before it has seen its cancel (a job superseded before it started
+    /// never runs). Returns the job's generation, or the reason the thread could not start.
     pub fn start(
         &mut self,
         wake: Option<&egui::Context>,
@@ -104,24 +137,37 @@ impl<T: Send + 'static> BackgroundTask<T> {
             cancel,
             wake: wake.cloned(),
         };
+        self.flag = flag;
+        self.rx = None;
+        if self.thread.as_ref().is_none_or(JoinHandle::is_finished) {
+            self.thread = Some(self.spawn_thread()?);
+        }
+        self.slot.put(Some(Box::new(move || job(&sink))));
+        self.rx = Some(rx);
+        if let Some(h) = &self.thread {
+            h.thread().unpark();
+        }
+        Ok(generation)
+    }
+
+    fn spawn_thread(&self) -> Result<JoinHandle<()>, String> {
+        let slot = Arc::clone(&self.slot);
         #[allow(clippy::disallowed_methods)] // the one place a thread starts (module header)
         let spawned = std::thread::Builder::new()
             .name(self.name.into())
-            .spawn(move || job(&sink));
-        self.flag = flag;
-        self.panicked = false;
-        match spawned {
-            Ok(h) => {
-                self.handle = Some(h);
-                self.rx = Some(rx);
-                Ok(generation)
-            }
-            Err(e) => {
-                self.handle = None;
-                self.rx = None;
-                Err(format!("the {} thread did not start: {e}", self.name))
-            }
-        }
+            .spawn(move || {
+                while !slot.closed.load(Ordering::SeqCst) {
+                    let Some(job) = slot.take() else {
+                        std::thread::park();
+                        continue;
+                    };
+                    // A job that panics is reported (`take_panic`); the thread goes on with the next.
+                    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).is_err() {
+                        slot.panicked.store(true, Ordering::SeqCst);
+                    }
+                }
+            });
+        spawned.map_err(|e| format!("the {} thread did not start: {e}", self.name))
     }
 
     /// The results of the current job that have arrived (stale ones dropped). Once the job has ended and its
@@ -132,23 +178,16 @@ impl<T: Send + 'static> BackgroundTask<T> {
         };
         let current = self.latest.load(Ordering::SeqCst);
         let mut out = Vec::new();
-        let mut closed = false;
         loop {
             match rx.try_recv() {
                 Ok((g, v)) if g == current => out.push(v),
                 Ok(_) => {}
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
-                    closed = true;
+                    // The job ended (its sink is gone) and everything it sent is taken.
+                    self.rx = None;
                     break;
                 }
-            }
-        }
-        let ended = closed || self.handle.as_ref().is_some_and(JoinHandle::is_finished);
-        if ended && rx.is_empty() {
-            self.rx = None;
-            if let Some(h) = self.handle.take() {
-                self.panicked = h.join().is_err();
             }
         }
         out
@@ -159,30 +198,34 @@ impl<T: Send + 'static> BackgroundTask<T> {
         self.poll().pop()
     }
 
-    /// True while a job runs or has results not yet taken.
+    /// True while a job runs or waits to, or has results not yet taken.
     pub fn running(&self) -> bool {
         self.rx.is_some()
     }
 
-    /// True (once) when the last job ended by panicking.
+    /// True (once) when a job ended by panicking.
     pub fn take_panic(&mut self) -> bool {
-        std::mem::take(&mut self.panicked)
+        self.slot.panicked.swap(false, Ordering::SeqCst)
     }
 
     /// Cancels the current job and forgets its results, without waiting for it.
     pub fn cancel(&mut self) {
         self.flag.store(true, Ordering::Relaxed);
+        self.slot.put(None);
         self.rx = None;
-        self.handle = None;
     }
 
-    /// Cancels the current job and waits for its thread to end (it wakes a parked job first).
+    /// Cancels the current job and waits for it to end (it wakes a parked job first).
     pub fn stop(&mut self) {
         self.flag.store(true, Ordering::Relaxed);
-        self.rx = None;
-        if let Some(h) = self.handle.take() {
-            h.thread().unpark();
-            let _ = h.join();
+        // A job not yet started is dropped with its sink, which closes its channel.
+        self.slot.put(None);
+        if let Some(rx) = self.rx.take() {
+            if let Some(h) = &self.thread {
+                h.thread().unpark();
+            }
+            // Whatever the job still sends is dropped; the channel closes when the job returns.
+            while rx.recv().is_ok() {}
         }
     }
 }
@@ -193,14 +236,18 @@ impl<T> std::fmt::Debug for BackgroundTask<T> {
             .field("name", &self.name)
             .field("generation", &self.latest.load(Ordering::Relaxed))
             .field("running", &self.rx.is_some())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
 impl<T> Drop for BackgroundTask<T> {
     fn drop(&mut self) {
-        // The job sees its cancel and ends on its own; nothing waits here.
+        // The job sees its cancel and the thread ends after it; nothing waits here.
         self.flag.store(true, Ordering::Relaxed);
+        self.slot.closed.store(true, Ordering::SeqCst);
+        if let Some(h) = &self.thread {
+            h.thread().unpark();
+        }
     }
 }
 
@@ -250,12 +297,16 @@ mod tests {
         let seen = Arc::new(AtomicBool::new(false));
         let s2 = Arc::clone(&seen);
         t.start(None, move |s| {
+            s.send(1);
             while !s.is_cancelled() {
                 std::thread::park_timeout(Duration::from_secs(5));
             }
             s2.store(true, Ordering::Relaxed);
         })
         .expect("started");
+        while t.poll().is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         t.stop();
         assert!(
             seen.load(Ordering::Relaxed),
@@ -263,7 +314,20 @@ mod tests {
         );
         t.start(None, |_| panic!("job failed")).expect("started");
         assert!(poll_until(&mut t).is_empty());
-        assert!(t.take_panic(), "the panic is reported once");
-        assert!(!t.take_panic());
+        let t0 = Instant::now();
+        while !t.take_panic() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "the panic is reported"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(!t.take_panic(), "once");
+        // The thread goes on with the next job.
+        t.start(None, |s| {
+            s.send(7);
+        })
+        .expect("started");
+        assert_eq!(poll_until(&mut t), vec![7]);
     }
 }
