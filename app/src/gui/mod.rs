@@ -171,6 +171,9 @@ pub struct GclabApp {
     pub lesson: Option<lesson::LessonState>,
     /// Presentation mode: the knob panel hidden, one large view beside the lesson text.
     pub present: bool,
+    /// `GCLAB_PLAYHEAD`, held until what the app opens at start (a log, a trace, a preset's run) is on screen:
+    /// clamping it to whichever run came first (the default scenario's) lost it (#19 item 7).
+    startup_playhead: Option<f64>,
     /// Figure mode: the view alone under `(title, caption)` (set from `GCLAB_TITLE`, `GCLAB_CAPTION`).
     pub figure: Option<(String, String)>,
     /// Figures being exported in a child window: where, and the answer once it is drawn.
@@ -225,6 +228,7 @@ impl GclabApp {
             persist: None,
             lesson: None,
             present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),
+            startup_playhead: env("GCLAB_PLAYHEAD").and_then(|t| t.parse::<f64>().ok()),
             figure: env("GCLAB_FIGURE").filter(|v| v != "0").map(|_| {
                 (
                     env("GCLAB_TITLE").unwrap_or_default(),
@@ -566,7 +570,8 @@ impl GclabApp {
             match reply {
                 Reply::Done(view) => {
                     if st.log.is_none() {
-                        st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
+                        let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                        st.playback.playhead = want.clamp(0.0, view.duration_s);
                     }
                     if st.current.is_none()
                         && let Some(kind) = std::env::var("GCLAB_COMPARE")
@@ -604,6 +609,10 @@ impl GclabApp {
     }
 
     fn drain_loader(&mut self) {
+        if !self.state.computing && !self.logs.busy() && self.commands.is_empty() {
+            // What the app opened at start is on screen: from now on runs clamp the playhead they find.
+            self.startup_playhead = None;
+        }
         let Some(r) = self.logs.poll() else { return };
         let st = &mut self.state;
         match r {
@@ -627,7 +636,8 @@ impl GclabApp {
                     }
                 ));
                 st.log = None;
-                st.playback.playhead = st.playback.playhead.clamp(0.0, t.duration_s());
+                let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                st.playback.playhead = want.clamp(0.0, t.duration_s());
                 st.playback.playing = false;
                 st.playback.speed = default_speed(t.duration_s());
                 st.path_text = t.path.display().to_string();
@@ -655,7 +665,8 @@ impl GclabApp {
                         String::new()
                     }
                 ));
-                st.playback.playhead = st.playback.playhead.clamp(0.0, l.duration_s);
+                let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                st.playback.playhead = want.clamp(0.0, l.duration_s);
                 st.playback.playing = false;
                 st.playback.speed = default_speed(l.duration_s);
                 st.path_text = l.path.display().to_string();
@@ -884,7 +895,10 @@ impl GclabApp {
                     }
                 }
                 Command::ClearBaseline => self.state.baseline = None,
-                Command::Playback(p) => self.playback(p),
+                Command::Playback(p) => {
+                    self.startup_playhead = None;
+                    self.playback(p);
+                }
                 Command::SelectMmuWindow(ms) => {
                     self.state.mmu_window_ms = ms;
                     self.state.worst = None;
@@ -1006,6 +1020,7 @@ impl GclabApp {
             }
         }
         if let Some(ms) = step.playhead_ms.or(step.time_range_ms.map(|r| r[0])) {
+            self.startup_playhead = None;
             self.state.playback.playhead = ms * 1e-3;
             self.state.playback.playing = false;
         }

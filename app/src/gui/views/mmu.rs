@@ -103,6 +103,11 @@ pub fn plot(
         ));
     }
     legend_row(ui, &items);
+    if st.log.is_none()
+        && let Some(note) = format::mmu_note(s)
+    {
+        ui.add(egui::Label::new(egui::RichText::new(note).small()).wrap());
+    }
     let sel = st.mmu_window_ms.max(1e-6).log10();
     let resp = Plot::new("mmu")
         .height(plot_height(ui, start_y, height) - if height > 260.0 { 40.0 } else { 0.0 })
