@@ -20,8 +20,10 @@ use crate::gui::format;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
 
-/// Width of the "heap at the playhead" column. `[points]`
-const NOW_W: f32 = 150.0;
+/// Width of the "heap at the playhead" column: 30 % of a narrow view, at most 150. `[points]`
+fn now_w(avail_w: f32) -> f32 {
+    (avail_w * 0.3).clamp(100.0, 150.0)
+}
 
 /// What a raster depends on: run generation, visible range (bits), pixel size, theme.
 type RasterKey = (u64, [u64; 4], [usize; 2], [u8; 4]);
@@ -80,7 +82,14 @@ impl LayoutView {
              top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll to pan, \
              double-click to reset, click to move the playhead.",
         );
-        legend(ui, pal);
+        // A small map (the overview at 1280×720 and 150 %) keeps its height: the nine-chip legend folds away.
+        if height < 300.0 {
+            egui::CollapsingHeader::new("legend")
+                .id_salt("layout-legend")
+                .show(ui, |ui| legend(ui, pal));
+        } else {
+            legend(ui, pal);
+        }
         if cur.run.layout.objects.is_empty() {
             ui.weak(
                 "This run recorded no per-object layout (record.layout = false, or a platform that does not \
@@ -157,8 +166,13 @@ impl LayoutView {
                 "layout"
             })
             .height(height)
-            .width((avail_w - NOW_W - 12.0).max(100.0))
-            .y_axis_label("address [KiB]")
+            .width((avail_w - now_w(avail_w) - 12.0).max(100.0))
+            // A label longer than a short plot would run up into the legend.
+            .y_axis_label(if height < 130.0 {
+                "KiB"
+            } else {
+                "address [KiB]"
+            })
             .include_x(0.0)
             .include_x(t_max)
             .include_y(0.0)
@@ -306,6 +320,7 @@ impl LayoutView {
             self.map_rect[usize::from(is_baseline)] = Some(frame);
             now_column(
                 ui,
+                now_w(avail_w),
                 run,
                 playhead_t,
                 super::fade::fade_ns(st.playback.speed),
@@ -457,6 +472,7 @@ pub fn describe(run: &Run, t: f64, addr: f64) -> String {
 #[allow(clippy::too_many_arguments)] // the column's geometry comes from the map beside it, argument by argument
 fn now_column(
     ui: &mut egui::Ui,
+    w: f32,
     run: &Run,
     t: f64,
     fade_ns: u64,
@@ -465,14 +481,16 @@ fn now_column(
     y0_kib: f64,
     y1_kib: f64,
 ) {
-    let (rect, resp) = ui.allocate_exact_size(egui::vec2(NOW_W, frame.height()), Sense::hover());
+    let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, frame.height()), Sense::hover());
     let rect = Rect::from_min_max(
         Pos2::new(rect.min.x, frame.min.y),
         Pos2::new(rect.max.x, frame.max.y),
     );
     let painter = ui.painter_at(rect);
     let g = run.geometry;
-    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + 44.0, rect.max.y));
+    // The bar gives way first, so the bank labels keep their room.
+    let bar_w = (w - 106.0).clamp(24.0, 44.0);
+    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + bar_w, rect.max.y));
     let y_of = |bytes: f64| {
         let k = bytes / 1024.0;
         rect.max.y - ((k - y0_kib) / (y1_kib - y0_kib)) as f32 * rect.height()
