@@ -710,6 +710,10 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
             Some(n.saturating_sub(2)),
             "{id}: PageUp goes back a step"
         );
+        // Presenting, the way out is *Leave presentation*, then *Close lesson*.
+        h.get_by_role_and_label(Role::Button, "Leave presentation")
+            .click();
+        h.run_steps(2);
         h.get_by_role_and_label(Role::Button, "Close lesson")
             .click();
         h.run_steps(2);

@@ -106,7 +106,7 @@ pub fn plot(
     if st.log.is_none()
         && let Some(note) = format::mmu_note(s)
     {
-        ui.add(egui::Label::new(egui::RichText::new(note).small()).wrap());
+        ui.add(egui::Label::new(egui::RichText::new(note).weak()).wrap());
     }
     let sel = st.mmu_window_ms.max(1e-6).log10();
     let resp = Plot::new("mmu")
