@@ -40,7 +40,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         items.push((pal.baseline, "baseline: live + dead", "the pinned run"));
     }
     // Short (the overview at 1280×720 and 150 %): the legend folds away so the plot keeps its height.
-    if height < 260.0 {
+    if height < 200.0 {
         egui::CollapsingHeader::new("legend")
             .id_salt("occupancy-legend")
             .show(ui, |ui| legend_row(ui, &items));
