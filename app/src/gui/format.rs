@@ -63,9 +63,69 @@ pub fn percent(f: f64) -> String {
     format!("{:.1} %", f * 100.0)
 }
 
+/// Why a run's MinMU curve reads the way it does when that is not evident from the plot (#19 item 7): a run whose
+/// collections stopped no thread has MinMU 1 at every window; explicit `System.gc()` calls count as the calling
+/// thread's pauses only under `android.pauses.explicit_gc = true` (SYSTOR'15 §2.1, `core/src/platform/android/config.rs`).
+pub fn mmu_note(s: &gclab_core::Summary) -> Option<String> {
+    let explicit = s
+        .collections_by_trigger
+        .get("explicit")
+        .copied()
+        .unwrap_or(0);
+    pause_note(s.collections, explicit, s.max_pause_ms)
+}
+
+/// [`mmu_note`] on the numbers it reads: collections, explicit ones among them, the longest pause `[ms]`.
+fn pause_note(collections: u64, explicit: u64, max_pause_ms: f64) -> Option<String> {
+    let explicit_part = if explicit > 0 {
+        format!(", {explicit} of them explicit System.gc() calls")
+    } else {
+        String::new()
+    };
+    if max_pause_ms <= 0.0 && collections > 0 {
+        let why = if explicit > 0 {
+            " Explicit collections count as the calling thread's pause only with android.pauses.explicit_gc = \
+             true (SYSTOR'15 §2.1: the mutator performs a foreground cycle)."
+        } else {
+            ""
+        };
+        return Some(format!(
+            "No collection paused the program ({collections} collections{explicit_part}): MinMU is 1 at every \
+             window.{why}"
+        ));
+    }
+    (explicit > 0 && max_pause_ms > 0.0).then(|| {
+        format!(
+            "{explicit} of the {collections} collections are explicit System.gc() calls: each is the calling \
+             thread's own pause (android.pauses.explicit_gc, SYSTOR'15 §2.1), so they set this curve."
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_without_pauses_explains_its_minmu_of_one() {
+        let note = pause_note(42, 42, 0.0).expect("a note");
+        assert!(
+            note.contains("MinMU is 1") && note.contains("explicit_gc = true"),
+            "{note}"
+        );
+        let note = pause_note(42, 42, 16.3).expect("a note on explicit pauses");
+        assert!(note.contains("42 of the 42"), "{note}");
+        assert_eq!(
+            pause_note(42, 0, 16.3),
+            None,
+            "ordinary pauses need no note"
+        );
+        assert_eq!(
+            pause_note(0, 0, 0.0),
+            None,
+            "no collections, nothing to explain"
+        );
+    }
 
     #[test]
     fn units_pick_a_readable_prefix() {

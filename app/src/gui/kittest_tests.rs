@@ -714,6 +714,10 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
             Some(n.saturating_sub(2)),
             "{id}: PageUp goes back a step"
         );
+        // Presenting, the way out is *Leave presentation*, then *Close lesson*.
+        h.get_by_role_and_label(Role::Button, "Leave presentation")
+            .click();
+        h.run_steps(2);
         h.get_by_role_and_label(Role::Button, "Close lesson")
             .click();
         h.run_steps(2);
@@ -887,4 +891,118 @@ fn kittest_the_pareto_explorer_lists_the_frontier_and_a_click_resimulates_that_p
         "same run as simulating the point"
     );
     let _ = std::fs::remove_file(&path);
+}
+
+/// The time range the overview's heap map shows, and the run's duration. `[s]`
+fn heap_map_range(h: &H) -> ([f64; 2], [f64; 2], f64) {
+    let a = app(h);
+    let dur = a.state.current.as_ref().expect("a run").duration_s;
+    (a.layout.shown_t[0], a.layout.shown_t[1], dur)
+}
+
+#[test]
+fn kittest_the_heap_map_follows_a_shorter_run_and_compare_maps_share_one_time_axis() {
+    // #19 item 7: k = 1 (a long run), then k = 1000 (a short one) left the second run squashed into the left few
+    // per cent of the first run's time axis.
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    choose(&mut h, "collector", "k-allocation");
+    wait_for_run(&mut h);
+    let long = drag_to(&mut h, "k", 1.0);
+    settle(&mut h);
+    let short = drag_to(&mut h, "k", 1000.0);
+    settle(&mut h);
+    assert!(
+        long.duration_s > short.duration_s * 1.05,
+        "the test needs runs of different lengths: {} s vs {} s",
+        long.duration_s,
+        short.duration_s
+    );
+    let (shown, _, dur) = heap_map_range(&h);
+    assert!(
+        shown[0].abs() < 1e-9 && (shown[1] - dur).abs() < 1e-6 * dur.max(1.0),
+        "the map shows the whole current run [0, {dur}] s, not {shown:?}"
+    );
+    // Pinned as baseline, then the long run again: both maps on the longer run's axis.
+    h.get_by_role_and_label(Role::Button, "Pin as baseline")
+        .click();
+    settle(&mut h);
+    drag_to(&mut h, "k", 1.0);
+    settle(&mut h);
+    let (cur, base, dur) = heap_map_range(&h);
+    assert_eq!(cur, base, "one time axis for the current and baseline maps");
+    assert!(
+        (cur[1] - dur.max(short.duration_s)).abs() < 1e-6,
+        "the axis ends where the longer run ends: {cur:?} vs {dur} s"
+    );
+}
+
+#[test]
+fn kittest_a_start_playhead_survives_a_log_opening_after_the_first_run() {
+    // #19 item 7: GCLAB_PLAYHEAD with GCLAB_OPEN: the default scenario's run (1.2 s) finished before the log loaded,
+    // clamped the playhead to 1.2 s, and the log opened there instead of at the asked time.
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    h.step();
+    {
+        let a = h.state_mut().as_mut().expect("the app is built");
+        a.startup_playhead = Some(3.0);
+        a.state.playback.playhead = 3.0;
+        a.queue(super::command::Command::LoadFile(fixture_log(
+            "jdk17-serial-xmx128m.log",
+        )));
+    }
+    let t0 = Instant::now();
+    while app(&h).state.log().is_none() || app(&h).state.computing {
+        assert!(t0.elapsed() < Duration::from_secs(60), "the log opens");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    settle(&mut h);
+    let a = app(&h);
+    assert!(
+        a.state.current.as_ref().is_some_and(|v| v.duration_s < 3.0),
+        "the first run ends before 3 s (what made the race)"
+    );
+    assert_eq!(a.state.playback.playhead, 3.0, "the log opened at 3 s");
+    assert_eq!(
+        a.startup_playhead, None,
+        "held only until the log is on screen"
+    );
+}
+
+#[test]
+fn kittest_a_plain_mouse_wheel_zooms_the_heap_map_around_the_pointer() {
+    // #19 item 7: "scroll to zoom" said the heading, but only Ctrl+wheel zoomed.
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let (before, _, dur) = heap_map_range(&h);
+    let rect = app(&h).layout.map_rect[0].expect("the overview shows the heap map");
+    assert!(
+        rect.width() > 100.0,
+        "the overview shows the heap map: {rect:?}"
+    );
+    h.hover_at(rect.center());
+    h.run_steps(2);
+    for _ in 0..3 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 120.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(4);
+    }
+    settle(&mut h);
+    let (after, _, _) = heap_map_range(&h);
+    let span = |r: [f64; 2]| r[1] - r[0];
+    assert!(
+        span(after) < 0.9 * span(before),
+        "the wheel zoomed in: {before:?} -> {after:?} of a {dur} s run"
+    );
+    let mid = (before[0] + before[1]) / 2.0;
+    assert!(
+        after[0] < mid && mid < after[1],
+        "around the pointer at the map's centre: {after:?}"
+    );
 }

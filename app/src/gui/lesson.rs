@@ -104,13 +104,22 @@ pub fn ui(
     let n = l.lesson.steps.len();
     let step = l.lesson.steps[l.step].clone();
     let big = if present { 1.25 } else { 1.0 };
-    ui.horizontal_wrapped(|ui| {
-        ui.label(
-            egui::RichText::new(&l.lesson.title)
-                .strong()
-                .size(17.0 * big),
+    if present {
+        // One line: at 1280×720 and 150 % a two-line lesson title and a wrapped button row pushed *Reveal* below
+        // the window. The step title below is what the class reads; the full lesson title is on hover.
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(&l.lesson.title)
+                    .strong()
+                    .size(15.0 * big),
+            )
+            .truncate(),
         );
-    });
+    } else {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(egui::RichText::new(&l.lesson.title).strong().size(17.0));
+        });
+    }
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(l.step > 0, egui::Button::new("< back"))
@@ -142,7 +151,8 @@ pub fn ui(
         {
             cmds.push(Command::Present(!present));
         }
-        if ui.button("Close lesson").clicked() {
+        // Presenting, one way out (leave presentation first): the row stays one line at a projector's zoom.
+        if !present && ui.button("Close lesson").clicked() {
             cmds.push(Command::CloseLesson);
         }
     });

@@ -143,7 +143,10 @@ impl GclabApp {
                     }
                 }
                 Command::ClearBaseline => self.state.baseline = None,
-                Command::Playback(p) => self.playback(p),
+                Command::Playback(p) => {
+                    self.startup_playhead = None;
+                    self.playback(p);
+                }
                 Command::SelectMmuWindow(ms) => {
                     self.state.mmu_window_ms = ms;
                     self.state.worst = None;
@@ -257,6 +260,7 @@ impl GclabApp {
             }
         }
         if let Some(ms) = step.playhead_ms.or(step.time_range_ms.map(|r| r[0])) {
+            self.startup_playhead = None;
             self.state.playback.playhead = ms * 1e-3;
             self.state.playback.playing = false;
         }

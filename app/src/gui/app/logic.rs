@@ -49,7 +49,8 @@ impl GclabApp {
             match reply {
                 Reply::Done(view) => {
                     if st.log().is_none() {
-                        st.playback.playhead = st.playback.playhead.clamp(0.0, view.duration_s);
+                        let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                        st.playback.playhead = want.clamp(0.0, view.duration_s);
                     }
                     if st.current.is_none()
                         && let Some(kind) = std::env::var("GCLAB_COMPARE")
@@ -87,6 +88,10 @@ impl GclabApp {
     }
 
     pub(super) fn drain_loader(&mut self) {
+        if !self.state.computing && !self.logs.busy() && self.commands.is_empty() {
+            // What the app opened at start is on screen: from now on runs clamp the playhead they find.
+            self.startup_playhead = None;
+        }
         let Some(r) = self.logs.poll() else { return };
         let st = &mut self.state;
         match r {
@@ -109,7 +114,8 @@ impl GclabApp {
                         ""
                     }
                 ));
-                st.playback.playhead = st.playback.playhead.clamp(0.0, t.duration_s());
+                let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                st.playback.playhead = want.clamp(0.0, t.duration_s());
                 st.playback.playing = false;
                 st.playback.speed = default_speed(t.duration_s());
                 st.path_text = t.path.display().to_string();
@@ -136,7 +142,8 @@ impl GclabApp {
                         String::new()
                     }
                 ));
-                st.playback.playhead = st.playback.playhead.clamp(0.0, l.duration_s);
+                let want = self.startup_playhead.unwrap_or(st.playback.playhead);
+                st.playback.playhead = want.clamp(0.0, l.duration_s);
                 st.playback.playing = false;
                 st.playback.speed = default_speed(l.duration_s);
                 st.path_text = l.path.display().to_string();

@@ -24,7 +24,7 @@ pub struct GclabApp {
     /// Everything the views read (public for tests).
     pub state: AppState,
     worker: Worker,
-    layout: views::layout::LayoutView,
+    pub(crate) layout: views::layout::LayoutView,
     pub(in crate::gui) sweep: sweep::SweepState,
     /// The heap-size sweep of the trade-off view.
     pub(in crate::gui) tradeoff: sweep::SweepState,
@@ -45,6 +45,9 @@ pub struct GclabApp {
     pub lesson: Option<lesson::LessonState>,
     /// Presentation mode: the knob panel hidden, one large view beside the lesson text.
     pub present: bool,
+    /// `GCLAB_PLAYHEAD`, held until what the app opens at start (a log, a trace, a preset's run) is on screen:
+    /// clamping it to whichever run came first (the default scenario's) lost it (#19 item 7).
+    pub(super) startup_playhead: Option<f64>,
     /// Figure mode: the view alone under `(title, caption)` (set from `GCLAB_TITLE`, `GCLAB_CAPTION`).
     pub figure: Option<(String, String)>,
     /// Figures being exported in a child window: where, and the answer once it is drawn.
@@ -95,6 +98,7 @@ impl GclabApp {
             persist: None,
             lesson: None,
             present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),
+            startup_playhead: env("GCLAB_PLAYHEAD").and_then(|t| t.parse::<f64>().ok()),
             figure: env("GCLAB_FIGURE").filter(|v| v != "0").map(|_| {
                 (
                     env("GCLAB_TITLE").unwrap_or_default(),

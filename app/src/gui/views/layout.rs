@@ -4,7 +4,7 @@
 //! Fig. 7). Beside the map, the heap at the playhead, bank by bank.
 //!
 //! The map is one texture rasterised at the plot's pixel size ([`super::raster`]) and rebuilt only when the run,
-//! the theme or the visible range changes; zoom and pan are the plot's (scroll, drag, double-click to reset).
+//! the theme or the visible range changes; the plain wheel zooms time, drag pans, double-click resets.
 //! Hover tells what is at the pointer: object, bank, power state.
 
 use egui::{Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions};
@@ -20,8 +20,10 @@ use crate::gui::format;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
 
-/// Width of the "heap at the playhead" column. `[points]`
-const NOW_W: f32 = 150.0;
+/// Width of the "heap at the playhead" column: 30 % of a narrow view, at most 150. `[points]`
+fn now_w(avail_w: f32) -> f32 {
+    (avail_w * 0.3).clamp(100.0, 150.0)
+}
 
 /// What a raster depends on: run generation, visible range (bits), pixel size, theme.
 type RasterKey = (u64, [u64; 4], [usize; 2], [u8; 4]);
@@ -41,6 +43,10 @@ pub struct LayoutView {
     pub last_raster_ms: f64,
     /// Number of raster rebuilds so far.
     pub rebuilds: u64,
+    /// The time range `[s]` each map showed last frame: current, baseline (tests read them).
+    pub shown_t: [[f64; 2]; 2],
+    /// Where each map was drawn last frame (tests point at it).
+    pub map_rect: [Option<Rect>; 2],
     /// The recorded trace's map.
     pub trace: super::trace::TraceMap,
 }
@@ -73,9 +79,17 @@ impl LayoutView {
             "Heap layout over time",
             "Each pixel column is the heap at one instant: blue live objects, orange dead objects not yet \
              collected, pale free memory in powered banks, grey free memory in supply-gated banks. Red ticks on \
-             top: collections. Scroll to zoom, drag to pan, double-click to reset, click to move the playhead.",
+             top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll to pan, \
+             double-click to reset, click to move the playhead.",
         );
-        legend(ui, pal);
+        // A small map (the overview at 1280×720 and 150 %) keeps its height: the nine-chip legend folds away.
+        if height < 300.0 {
+            egui::CollapsingHeader::new("legend")
+                .id_salt("layout-legend")
+                .show(ui, |ui| legend(ui, pal));
+        } else {
+            legend(ui, pal);
+        }
         if cur.run.layout.objects.is_empty() {
             ui.weak(
                 "This run recorded no per-object layout (record.layout = false, or a platform that does not \
@@ -94,16 +108,18 @@ impl LayoutView {
                     )
                     .truncate(),
                 );
-                self.map(ui, st, pal, cmds, &cur, false, each);
+                // One time axis for both maps: the longer run's (#19 item 7).
+                let t_max = cur.duration_s.max(base.duration_s);
+                self.map(ui, st, pal, cmds, &cur, false, each, t_max);
                 ui.label(
                     egui::RichText::new(format!("baseline: {}", base.label))
                         .small()
                         .color(pal.baseline),
                 );
                 let base = base.clone();
-                self.map(ui, st, pal, cmds, &base, true, each);
+                self.map(ui, st, pal, cmds, &base, true, each, t_max);
             }
-            _ => self.map(ui, st, pal, cmds, &cur, false, h),
+            _ => self.map(ui, st, pal, cmds, &cur, false, h, cur.duration_s),
         }
     }
 
@@ -117,6 +133,7 @@ impl LayoutView {
         v: &RunView,
         is_baseline: bool,
         height: f32,
+        t_max: f64,
     ) {
         let run = &v.run;
         let heap_kib = run.geometry.heap_bytes as f64 / 1024.0;
@@ -135,6 +152,13 @@ impl LayoutView {
         let interacting =
             ui.input(|i| i.pointer.any_down() || i.smooth_scroll_delta != egui::Vec2::ZERO);
         let slow = self.last_raster_ms > 12.0;
+        // A plain mouse wheel zooms the time axis around the pointer (a class expects "scroll to zoom"; Ctrl+wheel
+        // still zooms both axes, Shift+wheel pans).
+        let zoom_speed = ui.options(|o| o.input_options.scroll_zoom_speed);
+        let wheel_zoom = ui.input(|i| {
+            (i.modifiers.is_none() && i.smooth_scroll_delta.y != 0.0)
+                .then(|| (i.smooth_scroll_delta.y * zoom_speed).exp())
+        });
         ui.horizontal(|ui| {
             let plot = time_plot(if is_baseline {
                 "layout-baseline"
@@ -142,10 +166,15 @@ impl LayoutView {
                 "layout"
             })
             .height(height)
-            .width((avail_w - NOW_W - 12.0).max(100.0))
-            .y_axis_label("address [KiB]")
+            .width((avail_w - now_w(avail_w) - 12.0).max(100.0))
+            // A label longer than a short plot would run up into the legend.
+            .y_axis_label(if height < 130.0 {
+                "KiB"
+            } else {
+                "address [KiB]"
+            })
             .include_x(0.0)
-            .include_x(v.duration_s)
+            .include_x(t_max)
             .include_y(0.0)
             .include_y(top_kib)
             .set_margin_fraction(egui::vec2(0.0, 0.0))
@@ -154,18 +183,36 @@ impl LayoutView {
             .show_y(false)
             .allow_double_click_reset(true);
             let resp = plot.show(ui, |p| {
+                if let Some(z) = wheel_zoom
+                    && p.response().hovered()
+                {
+                    p.zoom_bounds_around_hovered(egui::vec2(z, 1.0));
+                }
                 let b = p.plot_bounds();
                 let frame = *p.transform().frame();
                 // Level of detail while the user drags or scrolls: when a full raster is slow (a huge run), draw
                 // at half resolution until the gesture ends, then once more at full resolution.
                 let scale = if interacting && slow { 0.5 } else { 1.0 };
+                // The image covers only the part of the view inside the map's extent: an image as wide as the
+                // last frame's bounds would feed those bounds back into the plot's auto-bounds, so a shorter
+                // run after a long one stayed squashed into the old time axis (#19 item 7).
+                let (x0, x1) = (b.min()[0], b.max()[0]);
+                let (y0, y1) = (b.min()[1], b.max()[1]);
+                let Some(ext) =
+                    image_extent([x0, x1], [y0, y1], [0.0, v.duration_s], [0.0, top_kib])
+                else {
+                    return (p.pointer_coordinate(), p.response().clicked());
+                };
+                let px = |span: f64, whole: f64, pts: f32| {
+                    ((f64::from(pts * ppp * scale) * span / whole).round() as usize).clamp(1, 8192)
+                };
                 let spec = RasterSpec {
-                    t0: b.min()[0],
-                    t1: b.max()[0],
-                    a0: b.min()[1] * 1024.0,
-                    a1: b.max()[1] * 1024.0,
-                    width: ((frame.width() * ppp * scale).round() as usize).clamp(1, 8192),
-                    height: ((frame.height() * ppp * scale).round() as usize).clamp(1, 8192),
+                    t0: ext[0],
+                    t1: ext[1],
+                    a0: ext[2] * 1024.0,
+                    a1: ext[3] * 1024.0,
+                    width: px(ext[1] - ext[0], x1 - x0, frame.width()),
+                    height: px(ext[3] - ext[2], y1 - y0, frame.height()),
                     lanes: true,
                 };
                 let key = (
@@ -205,11 +252,8 @@ impl LayoutView {
                         PlotImage::new(
                             "heap map",
                             t.id(),
-                            PlotPoint::new(
-                                (spec.t0 + spec.t1) / 2.0,
-                                (b.min()[1] + b.max()[1]) / 2.0,
-                            ),
-                            [(spec.t1 - spec.t0) as f32, (b.max()[1] - b.min()[1]) as f32],
+                            PlotPoint::new((ext[0] + ext[1]) / 2.0, (ext[2] + ext[3]) / 2.0),
+                            [(ext[1] - ext[0]) as f32, (ext[3] - ext[2]) as f32],
                         )
                         .allow_hover(false),
                     );
@@ -255,6 +299,10 @@ impl LayoutView {
                 }
                 self.rebuilds += 1;
             }
+            if wheel_zoom.is_some() && resp.response.hovered() {
+                // The wheel zoomed the map: it must not also scroll the page around it.
+                ui.input_mut(|i| i.smooth_scroll_delta.y = 0.0);
+            }
             let (hover, clicked) = resp.inner;
             if clicked {
                 seek_on_click(hover.map(|h| h.x), cmds);
@@ -268,8 +316,11 @@ impl LayoutView {
             // The heap at the playhead, aligned with the plot's address range.
             let frame = *resp.transform.frame();
             let bounds = *resp.transform.bounds();
+            self.shown_t[usize::from(is_baseline)] = [bounds.min()[0], bounds.max()[0]];
+            self.map_rect[usize::from(is_baseline)] = Some(frame);
             now_column(
                 ui,
+                now_w(avail_w),
                 run,
                 playhead_t,
                 super::fade::fade_ns(st.playback.speed),
@@ -280,6 +331,14 @@ impl LayoutView {
             );
         });
     }
+}
+
+/// The part `[t0, t1, a0, a1]` of the visible bounds (`x`, `y`) that lies inside the map's extent (`tx` in s, `ay`
+/// in KiB), or `None` when the view shows none of it. The heap image is drawn only there.
+pub fn image_extent(x: [f64; 2], y: [f64; 2], tx: [f64; 2], ay: [f64; 2]) -> Option<[f64; 4]> {
+    let (t0, t1) = (x[0].max(tx[0]), x[1].min(tx[1]));
+    let (a0, a1) = (y[0].max(ay[0]), y[1].min(ay[1]));
+    (t1 > t0 && a1 > a0).then_some([t0, t1, a0, a1])
 }
 
 /// The legend row under the heading.
@@ -413,6 +472,7 @@ pub fn describe(run: &Run, t: f64, addr: f64) -> String {
 #[allow(clippy::too_many_arguments)] // the column's geometry comes from the map beside it, argument by argument
 fn now_column(
     ui: &mut egui::Ui,
+    w: f32,
     run: &Run,
     t: f64,
     fade_ns: u64,
@@ -421,14 +481,16 @@ fn now_column(
     y0_kib: f64,
     y1_kib: f64,
 ) {
-    let (rect, resp) = ui.allocate_exact_size(egui::vec2(NOW_W, frame.height()), Sense::hover());
+    let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, frame.height()), Sense::hover());
     let rect = Rect::from_min_max(
         Pos2::new(rect.min.x, frame.min.y),
         Pos2::new(rect.max.x, frame.max.y),
     );
     let painter = ui.painter_at(rect);
     let g = run.geometry;
-    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + 44.0, rect.max.y));
+    // The bar gives way first, so the bank labels keep their room.
+    let bar_w = (w - 106.0).clamp(24.0, 44.0);
+    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + bar_w, rect.max.y));
     let y_of = |bytes: f64| {
         let k = bytes / 1024.0;
         rect.max.y - ((k - y0_kib) / (y1_kib - y0_kib)) as f32 * rect.height()
@@ -457,14 +519,16 @@ fn now_column(
             Some(BankState::Waking) => "waking",
             None => "—",
         };
-        let (text, size) = if r.height() > 32.0 {
+        // Labelled where the bank is visible: zoomed into the addresses, a bank's centre may be off the map.
+        let shown = r.intersect(rect);
+        let (text, size) = if shown.height() > 32.0 {
             (format!("bank {b}\n{name}"), 12.0)
         } else {
             (format!("b{b} {name}"), 10.0)
         };
-        if r.height() > 11.0 {
+        if shown.height() > 11.0 {
             painter.text(
-                Pos2::new(lane.max.x + 4.0, r.center().y),
+                Pos2::new(lane.max.x + 4.0, shown.center().y),
                 egui::Align2::LEFT_CENTER,
                 text,
                 egui::FontId::proportional(size),

@@ -115,6 +115,14 @@ pub fn plot(
         ));
     }
     legend_row(ui, &items);
+    if let Some(note) = st
+        .current
+        .as_ref()
+        .filter(|_| run)
+        .and_then(|v| format::mmu_note(&v.run.summary))
+    {
+        ui.add(egui::Label::new(egui::RichText::new(note).weak()).wrap());
+    }
     let sel = st.mmu_window_ms.max(1e-6).log10();
     let resp = Plot::new("mmu")
         .height(plot_height(ui, start_y, height) - if height > 260.0 { 40.0 } else { 0.0 })

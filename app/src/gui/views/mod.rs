@@ -59,9 +59,11 @@ pub fn region<R>(ui: &mut egui::Ui, rect: Rect, f: impl FnOnce(&mut egui::Ui) ->
 
 /// A view heading with a one-sentence explanation on hover.
 pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
-    ui.horizontal(|ui| {
+    // Wrapped, not one line: a title wider than its column (the overview's at 200 %) widened the column's ui, and
+    // every plot and legend under it ran off the window.
+    ui.horizontal_wrapped(|ui| {
         let explain = crate::gui::glossary::with_entry(title, explain);
-        ui.label(egui::RichText::new(title).strong().size(16.0))
+        ui.add(egui::Label::new(egui::RichText::new(title).strong().size(16.0)).wrap())
             .on_hover_text(&explain);
         ui.weak("(?)").on_hover_text(&explain);
     });

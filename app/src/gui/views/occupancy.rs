@@ -39,7 +39,14 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     if st.baseline.is_some() {
         items.push((pal.baseline, "baseline: live + dead", "the pinned run"));
     }
-    legend_row(ui, &items);
+    // Short (the overview at 1280×720 and 150 %): the legend folds away so the plot keeps its height.
+    if height < 200.0 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("occupancy-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
     let run = &v.run;
     let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
     // Up to the highest powered capacity or occupancy (the heap map shows the whole address range).

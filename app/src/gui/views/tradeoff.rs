@@ -149,8 +149,10 @@ pub fn ui(
     };
     // Three plots, x tick labels on the last only (the axes are linked): it gets their room on top of its share.
     let gap = ui.spacing().item_spacing.y;
-    let room = (ui.available_height() - note_h - 3.0 * gap).max(240.0);
     let axis_h = ui.text_style_height(&egui::TextStyle::Body) * 2.6;
+    // What is left, not a fixed floor: at 1280×720 and 150 % a 240-point floor pushed the heap-size axis off the
+    // window. Each plot keeps at least 36 points.
+    let room = (ui.available_height() - note_h - 3.0 * gap).max(3.0 * 36.0 + axis_h);
     let each = ((room - axis_h) / 3.0).floor();
     let x_of = |kib: u64| (kib.max(1) as f64).log2();
     let here = x_of(r.current_heap_kib);
