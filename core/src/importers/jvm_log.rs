@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 
 use super::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
-    PauseSeries, ReportedMmu, Safepoint, Warnings, duration_token_ns, size_token_bytes,
+    PauseSeries, PauseSink, ReportedMmu, Safepoint, Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Skip reasons for lines that are simply not about GC.
@@ -459,7 +459,7 @@ fn mmu_points(text: &str) -> Option<Vec<(u64, f64)>> {
 
 /// Parses a HotSpot unified GC log (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::default();
+    let mut p = Parser::<Vec<Pause>>::default();
     for (i, raw) in text.lines().enumerate() {
         p.line(i + 1, raw);
     }
@@ -469,7 +469,15 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
 /// Parses a HotSpot unified GC log line by line from `src` (the file called `file`): memory holds one line and
 /// the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
 pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::default();
+    parse_read_as(file, src)
+}
+
+/// [`parse_read`] keeping the pauses as `S` ([`PauseSink`]).
+pub fn parse_read_as<S: PauseSink>(
+    file: &str,
+    src: impl std::io::BufRead,
+) -> Result<PauseSeries<S>, ImportError> {
+    let mut p = Parser::<S>::default();
     let report = super::read_lines(file, src, |no, line| p.line(no, line))?;
     report.require_text(file, "HotSpot GC log")?;
     report.note(&mut p.warnings);
@@ -485,14 +493,14 @@ fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
 }
 
 #[derive(Debug, Default)]
-struct Parser {
+struct Parser<S> {
     reported_mmu: Vec<ReportedMmu>,
     warnings: Warnings,
     origin: Option<i128>,
     last_time: u64,
     /// Pauses with a time stamp, placed (`end_ns` the stamp, `start_ns` the stamp minus the duration) as they
     /// are read: they become the series' pauses without a copy.
-    timed: Vec<Pause>,
+    timed: S,
     untimed: Vec<(u64, Pause)>,
     /// Safepoints, kept only while no GC pause has been seen (they are used only when there is none).
     safepoints: Vec<(Option<u64>, u64, String, usize)>,
@@ -510,7 +518,7 @@ struct Parser {
     stopped: Vec<Safepoint>,
 }
 
-impl Parser {
+impl<S: PauseSink> Parser<S> {
     /// Line `line` (1-based) of the log.
     fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
@@ -573,6 +581,7 @@ impl Parser {
             )) => {
                 if let Some(id) = id
                     && !cause.is_empty()
+                    && S::NAMES
                 {
                     self.causes.insert(id, cause);
                 }
@@ -604,7 +613,7 @@ impl Parser {
                     self.concurrent.push(ConcurrentPhase {
                         start_ns: start,
                         end_ns: end,
-                        name,
+                        name: if S::NAMES { name } else { String::new() },
                         gc_id: id,
                         line,
                     });
@@ -631,7 +640,7 @@ impl Parser {
                     self.stopped.push(Safepoint {
                         start_ns: end.saturating_sub(ns),
                         end_ns: end,
-                        operation: name,
+                        operation: if S::NAMES { name } else { String::new() },
                         line,
                     });
                 }
@@ -661,14 +670,14 @@ impl Parser {
             before_bytes: h.before,
             after_bytes: h.after,
             total_bytes: h.total,
-            what,
+            what: if S::NAMES { what } else { String::new() },
             gc_id,
             line,
         });
     }
 
     /// The pauses of the whole log (`file` names it in errors).
-    fn finish(self, file: &str) -> Result<PauseSeries, ImportError> {
+    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
         let Parser {
             reported_mmu,
             mut warnings,
@@ -770,12 +779,15 @@ impl Parser {
             }
             last_time = t;
         }
-        for p in &mut out.pauses {
-            if p.cause.is_none() {
-                p.cause = p.gc_id.and_then(|id| causes.get(&id).cloned());
-            }
+        if S::NAMES {
+            out.pauses.retain_mut(|p| {
+                if p.cause.is_none() {
+                    p.cause = p.gc_id.and_then(|id| causes.get(&id).cloned());
+                }
+                true
+            });
         }
-        let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
+        let last_end = out.pauses.spans().map(|p| p.1).max().unwrap_or(0);
         out.span_ns = (0, last_time.max(last_end));
         out.warnings = warnings;
         Ok(out)

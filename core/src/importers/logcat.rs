@@ -17,7 +17,7 @@
 use super::jvm_log::days_from_civil;
 use super::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
-    Warnings, duration_token_ns, size_token_bytes,
+    PauseSink, Warnings, duration_token_ns, size_token_bytes,
 };
 
 /// Which runtime wrote a GC line.
@@ -279,7 +279,7 @@ pub fn looks_like(line: &str) -> bool {
 
 /// Parses a logcat capture (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::default();
+    let mut p = Parser::<Vec<Pause>>::default();
     for (i, raw) in text.lines().enumerate() {
         p.line(i + 1, raw);
     }
@@ -289,7 +289,15 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
 /// Parses a logcat capture line by line from `src` (the file called `file`): memory holds one line and the GCs
 /// found, whatever the size of the capture. Invalid UTF-8 is replaced (and counted in the warnings).
 pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::default();
+    parse_read_as(file, src)
+}
+
+/// [`parse_read`] keeping the pauses as `S` ([`PauseSink`]).
+pub fn parse_read_as<S: PauseSink>(
+    file: &str,
+    src: impl std::io::BufRead,
+) -> Result<PauseSeries<S>, ImportError> {
+    let mut p = Parser::<S>::default();
     let report = super::read_lines(file, src, |no, line| p.line(no, line))?;
     report.require_text(file, "logcat")?;
     report.note(&mut p.warnings);
@@ -298,16 +306,16 @@ pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries,
 
 /// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
 #[derive(Debug, Default)]
-struct Parser {
+struct Parser<S> {
     warnings: Warnings,
     /// The GCs read, placed as they come (nothing of a GC line is kept but its pauses and phase).
-    placed: Placed,
+    placed: Placed<S>,
     clock: Option<i64>,
     any_time: bool,
     untimed_after_time: usize,
 }
 
-impl Parser {
+impl<S: PauseSink> Parser<S> {
     /// Line `line` (1-based) of the capture.
     fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
@@ -341,7 +349,7 @@ impl Parser {
     }
 
     /// The pauses of the whole capture (`file` names it in errors).
-    fn finish(self, file: &str) -> Result<PauseSeries, ImportError> {
+    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
         finish(
             file,
             self.warnings,
@@ -355,11 +363,11 @@ impl Parser {
 /// GCs placed on the capture's clock as they are read: end times in ms on the clock; GCs read before any time
 /// stamp are laid end to end.
 #[derive(Debug, Default)]
-struct Placed {
+struct Placed<S> {
     /// GC lines read.
     gcs: usize,
     /// The pauses and concurrent phases so far (times still on the capture's clock, see `starts`).
-    out: PauseSeries,
+    out: PauseSeries<S>,
     /// Start of each pause in `out.pauses` on the capture's clock (moved to the origin at the end, in place). `[ns]`
     starts: Vec<i128>,
     /// Span of each phase in `out.concurrent` on the capture's clock. `[ns]`
@@ -370,7 +378,7 @@ struct Placed {
     last_line_ns: i128,
 }
 
-impl Placed {
+impl<S: PauseSink> Placed<S> {
     /// Places GC `g` of line `line`, read at capture time `t` (ms; `None` before any time stamp).
     fn gc(&mut self, line: usize, g: &GcLine, t: Option<i64>) {
         self.gcs += 1;
@@ -403,7 +411,11 @@ impl Placed {
         if total > sum {
             self.concurrent_spans.push((start, end));
             self.out.concurrent.push(ConcurrentPhase {
-                name: kind.clone(),
+                name: if S::NAMES {
+                    kind.clone()
+                } else {
+                    String::new()
+                },
                 line,
                 ..ConcurrentPhase::default()
             });
@@ -427,8 +439,12 @@ impl Placed {
                 start_ns: 0,
                 end_ns: u64::try_from(b - a).unwrap_or(0),
                 mutator,
-                kind: kind.clone(),
-                cause: cause.clone(),
+                kind: if S::NAMES {
+                    kind.clone()
+                } else {
+                    String::new()
+                },
+                cause: cause.clone().filter(|_| S::NAMES),
                 heap_after_bytes: g.heap_used_bytes,
                 heap_total_bytes: g.heap_total_bytes,
                 heap_before_bytes: g
@@ -445,13 +461,13 @@ impl Placed {
 }
 
 /// Moves the placed GCs (`placed`) to one time axis starting at the earliest.
-fn finish(
+fn finish<S: PauseSink>(
     file: &str,
     mut warnings: Warnings,
-    placed: Placed,
+    placed: Placed<S>,
     any_time: bool,
     untimed_after_time: usize,
-) -> Result<PauseSeries, ImportError> {
+) -> Result<PauseSeries<S>, ImportError> {
     if placed.gcs == 0 {
         let (line, why) = warnings
             .first_skipped(&["not a GC line"])
@@ -511,7 +527,8 @@ fn finish(
             )),
         ));
     }
-    let last_end = out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0);
+    out.pauses.shrink_to_fit();
+    let last_end = out.pauses.spans().map(|p| p.1).max().unwrap_or(0);
     out.span_ns = (
         0,
         last_end.max(in_range(last_line_ns - origin).unwrap_or(0)),

@@ -12,6 +12,7 @@ mod error;
 pub mod jvm_log;
 pub mod logcat;
 pub mod pauses_csv;
+mod sink;
 pub mod util_csv;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use crate::metrics::mmu::UtilSeries;
 
 pub use error::{ImportError, ImportErrorKind, Warnings};
+pub use sink::{PauseSink, PauseSpans};
 
 /// Input format of `gclab mmu`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,11 +182,12 @@ pub struct ReportedMmu {
     pub points: Vec<(u64, f64)>,
 }
 
-/// Pauses of one or more mutators, with the observation span they were taken over.
+/// Pauses of one or more mutators, with the observation span they were taken over; the pauses are kept whole
+/// (`Vec<Pause>`) or as [`PauseSpans`] (what the MMU needs).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct PauseSeries {
+pub struct PauseSeries<S = Vec<Pause>> {
     /// Pauses in input order.
-    pub pauses: Vec<Pause>,
+    pub pauses: S,
     /// Mutator names (pids, `mutator` column values); at least one.
     pub mutators: Vec<String>,
     /// The default observation span. `[ns]`
@@ -202,16 +205,16 @@ pub struct PauseSeries {
     pub warnings: Warnings,
 }
 
-impl PauseSeries {
+impl<S: PauseSink> PauseSeries<S> {
     /// One utilisation step function per mutator over `span` (pauses clipped to it).
     pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
         (0..self.mutators.len().max(1))
             .map(|m| {
                 let p: Vec<(u64, u64)> = self
                     .pauses
-                    .iter()
-                    .filter(|p| p.mutator == m)
-                    .map(|p| (p.start_ns, p.end_ns))
+                    .spans()
+                    .filter(|p| p.2 == m)
+                    .map(|p| (p.0, p.1))
                     .collect();
                 UtilSeries::from_pauses(&p, span.0, span.1)
             })
@@ -239,16 +242,16 @@ pub struct PauseStats {
     pub max_pause_ns: u64,
 }
 
-/// What an importer produced.
+/// What an importer produced (the pauses kept as `S`, see [`PauseSink`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Imported {
+pub enum Imported<S = Vec<Pause>> {
     /// A pause list.
-    Pauses(PauseSeries),
+    Pauses(PauseSeries<S>),
     /// A utilisation step function.
     Util(UtilizationSeries),
 }
 
-impl Imported {
+impl<S: PauseSink> Imported<S> {
     /// The default observation span: the pause list's, or the union of the series' spans. `[ns]`
     pub fn default_span_ns(&self) -> (u64, u64) {
         match self {
@@ -290,7 +293,7 @@ impl Imported {
             }
         };
         match self {
-            Imported::Pauses(p) => p.pauses.iter().for_each(|p| add(p.start_ns, p.end_ns)),
+            Imported::Pauses(p) => p.pauses.spans().for_each(|(a, b, _)| add(a, b)),
             Imported::Util(u) => {
                 for s in &u.series {
                     let mut zero_from = None;
@@ -364,6 +367,17 @@ pub fn import_file_watched(
     bytes_read: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
 ) -> Result<(Format, Imported), ImportError> {
+    import_file_as(path, format, bytes_read, cancel)
+}
+
+/// [`import_file_watched`] keeping the pauses as `S`: [`PauseSpans`] for a measurement that needs only their
+/// times (`gclab mmu`), so that memory holds 24 bytes a pause instead of the whole records.
+pub fn import_file_as<S: PauseSink>(
+    path: &Path,
+    format: Format,
+    bytes_read: Arc<AtomicU64>,
+    cancel: Arc<AtomicBool>,
+) -> Result<(Format, Imported<S>), ImportError> {
     let name = path.display().to_string();
     let f = std::fs::File::open(path)
         .map_err(|e| ImportError::new(&name, 0, ImportErrorKind::Io(e.to_string())))?;
@@ -374,7 +388,7 @@ pub fn import_file_watched(
         cancel,
     });
     let src = decompressed(&name, watched)?;
-    import_reader(&name, BufReader::with_capacity(256 * 1024, src), format)
+    import_reader_as(&name, BufReader::with_capacity(256 * 1024, src), format)
 }
 
 /// A reader that counts what it reads and refuses to read once cancelled.
@@ -409,9 +423,18 @@ pub fn import_bytes(
 /// [`Format::Auto`] the format is told from the first 2000 lines.
 pub fn import_reader(
     name: &str,
-    mut src: impl BufRead,
+    src: impl BufRead,
     format: Format,
 ) -> Result<(Format, Imported), ImportError> {
+    import_reader_as(name, src, format)
+}
+
+/// [`import_reader`] keeping the pauses as `S`.
+pub fn import_reader_as<S: PauseSink>(
+    name: &str,
+    mut src: impl BufRead,
+    format: Format,
+) -> Result<(Format, Imported<S>), ImportError> {
     let io = |e: std::io::Error| ImportError::new(name, 0, ImportErrorKind::Io(e.to_string()));
     let mut head = Vec::new();
     let format = match format {
@@ -448,11 +471,11 @@ pub fn import_reader(
         f => f,
     };
     let data = match format {
-        Format::Jvm => Imported::Pauses(jvm_log::parse_read(
+        Format::Jvm => Imported::Pauses(jvm_log::parse_read_as(
             name,
             std::io::Cursor::new(head).chain(src),
         )?),
-        Format::Logcat | Format::Auto => Imported::Pauses(logcat::parse_read(
+        Format::Logcat | Format::Auto => Imported::Pauses(logcat::parse_read_as(
             name,
             std::io::Cursor::new(head).chain(src),
         )?),
@@ -588,7 +611,11 @@ pub(crate) fn read_lines(
 }
 
 /// Imports a pause or utilisation CSV streamed from `src` (UTF-8; see `csv_rows`).
-fn import_csv(name: &str, src: impl BufRead, format: Format) -> Result<Imported, ImportError> {
+fn import_csv<S: PauseSink>(
+    name: &str,
+    src: impl BufRead,
+    format: Format,
+) -> Result<Imported<S>, ImportError> {
     let mut rows = csv_rows::CsvRows::new(name, src).peekable();
     if rows.peek().is_none() {
         return Err(ImportError::new(
