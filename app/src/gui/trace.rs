@@ -827,7 +827,7 @@ pub fn looks_like_trace(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gclab_core::trace::layout::RecordedLayout;
+    use gclab_core::run::recorded::RecordedLayout;
     use gclab_core::units::SimTime;
 
     fn fixture(name: &str) -> PathBuf {
