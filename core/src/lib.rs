@@ -66,6 +66,7 @@ pub use error::{Origin, ScenarioError, SimError};
 pub use heap::BankState;
 pub use progress::{Cancel, NoProgress, Progress};
 pub use rng::SimRng;
+pub use run::recorded::RecordedLayout;
 pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};
 pub use units::SimTime;

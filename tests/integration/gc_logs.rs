@@ -861,3 +861,60 @@ fn issue_21_windows_with_an_empty_item_are_rejected() {
         assert!(err.contains("--windows") && err.contains("empty"), "{err}");
     }
 }
+
+/// `gclab mmu` imports into `PauseSpans` (times, mutator, line only): the spans, span, counts and warnings must be
+/// those of the whole records for every real log, every fixture and the Go pause lists.
+#[test]
+fn pause_spans_import_keeps_what_the_mmu_measures() {
+    use gclab_core::importers::{PauseSink, PauseSpans, import_file_as};
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/logs");
+    let mut inputs: Vec<PathBuf> = LOGS.iter().map(|n| jvm_log(n)).collect();
+    for f in std::fs::read_dir(&fixtures).expect("fixtures") {
+        let p = f.expect("entry").path();
+        if matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("log" | "txt" | "csv")
+        ) {
+            inputs.push(p);
+        }
+    }
+    inputs.push(shared_data().join("go-mmu/trace1-p2-gogc100-trees/pauses.csv"));
+    assert!(inputs.len() >= 12, "inputs: {inputs:?}");
+    for path in inputs {
+        let full = import_file(&path, Format::Auto);
+        let spans = import_file_as::<PauseSpans>(
+            &path,
+            Format::Auto,
+            Default::default(),
+            Default::default(),
+        );
+        let (Ok((f1, Imported::Pauses(a))), Ok((f2, Imported::Pauses(b)))) = (full, spans) else {
+            continue;
+        };
+        let name = path.display();
+        assert_eq!(f1, f2, "{name}: format");
+        assert_eq!(
+            a.pauses.spans().collect::<Vec<_>>(),
+            b.pauses.spans().collect::<Vec<_>>(),
+            "{name}: pause spans"
+        );
+        assert_eq!(a.span_ns, b.span_ns, "{name}: span");
+        assert_eq!(a.mutators, b.mutators, "{name}: mutators");
+        assert_eq!(a.concurrent.len(), b.concurrent.len(), "{name}: phases");
+        assert_eq!(a.safepoints.len(), b.safepoints.len(), "{name}: safepoints");
+        assert_eq!(
+            a.heap_changes.len(),
+            b.heap_changes.len(),
+            "{name}: heap changes"
+        );
+        assert_eq!(
+            a.warnings.messages(),
+            b.warnings.messages(),
+            "{name}: warnings"
+        );
+        let (sa, sb) = (a.util_series(a.span_ns), b.util_series(b.span_ns));
+        assert_eq!(sa, sb, "{name}: step functions");
+        let (ca, cb) = (MmuCurve::new(&sa), MmuCurve::new(&sb));
+        assert_eq!(ca.mmu(1_000_000), cb.mmu(1_000_000), "{name}: MMU at 1 ms");
+    }
+}

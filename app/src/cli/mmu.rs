@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use gclab_core::importers::{self, Format, Imported, ReportedMmu};
+use gclab_core::importers::{self, Format, Imported, PauseSpans, ReportedMmu};
 use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
 use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
@@ -119,9 +119,14 @@ fn measure(
     let shown = (size >= BIG_INPUT_BYTES).then(|| {
         progress::Watcher::count(format!("mmu {input}"), size, std::sync::Arc::clone(&read))
     });
-    let (format, data) =
-        importers::import_file_watched(Path::new(input), format, read, std::sync::Arc::default())
-            .map_err(|e| CliError::input(e.to_string()))?;
+    // Only the pauses' times and mutators are kept (24 bytes a pause): the MMU needs nothing else.
+    let (format, data) = importers::import_file_as::<PauseSpans>(
+        Path::new(input),
+        format,
+        read,
+        std::sync::Arc::default(),
+    )
+    .map_err(|e| CliError::input(e.to_string()))?;
     drop(shown);
     let span_ns = span.unwrap_or_else(|| data.default_span_ns());
     if span_ns.1 <= span_ns.0 {

@@ -6,7 +6,7 @@
 use std::io::Read;
 
 use super::csv_rows::{CsvRow, CsvRows};
-use super::{ImportError, ImportErrorKind, Pause, PauseSeries};
+use super::{ImportError, ImportErrorKind, Pause, PauseSeries, PauseSink};
 
 /// The header of a CSV file: column positions by lower-case name.
 #[derive(Debug)]
@@ -87,17 +87,18 @@ pub fn parse_read(file: &str, src: impl Read) -> Result<PauseSeries, ImportError
 }
 
 /// [`parse`] over the rows of [`CsvRows`], the header first.
-pub(crate) fn parse_rows(
+pub(crate) fn parse_rows<S: PauseSink>(
     file: &str,
     mut rows: impl Iterator<Item = CsvRow>,
-) -> Result<PauseSeries, ImportError> {
+) -> Result<PauseSeries<S>, ImportError> {
     const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
     let header = Header::read(&mut rows)?.unwrap_or_else(Header::none);
     let start = header.require(file, &["start_ns"], EXPECTED)?;
     let end = header.require(file, &["end_ns"], EXPECTED)?;
     let mutator = header.find(&["mutator"]);
     let kind = header.find(&["kind"]);
-    let mut out = PauseSeries::default();
+    let mut out = PauseSeries::<S>::default();
+    let mut last_end = 0;
     for r in rows {
         let (line, row) = r?;
         let start_ns = cell_ns(file, line, &row, start, "start_ns")?;
@@ -117,11 +118,17 @@ pub(crate) fn parse_rows(
                 out.mutators.len() - 1
             }
         };
+        last_end = last_end.max(end_ns);
         out.pauses.push(Pause {
             start_ns,
             end_ns,
             mutator: m,
-            kind: kind.and_then(|c| row.get(c)).unwrap_or("pause").to_string(),
+            // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
+            kind: if S::NAMES {
+                kind.and_then(|c| row.get(c)).unwrap_or("pause").to_string()
+            } else {
+                String::new()
+            },
             line,
             ..Pause::default()
         });
@@ -138,7 +145,8 @@ pub(crate) fn parse_rows(
     if out.mutators.is_empty() {
         out.mutators.push(String::new());
     }
-    out.span_ns = (0, out.pauses.iter().map(|p| p.end_ns).max().unwrap_or(0));
+    out.pauses.shrink_to_fit();
+    out.span_ns = (0, last_end);
     Ok(out)
 }
 

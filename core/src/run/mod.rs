@@ -3,6 +3,7 @@
 //! borrow it and never recompute it per frame.
 
 pub mod layout;
+pub mod recorded;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};

@@ -8,7 +8,7 @@
 //! by the string tables, which are capped) that also reads a zstd-compressed file of either form, and written by
 //! one streaming [`TraceWriter`]. Importers of real traces live in [`import`], trace statistics in [`stats`], the
 //! writer of a simulated run's objects in [`record`], a
-//! trace replayed as recorded (a scrubbable heap layout) in [`layout`], and as the allocation requests of a
+//! trace replayed as recorded (a scrubbable heap layout) in [`crate::run::recorded`], and as the allocation requests of a
 //! simulated program in [`workload`].
 
 pub mod binary;
@@ -16,7 +16,6 @@ pub mod blocks;
 mod byte_input;
 pub mod error;
 pub mod import;
-pub mod layout;
 pub mod reader;
 pub mod record;
 pub mod stats;

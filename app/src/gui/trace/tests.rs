@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicU64;
 use super::*;
 use crate::gui::Palette;
 use gclab_core::Cancel;
-use gclab_core::trace::layout::RecordedLayout;
+use gclab_core::RecordedLayout;
 use gclab_core::units::SimTime;
 
 fn fixture(name: &str) -> PathBuf {

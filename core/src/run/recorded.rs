@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Event, TraceError, TraceHeader, TraceReader};
-use crate::run::{HeapLayout, LayoutRecorder};
+use super::{HeapLayout, LayoutRecorder};
+use crate::trace::{Event, TraceError, TraceHeader, TraceReader};
 use crate::units::SimTime;
 
 /// A recorded trace as a layout.

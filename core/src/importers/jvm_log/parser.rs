@@ -1,0 +1,348 @@
+//! The HotSpot log parser fed one line at a time: pauses placed at their time stamps as they are read (pushed
+//! to a [`PauseSink`]), cycles' causes, heap transitions, concurrent phases and safepoints; at the end, untimed
+//! pauses laid end to end and the series assembled ([`parse`], [`parse_read`], [`parse_read_as`]).
+
+use std::collections::BTreeMap;
+
+use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition, message, split};
+use crate::importers::{
+    ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
+    PauseSeries, PauseSink, ReportedMmu, Safepoint, Warnings,
+};
+
+/// Parses a HotSpot unified GC log (`text` of the file called `file`).
+pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
+    let mut p = Parser::<Vec<Pause>>::default();
+    for (i, raw) in text.lines().enumerate() {
+        p.line(i + 1, raw);
+    }
+    p.finish(file)
+}
+
+/// Parses a HotSpot unified GC log line by line from `src` (the file called `file`): memory holds one line and
+/// the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
+pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
+    parse_read_as(file, src)
+}
+
+/// [`parse_read`] keeping the pauses as `S` ([`PauseSink`]).
+pub fn parse_read_as<S: PauseSink>(
+    file: &str,
+    src: impl std::io::BufRead,
+) -> Result<PauseSeries<S>, ImportError> {
+    let mut p = Parser::<S>::default();
+    let report = crate::importers::read_lines(file, src, |no, line| p.line(no, line))?;
+    report.require_text(file, "HotSpot GC log")?;
+    report.note(&mut p.warnings);
+    p.finish(file)
+}
+
+/// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
+/// `p` ending at `end_ns` after lasting `ns`. `[ns]`
+fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
+    p.end_ns = end_ns;
+    p.start_ns = end_ns.saturating_sub(ns);
+    p
+}
+
+#[derive(Debug, Default)]
+struct Parser<S> {
+    reported_mmu: Vec<ReportedMmu>,
+    warnings: Warnings,
+    origin: Option<i128>,
+    last_time: u64,
+    /// Pauses with a time stamp, placed (`end_ns` the stamp, `start_ns` the stamp minus the duration) as they
+    /// are read: they become the series' pauses without a copy.
+    timed: S,
+    untimed: Vec<(u64, Pause)>,
+    /// Safepoints, kept only while no GC pause has been seen (they are used only when there is none).
+    safepoints: Vec<(Option<u64>, u64, String, usize)>,
+    causes: BTreeMap<u64, String>,
+    decorated_lines: usize,
+    /// Time stamp of each cycle's opening line (`[gc,start] GC(0) Garbage Collection (Warmup)`). `[ns]`
+    cycle_starts: BTreeMap<u64, u64>,
+    /// ZGC's `Capacity:` per cycle. `[bytes]`
+    capacities: BTreeMap<u64, u64>,
+    heap_changes: Vec<HeapChange>,
+    concurrent: Vec<ConcurrentPhase>,
+    /// Concurrent phases and cycle transitions without a time stamp (they cannot be placed).
+    unplaced: usize,
+    /// Every safepoint with a time stamp.
+    stopped: Vec<Safepoint>,
+}
+
+impl<S: PauseSink> Parser<S> {
+    /// Line `line` (1-based) of the log.
+    fn line(&mut self, line: usize, raw: &str) {
+        if raw.trim().is_empty() {
+            return;
+        }
+        let l = match split(raw) {
+            Ok(l) => l,
+            Err(why) => {
+                self.warnings.skip(line, why);
+                return;
+            }
+        };
+        let gc_tagged = l
+            .tags
+            .is_some_and(|t| t.split(',').any(|t| t == "gc" || t == "safepoint"));
+        if l.decorators > 0 {
+            self.decorated_lines += 1;
+            if l.tags.is_some() && !gc_tagged {
+                self.warnings.skip(line, OTHER_TAGS);
+                return;
+            }
+        }
+        let time_ns = l.stamp.map(|s| match s {
+            Stamp::Uptime(ns) => ns,
+            Stamp::Wall(ns) => {
+                let o = *self.origin.get_or_insert(ns);
+                u64::try_from((ns - o).max(0)).unwrap_or(0)
+            }
+        });
+        if time_ns.is_some_and(|t| t >= MAX_TIME_NS) {
+            self.warnings.skip(line, OUT_OF_RANGE);
+            return;
+        }
+        if let Some(t) = time_ns {
+            self.last_time = self.last_time.max(t);
+        }
+        let parsed = match message(l.message, line) {
+            Ok((_, Message::Pause(_, ns) | Message::Safepoint(_, ns))) if ns >= MAX_TIME_NS => {
+                Err(OUT_OF_RANGE)
+            }
+            parsed => parsed,
+        };
+        // Without tags, a level or time decorator still marks unified logging (`-Xlog:gc*:file:uptime`).
+        let understood = gc_tagged
+            || (l.tags.is_none() && (l.level || l.stamp.is_some()))
+            || l.message.starts_with("GC(")
+            || l.message.starts_with("Using ");
+        match parsed {
+            Err(why) => self.warnings.skip(line, why),
+            Ok((_, Message::Info)) if !understood => self.warnings.skip(line, NOT_GC),
+            Ok((_, Message::Info)) => {}
+            Ok((
+                id,
+                Message::Cycle {
+                    what,
+                    cause,
+                    heap,
+                    ns,
+                },
+            )) => {
+                if let Some(id) = id
+                    && !cause.is_empty()
+                    && S::NAMES
+                {
+                    self.causes.insert(id, cause);
+                }
+                match (time_ns, heap) {
+                    (Some(t), None) if ns.is_none() => {
+                        if let Some(id) = id {
+                            self.cycle_starts.insert(id, t);
+                        }
+                    }
+                    (Some(end), Some(h)) => {
+                        let start = match ns {
+                            Some(ns) => end.saturating_sub(ns),
+                            None => id
+                                .and_then(|i| self.cycle_starts.get(&i).copied())
+                                .unwrap_or(end),
+                        };
+                        self.heap_change(line, id, what, start, end, h);
+                    }
+                    (None, Some(_)) => self.unplaced += 1,
+                    _ => {}
+                }
+            }
+            Ok((id, Message::Concurrent { name, heap, ns })) => match time_ns {
+                Some(end) => {
+                    let start = end.saturating_sub(ns);
+                    if let Some(h) = heap {
+                        self.heap_change(line, id, name.clone(), start, end, h);
+                    }
+                    self.concurrent.push(ConcurrentPhase {
+                        start_ns: start,
+                        end_ns: end,
+                        name: if S::NAMES { name } else { String::new() },
+                        gc_id: id,
+                        line,
+                    });
+                }
+                None => self.unplaced += 1,
+            },
+            Ok((id, Message::Capacity(bytes))) => {
+                if let Some(id) = id {
+                    self.capacities.entry(id).or_insert(bytes);
+                }
+            }
+            Ok((id, Message::Mmu(points))) => self.reported_mmu.push(ReportedMmu {
+                line,
+                time_ns: time_ns.unwrap_or(self.last_time),
+                gc_id: id,
+                points,
+            }),
+            Ok((_, Message::Safepoint(name, ns))) => {
+                // Kept apart as well while no GC pause has been seen (then they may become the pauses).
+                if self.timed.is_empty() && self.untimed.is_empty() {
+                    self.safepoints.push((time_ns, ns, name.clone(), line));
+                }
+                if let Some(end) = time_ns {
+                    self.stopped.push(Safepoint {
+                        start_ns: end.saturating_sub(ns),
+                        end_ns: end,
+                        operation: if S::NAMES { name } else { String::new() },
+                        line,
+                    });
+                }
+            }
+            Ok((_, Message::Pause(p, ns))) => {
+                self.safepoints = Vec::new();
+                match time_ns {
+                    Some(t) => self.timed.push(placed(t, ns, p)),
+                    None => self.untimed.push((ns, p)),
+                }
+            }
+        }
+    }
+
+    fn heap_change(
+        &mut self,
+        line: usize,
+        gc_id: Option<u64>,
+        what: String,
+        start_ns: u64,
+        end_ns: u64,
+        h: Transition,
+    ) {
+        self.heap_changes.push(HeapChange {
+            start_ns,
+            end_ns,
+            before_bytes: h.before,
+            after_bytes: h.after,
+            total_bytes: h.total,
+            what: if S::NAMES { what } else { String::new() },
+            gc_id,
+            line,
+        });
+    }
+
+    /// The pauses of the whole log (`file` names it in errors).
+    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
+        let Parser {
+            reported_mmu,
+            mut warnings,
+            mut last_time,
+            mut timed,
+            mut untimed,
+            safepoints,
+            causes,
+            decorated_lines,
+            capacities,
+            mut heap_changes,
+            mut concurrent,
+            unplaced,
+            mut stopped,
+            ..
+        } = self;
+        stopped.sort_by_key(|s| (s.end_ns, s.line));
+        for h in &mut heap_changes {
+            if h.total_bytes.is_none() {
+                h.total_bytes = h.gc_id.and_then(|id| capacities.get(&id).copied());
+            }
+        }
+        heap_changes.sort_by_key(|h| (h.start_ns, h.line));
+        concurrent.sort_by_key(|c| (c.start_ns, c.line));
+        if unplaced > 0 {
+            warnings.note(format!(
+                "{unplaced} concurrent phase(s) or cycle heap transition(s) without a time stamp are not placed"
+            ));
+        }
+        let mut out = PauseSeries {
+            mutators: vec!["jvm".into()],
+            reported_mmu,
+            heap_changes,
+            concurrent,
+            safepoints: stopped,
+            ..PauseSeries::default()
+        };
+        if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {
+            warnings.note(format!(
+                "no GC pause lines: the {} safepoint pauses are used instead (all safepoints, not only GC ones)",
+                safepoints.len()
+            ));
+            for (t, ns, name, line) in safepoints {
+                let p = Pause {
+                    kind: "Safepoint".into(),
+                    cause: Some(name),
+                    line,
+                    ..Pause::default()
+                };
+                match t {
+                    Some(t) => timed.push(placed(t, ns, p)),
+                    None => untimed.push((ns, p)),
+                }
+            }
+        }
+        if timed.is_empty() && untimed.is_empty() {
+            let (line, why) = warnings
+                .first_skipped(&[OTHER_TAGS, NOT_GC])
+                .map_or((1, "no line is a GC pause".to_string()), |(l, r)| {
+                    (l, format!("no GC pause found; line {l}: {r}"))
+                });
+            return Err(ImportError::new(
+                file,
+                line,
+                ImportErrorKind::NothingUsable(format!(
+                    "{why} (expected HotSpot unified logging such as `[0.532s][info][gc] GC(0) Pause Young (Normal) \
+                     (G1 Evacuation Pause) 23M->4M(128M) 15.568ms`; the JDK 8 -XX:+PrintGCDetails format is not read)"
+                )),
+            ));
+        }
+        if !timed.is_empty() && !untimed.is_empty() {
+            for (_, p) in &untimed {
+                warnings.skip(
+                    p.line,
+                    "a pause without a time stamp in a log with time stamps",
+                );
+            }
+            untimed.clear();
+        }
+        if untimed.is_empty() {
+            timed.shrink_to_fit();
+            out.pauses = timed;
+        } else {
+            warnings.note(format!(
+                "no time stamps (decorators {}): the {} pauses are laid end to end, so the MMU is a lower bound",
+                if decorated_lines > 0 { "without uptime or time" } else { "absent" },
+                untimed.len()
+            ));
+            let mut t = 0u64;
+            for (ns, mut p) in untimed {
+                if t.saturating_add(ns) >= MAX_TIME_NS {
+                    warnings.skip(p.line, OUT_OF_RANGE);
+                    continue;
+                }
+                p.start_ns = t;
+                t += ns;
+                p.end_ns = t;
+                out.pauses.push(p);
+            }
+            last_time = t;
+        }
+        if S::NAMES {
+            out.pauses.retain_mut(|p| {
+                if p.cause.is_none() {
+                    p.cause = p.gc_id.and_then(|id| causes.get(&id).cloned());
+                }
+                true
+            });
+        }
+        let last_end = out.pauses.spans().map(|p| p.1).max().unwrap_or(0);
+        out.span_ns = (0, last_time.max(last_end));
+        out.warnings = warnings;
+        Ok(out)
+    }
+}

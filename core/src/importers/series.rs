@@ -1,0 +1,268 @@
+//! What the importers produce: pauses ([`Pause`], kept whole or as spans, see [`PauseSink`]), heap transitions,
+//! concurrent phases and safepoints of a log ([`PauseSeries`]), utilisation step functions ([`UtilizationSeries`]),
+//! and the two together as [`Imported`], with the step functions and pause statistics the MMU is measured on.
+
+use super::{MAX_TIME_NS, PauseSink, Warnings};
+use crate::metrics::mmu::UtilSeries;
+
+/// One stop-the-world pause of one mutator.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pause {
+    /// Start. `[ns]`
+    pub start_ns: u64,
+    /// End. `[ns]`
+    pub end_ns: u64,
+    /// Index into [`PauseSeries::mutators`].
+    pub mutator: usize,
+    /// What kind of pause (`Pause Young (Normal)`, `Pause Mark Start`, `GC_CONCURRENT`, `stw_sweep_termination`).
+    pub kind: String,
+    /// Why it happened (`G1 Evacuation Pause`, `Allocation Failure`, `Background`), when logged.
+    pub cause: Option<String>,
+    /// The collector's cycle number (`GC(12)`), when logged.
+    pub gc_id: Option<u64>,
+    /// Heap occupancy before, after, and heap size. `[bytes]`
+    pub heap_before_bytes: Option<u64>,
+    /// Heap occupancy after the pause. `[bytes]`
+    pub heap_after_bytes: Option<u64>,
+    /// Heap capacity. `[bytes]`
+    pub heap_total_bytes: Option<u64>,
+    /// 1-based line of the input it came from.
+    pub line: usize,
+}
+
+impl Pause {
+    /// Length. `[ns]`
+    pub fn duration_ns(&self) -> u64 {
+        self.end_ns.saturating_sub(self.start_ns)
+    }
+}
+
+/// A heap transition a log reports outside a pause line: a whole concurrent cycle (ZGC's
+/// `Garbage Collection (Warmup) 34M(13%)->22M(9%)`) or a concurrent phase (Shenandoah's
+/// `Concurrent cleanup 60M->41M(64M) 0.076ms`). Pauses carry their own transitions in [`Pause`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HeapChange {
+    /// When occupancy was `before_bytes` (the cycle's or phase's start). `[ns]`
+    pub start_ns: u64,
+    /// When it was `after_bytes` (its end). `[ns]`
+    pub end_ns: u64,
+    /// Occupancy before. `[bytes]`
+    pub before_bytes: u64,
+    /// Occupancy after. `[bytes]`
+    pub after_bytes: u64,
+    /// Heap capacity, when logged (ZGC: its `Capacity:` row). `[bytes]`
+    pub total_bytes: Option<u64>,
+    /// What changed it (`Garbage Collection (Warmup)`, `Concurrent cleanup`).
+    pub what: String,
+    /// The collector's cycle number, when logged.
+    pub gc_id: Option<u64>,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// A concurrent phase: the collector working beside the mutators (`Concurrent Mark 24.851ms`), not a pause.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConcurrentPhase {
+    /// Start (end minus the logged duration). `[ns]`
+    pub start_ns: u64,
+    /// End (the line's time stamp). `[ns]`
+    pub end_ns: u64,
+    /// The phase as logged (`Concurrent Mark`, `Concurrent marking (unload classes)`).
+    pub name: String,
+    /// The collector's cycle number, when logged.
+    pub gc_id: Option<u64>,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// A safepoint: every Java thread stopped for a VM operation — a collection's pause or something else
+/// (`Safepoint "G1CollectForAllocation", Time since last: …, Total: 15799351 ns`; JDK 9–16's
+/// `Total time for which application threads were stopped: X seconds`). Its time includes reaching the safepoint.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Safepoint {
+    /// Start (end minus the logged total). `[ns]`
+    pub start_ns: u64,
+    /// End (the line's time stamp). `[ns]`
+    pub end_ns: u64,
+    /// The VM operation (`G1CollectForAllocation`, `ZMarkStart`, `Cleanup`; `stopped` for the JDK 9–16 form).
+    pub operation: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// Length of the union of `spans` (overlapping and nested spans count once). `[ns]`
+pub fn covered_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> u64 {
+    let mut v: Vec<(u64, u64)> = spans.into_iter().filter(|(a, b)| b > a).collect();
+    v.sort_unstable();
+    let (mut total, mut reach) = (0u64, 0u64);
+    for (a, b) in v {
+        let a = a.max(reach);
+        if b > a {
+            total += b - a;
+            reach = b;
+        }
+    }
+    total
+}
+
+/// An MMU table a runtime logged itself (ZGC's `MMU: 2ms/92.4%, …`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportedMmu {
+    /// 1-based line.
+    pub line: usize,
+    /// Time of the line (same clock as the pauses). `[ns]`
+    pub time_ns: u64,
+    /// `GC(n)` of the line.
+    pub gc_id: Option<u64>,
+    /// `(window, utilisation in percent)`. `[ns]`
+    pub points: Vec<(u64, f64)>,
+}
+
+/// Pauses of one or more mutators, with the observation span they were taken over; the pauses are kept whole
+/// (`Vec<Pause>`) or as [`PauseSpans`] (what the MMU needs).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PauseSeries<S = Vec<Pause>> {
+    /// Pauses in input order.
+    pub pauses: S,
+    /// Mutator names (pids, `mutator` column values); at least one.
+    pub mutators: Vec<String>,
+    /// The default observation span. `[ns]`
+    pub span_ns: (u64, u64),
+    /// MMU tables logged by the runtime itself.
+    pub reported_mmu: Vec<ReportedMmu>,
+    /// Heap transitions logged outside pause lines, in time order.
+    pub heap_changes: Vec<HeapChange>,
+    /// Concurrent phases, in time order (nested phases, such as G1's `Concurrent Mark Cycle` and its parts, are
+    /// all kept).
+    pub concurrent: Vec<ConcurrentPhase>,
+    /// Safepoints with a time stamp, in time order (HotSpot `-Xlog:safepoint`).
+    pub safepoints: Vec<Safepoint>,
+    /// Lines not used and notes.
+    pub warnings: Warnings,
+}
+
+impl<S: PauseSink> PauseSeries<S> {
+    /// One utilisation step function per mutator over `span` (pauses clipped to it).
+    pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        (0..self.mutators.len().max(1))
+            .map(|m| {
+                let p: Vec<(u64, u64)> = self
+                    .pauses
+                    .spans()
+                    .filter(|p| p.2 == m)
+                    .map(|p| (p.0, p.1))
+                    .collect();
+                UtilSeries::from_pauses(&p, span.0, span.1)
+            })
+            .collect()
+    }
+}
+
+/// A utilisation step function per series (processor or mutator).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UtilizationSeries {
+    /// Series names (the `series` column, or `""`).
+    pub names: Vec<String>,
+    /// One step function per name.
+    pub series: Vec<UtilSeries>,
+    /// Notes.
+    pub warnings: Warnings,
+}
+
+/// Pause count and longest pause inside a span.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PauseStats {
+    /// Pauses (or stretches at utilisation 0) overlapping the span.
+    pub pauses: usize,
+    /// Longest of them, clipped to the span. `[ns]`
+    pub max_pause_ns: u64,
+}
+
+/// What an importer produced (the pauses kept as `S`, see [`PauseSink`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Imported<S = Vec<Pause>> {
+    /// A pause list.
+    Pauses(PauseSeries<S>),
+    /// A utilisation step function.
+    Util(UtilizationSeries),
+}
+
+impl<S: PauseSink> Imported<S> {
+    /// The default observation span: the pause list's, or the union of the series' spans. `[ns]`
+    pub fn default_span_ns(&self) -> (u64, u64) {
+        match self {
+            Imported::Pauses(p) => p.span_ns,
+            Imported::Util(u) => {
+                let spans = u
+                    .series
+                    .iter()
+                    .filter(|s| s.times.len() >= 2)
+                    .map(UtilSeries::span);
+                spans
+                    .fold(None, |acc: Option<(u64, u64)>, (a, b)| {
+                        Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
+                    })
+                    .unwrap_or((0, 0))
+            }
+        }
+    }
+
+    /// The step functions to measure over `span`. `[ns]`
+    pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
+        // The exact MMU works below MAX_TIME_NS (its sums would overflow beyond): a span reaching past it is
+        // clamped, as every imported time is below it anyway.
+        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
+        match self {
+            Imported::Pauses(p) => p.util_series(span),
+            Imported::Util(u) => u.series.iter().map(|s| s.clipped(span.0, span.1)).collect(),
+        }
+    }
+
+    /// Pauses overlapping `span` and the longest (for a step function: stretches at utilisation 0).
+    pub fn pause_stats(&self, span: (u64, u64)) -> PauseStats {
+        let mut st = PauseStats::default();
+        let mut add = |a: u64, b: u64| {
+            let (a, b) = (a.max(span.0), b.min(span.1));
+            if b > a {
+                st.pauses += 1;
+                st.max_pause_ns = st.max_pause_ns.max(b - a);
+            }
+        };
+        match self {
+            Imported::Pauses(p) => p.pauses.spans().for_each(|(a, b, _)| add(a, b)),
+            Imported::Util(u) => {
+                for s in &u.series {
+                    let mut zero_from = None;
+                    for (k, (&t, &v)) in s.times.iter().zip(&s.util).enumerate() {
+                        let last = k + 1 == s.times.len();
+                        match (v == 0.0 && !last, zero_from) {
+                            (true, None) => zero_from = Some(t),
+                            (false, Some(a)) => {
+                                add(a, t);
+                                zero_from = None;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        st
+    }
+
+    /// Lines not used and notes.
+    pub fn warnings(&self) -> &Warnings {
+        match self {
+            Imported::Pauses(p) => &p.warnings,
+            Imported::Util(u) => &u.warnings,
+        }
+    }
+
+    /// MMU tables the runtime logged itself (ZGC).
+    pub fn reported_mmu(&self) -> &[ReportedMmu] {
+        match self {
+            Imported::Pauses(p) => &p.reported_mmu,
+            Imported::Util(_) => &[],
+        }
+    }
+}
