@@ -5,11 +5,13 @@
 pub mod cpu;
 pub mod energy;
 pub mod fade;
+pub mod heap_now;
 pub mod layout;
 pub mod log;
 pub mod mmu;
 pub mod occupancy;
 pub mod pareto;
+pub mod pauses;
 pub mod raster;
 pub mod sweep;
 pub mod trace;
