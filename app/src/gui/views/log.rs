@@ -4,9 +4,6 @@
 //! playhead. Views a log cannot fill (heap layout, bank power, energy, per-core frequency, sweeps) say why instead
 //! of staying blank.
 
-use egui::Rect;
-
-use super::region;
 use crate::gui::command::Command;
 use crate::gui::format;
 use crate::gui::log::LogView;
@@ -25,7 +22,7 @@ pub fn ui(
     cmds: &mut Vec<Command>,
 ) {
     match view {
-        ViewKind::Overview => overview(ui, st, log, pal, variants, cmds),
+        ViewKind::Overview => super::overview::of_log(ui, st, log, pal, variants, cmds),
         ViewKind::Layout => {
             not_in_a_log(
                 ui,
@@ -90,35 +87,8 @@ fn not_in_a_log(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
     ui.add_space(6.0);
 }
 
-fn overview(
-    ui: &mut egui::Ui,
-    st: &AppState,
-    log: &LogView,
-    pal: &Palette,
-    variants: &VariantCurves,
-    cmds: &mut Vec<Command>,
-) {
-    let full = ui.available_rect_before_wrap();
-    let gap = 8.0;
-    let left_w = (full.width() * 0.57).floor();
-    let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
-    let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
-    region(ui, left, |ui| {
-        super::pauses::ui(ui, st, log, pal, cmds, left.height() * 0.5);
-        super::occupancy::ui(ui, st, pal, cmds, ui.available_height());
-    });
-    region(ui, right, |ui| {
-        super::mmu::plot(ui, st, pal, variants, cmds, right.height() * 0.55);
-        ui.separator();
-        egui::ScrollArea::vertical()
-            .id_salt("log-summary")
-            .show(ui, |ui| summary(ui, log));
-    });
-    ui.advance_cursor_after_rect(full);
-}
-
 /// What the log holds, as a table.
-fn summary(ui: &mut egui::Ui, log: &LogView) {
+pub fn summary(ui: &mut egui::Ui, log: &LogView) {
     let mut rows: Vec<(&str, String)> = vec![
         ("file", log.name.clone()),
         ("format", log.format.clone()),
