@@ -5,7 +5,6 @@
 pub mod cpu;
 pub mod energy;
 pub mod fade;
-pub mod heap_now;
 pub mod layout;
 pub mod log;
 pub mod mmu;

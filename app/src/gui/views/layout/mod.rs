@@ -1,7 +1,7 @@
 //! Heap layout replay: address (vertical, KiB from the heap base) × time (horizontal) — live, dead-not-yet-
 //! collected and free memory, free memory tinted by its bank's power state, a power-state lane at the foot of
 //! each bank, GC instants in a lane above the heap (the adaptive-GC paper's Fig. 6, the Address-Chain paper's
-//! Fig. 7). Beside the map, the heap at the playhead, bank by bank ([`super::heap_now`]).
+//! Fig. 7). Beside the map, the heap at the playhead, bank by bank ([`now`]); a recorded trace's map ([`trace`]).
 //!
 //! The map is one texture rasterised at the plot's pixel size ([`super::raster`]) and rebuilt only when the run,
 //! the theme or the visible range changes; the plain wheel zooms time, drag pans, double-click resets.
@@ -10,13 +10,16 @@
 use egui::{Rect, TextureHandle, TextureOptions};
 use egui_plot::{HLine, PlotImage, PlotPoint, VLine};
 
-use super::heap_now::{describe, now_column};
+pub mod now;
+pub mod trace;
+
 use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};
 use super::{heading, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
+use now::{describe, now_column};
 
 /// Width of the "heap at the playhead" column: 30 % of a narrow view, at most 150. `[points]`
 fn now_w(avail_w: f32) -> f32 {
@@ -46,7 +49,7 @@ pub struct LayoutView {
     /// Where each map was drawn last frame (tests point at it).
     pub map_rect: [Option<Rect>; 2],
     /// The recorded trace's map.
-    pub trace: super::trace::TraceMap,
+    pub trace: trace::TraceMap,
 }
 
 impl LayoutView {

@@ -1,6 +1,6 @@
-//! The heap at the playhead, beside the heap map ([`super::layout`]): bank by bank, free memory in its power
+//! The heap at the playhead, beside the heap map ([`super`]): bank by bank, free memory in its power
 //! state's colour with a power-state lane and the bank's name, objects as rows of at most one per pixel, and what
-//! the last collection reclaimed fading out ([`super::fade`]). [`describe`] is the hover text of both the map and
+//! the last collection reclaimed fading out ([`crate::gui::views::fade`]). [`describe`] is the hover text of both the map and
 //! this column: what is at a time and address — object or free chunk, bank and its power state.
 
 use egui::{Pos2, Rect, Sense, Stroke};
@@ -186,8 +186,8 @@ pub fn now_column(
         }
     }
     let _ = px_bytes;
-    // What the last collection reclaimed, fading out where nothing is now (super::fade).
-    if let Some((alpha, garbage)) = super::fade::fading_garbage(run, time, fade_ns) {
+    // What the last collection reclaimed, fading out where nothing is now (views::fade).
+    if let Some((alpha, garbage)) = crate::gui::views::fade::fading_garbage(run, time, fade_ns) {
         let c = Palette::faded(pal.dead, (alpha * 255.0) as u8);
         for (addr, size) in garbage {
             let (top, bot) = (y_of((addr + size) as f64), y_of(addr as f64));
