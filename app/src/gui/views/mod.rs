@@ -13,6 +13,7 @@ pub mod overview;
 pub mod pareto;
 pub mod pauses;
 pub mod raster;
+pub mod summary;
 pub mod sweep;
 pub mod trace;
 pub mod tradeoff;
@@ -192,6 +193,20 @@ pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
             ui.add_space(8.0);
         }
     });
+}
+
+/// A framed note saying what the source on screen cannot show in this view, and why.
+pub fn unavailable(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.label(
+            egui::RichText::new(title)
+                .strong()
+                .size(16.0)
+                .color(pal.warn),
+        );
+        ui.label(text);
+    });
+    ui.add_space(6.0);
 }
 
 /// Draws the tab row and the chosen view.

@@ -81,7 +81,7 @@ pub fn of_log(
         ui.separator();
         egui::ScrollArea::vertical()
             .id_salt("log-summary")
-            .show(ui, |ui| super::log::summary(ui, log));
+            .show(ui, |ui| super::summary::of_log(ui, log));
     });
     ui.advance_cursor_after_rect(full);
 }

@@ -19,40 +19,32 @@ pub fn ui(
     view: ViewKind,
     cmds: &mut Vec<Command>,
 ) {
-    let note = |ui: &mut egui::Ui, title: &str, text: &str| {
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.label(
-                egui::RichText::new(title)
-                    .strong()
-                    .size(16.0)
-                    .color(pal.warn),
-            );
-            ui.label(text);
-        });
-        ui.add_space(6.0);
-    };
     match view {
         ViewKind::Overview | ViewKind::Layout | ViewKind::Pareto => {}
-        ViewKind::Mmu => note(
+        ViewKind::Mmu => super::unavailable(
             ui,
+            pal,
             "No pauses in a trace replayed as recorded",
             "A gclab trace records objects and collections, not how long the program stopped: MinMU needs \
              pauses. Replay the trace as a workload (scenario [workload] trace = …) to simulate pauses under any \
              collector, or open a GC log.",
         ),
-        ViewKind::Energy => note(
+        ViewKind::Energy => super::unavailable(
             ui,
+            pal,
             "No energy in a trace replayed as recorded",
             "Energy comes from gclab's platform models. Replay the trace as a workload to see its energy under a \
              platform.",
         ),
-        ViewKind::Cpu => note(
+        ViewKind::Cpu => super::unavailable(
             ui,
+            pal,
             "No per-core lanes in a trace",
             "A trace carries no CPU frequency or core placement.",
         ),
-        ViewKind::Sweep | ViewKind::TradeOff => note(
+        ViewKind::Sweep | ViewKind::TradeOff => super::unavailable(
             ui,
+            pal,
             "Sweeps simulate the scenario",
             "A trace as recorded is one program run; close it to sweep the scenario.",
         ),
