@@ -1,7 +1,7 @@
 //! Heap occupancy over time, for whatever is on screen ([`Source`]). A run: live and dead-not-yet-collected
-//! bytes as stacked areas, the powered banks' capacity as a step line, bank boundaries dashed; the baseline's live
-//! + dead as a grey line. A GC log: heap in use before and after each collection, joined in time, and the
-//! capacity the runtime logged. Shares the time axis.
+//! bytes as stacked areas, the powered banks' capacity as a step line, bank boundaries dashed; the baseline's
+//! live and dead bytes as a grey line. A GC log: heap in use before and after each collection, joined in time,
+//! and the capacity the runtime logged. Shares the time axis.
 
 use egui_plot::{FilledArea, HLine, Line, LineStyle, Points};
 
