@@ -124,6 +124,14 @@ pub fn plot(
         ui.add(egui::Label::new(egui::RichText::new(note).weak()).wrap());
     }
     let sel = st.mmu_window_ms.max(1e-6).log10();
+    let right_x = right_edge(
+        m.curve
+            .iter()
+            .chain(m.reported)
+            .chain(baseline.iter().flat_map(|b| &b.mmu_curve))
+            .chain(variant_curves.iter().flat_map(|(_, c)| c))
+            .map(|p| p.x),
+    );
     let resp = Plot::new("mmu")
         .height(plot_height(ui, start_y, height) - if height > 260.0 { 40.0 } else { 0.0 })
         .custom_x_axes(vec![
@@ -136,6 +144,7 @@ pub fn plot(
         .x_grid_spacer(decade_marks)
         .include_y(0.0)
         .include_y(1.0)
+        .include_x(right_x)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -246,4 +255,44 @@ pub fn worst_list(ui: &mut egui::Ui, st: &AppState, cmds: &mut Vec<Command>) {
             }
         }
     });
+}
+
+/// Where the plot's x range must reach `[log10 ms]` so that a decade tick near its right end keeps its whole
+/// label. The plot ends 5 % of the span past the rightmost point `xs`; a decade just inside that edge (android/
+/// quadrant's 55.6 s run: the "100 s" tick) would have its label cut in half, so the range then runs a fifth of a
+/// decade past the tick. Otherwise the rightmost point, which changes nothing (0, i.e. 1 ms, without points).
+fn right_edge(xs: impl Iterator<Item = f64>) -> f64 {
+    let (lo, hi) = xs
+        .filter(|x| x.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+    if hi < lo {
+        return 0.0;
+    }
+    let edge = hi + 0.05 * (hi - lo);
+    let decade = hi.ceil();
+    if decade <= edge && edge - decade < 0.2 {
+        decade + 0.2
+    } else {
+        hi
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::right_edge;
+
+    #[test]
+    fn a_decade_tick_at_the_right_edge_gets_room_for_its_label() {
+        // android/quadrant: 10 µs .. 55.6 s, the plot's edge lands just past the 100 s tick.
+        let quadrant = right_edge([-2.0, 4.74].into_iter());
+        assert!(
+            (quadrant - 5.2).abs() < 1e-9,
+            "past the 100 s tick: {quadrant}"
+        );
+        // A curve ending mid-decade: the edge stays where the curve puts it.
+        let mid = right_edge([-2.0, 4.3].into_iter());
+        assert!((mid - 4.3).abs() < 1e-9, "unchanged: {mid}");
+    }
 }

@@ -9,8 +9,11 @@ pub mod layout;
 pub mod log;
 pub mod mmu;
 pub mod occupancy;
+pub mod overview;
 pub mod pareto;
+pub mod pauses;
 pub mod raster;
+pub mod summary;
 pub mod sweep;
 pub mod trace;
 pub mod tradeoff;
@@ -192,6 +195,20 @@ pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
     });
 }
 
+/// A framed note saying what the source on screen cannot show in this view, and why.
+pub fn unavailable(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.label(
+            egui::RichText::new(title)
+                .strong()
+                .size(16.0)
+                .color(pal.warn),
+        );
+        ui.label(text);
+    });
+    ui.add_space(6.0);
+}
+
 /// Draws the tab row and the chosen view.
 #[allow(clippy::too_many_arguments)] // every view's state, borrowed apart from the app so views stay functions
 pub fn ui(
@@ -276,7 +293,7 @@ pub fn ui(
         return;
     }
     match view {
-        ViewKind::Overview => overview(ui, st, pal, layout_view, variants, cmds),
+        ViewKind::Overview => overview::of_run(ui, st, pal, layout_view, variants, cmds),
         ViewKind::Layout => {
             let h = ui.available_height();
             layout_view.ui(ui, st, pal, cmds, h);
@@ -293,50 +310,4 @@ pub fn ui(
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
         ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
     }
-}
-
-fn overview(
-    ui: &mut egui::Ui,
-    st: &AppState,
-    pal: &Palette,
-    layout_view: &mut layout::LayoutView,
-    variants: &VariantCurves,
-    cmds: &mut Vec<Command>,
-) {
-    let full = ui.available_rect_before_wrap();
-    let gap = 8.0;
-    let left_w = (full.width() * 0.57).floor();
-    let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
-    let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
-    let has_cpu = st.current.as_ref().is_some_and(|v| v.cpu.is_some());
-    region(ui, left, |ui| {
-        let h = left.height();
-        // A run without a per-object layout (android-krait) gets a short map and tall CPU lanes.
-        let no_layout = st
-            .current
-            .as_ref()
-            .is_some_and(|v| v.run.layout.objects.is_empty());
-        let map_h = match (has_cpu, no_layout) {
-            (true, true) => h * 0.3,
-            (true, false) => h * 0.45,
-            _ => h * 0.6,
-        };
-        layout_view.ui(ui, st, pal, cmds, map_h);
-        let rest = ui.available_height();
-        if has_cpu {
-            occupancy::ui(ui, st, pal, cmds, rest * 0.42);
-            cpu::lanes(ui, st, pal, cmds, ui.available_height());
-        } else {
-            occupancy::ui(ui, st, pal, cmds, rest);
-        }
-    });
-    region(ui, right, |ui| {
-        let h = right.height();
-        mmu::plot(ui, st, pal, variants, cmds, h * 0.4);
-        energy::bars(ui, st, pal, h * 0.25, cmds);
-        egui::ScrollArea::vertical()
-            .id_salt("overview-table")
-            .show(ui, |ui| energy::table(ui, st, pal));
-    });
-    ui.advance_cursor_after_rect(full);
 }

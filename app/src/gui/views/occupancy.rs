@@ -1,15 +1,26 @@
-//! Heap occupancy over time: live and dead-not-yet-collected bytes as stacked areas, the powered banks' capacity
-//! as a step line, bank boundaries dashed; the baseline's live + dead as a grey line. Shares the time axis.
+//! Heap occupancy over time, for whatever is on screen ([`Source`]). A run: live and dead-not-yet-collected
+//! bytes as stacked areas, the powered banks' capacity as a step line, bank boundaries dashed; the baseline's
+//! live and dead bytes as a grey line. A GC log: heap in use before and after each collection, joined in time,
+//! and the capacity the runtime logged. Shares the time axis.
 
-use egui_plot::{FilledArea, HLine, Line, LineStyle};
+use egui_plot::{FilledArea, HLine, Line, LineStyle, Points};
 
 use super::{heading, legend_row, playhead, plot_height, seek_on_click, time_plot};
 use crate::gui::command::Command;
-use crate::gui::state::AppState;
+use crate::gui::log::LogView;
+use crate::gui::state::{AppState, Source};
 use crate::gui::theme::Palette;
 
-/// Draws the occupancy plot in `height` points.
+/// Draws the occupancy plot of what is on screen in `height` points.
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+    match &st.source {
+        Source::Log(log) => of_log(ui, st, log, pal, cmds, height),
+        _ => of_run(ui, st, pal, cmds, height),
+    }
+}
+
+/// The simulated run's occupancy.
+fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
     heading(
@@ -102,6 +113,97 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
                         .allow_hover(false),
                 );
             }
+            p.vline(playhead(st, pal));
+            p.response()
+                .clicked()
+                .then(|| p.pointer_coordinate().map(|c| c.x))
+                .flatten()
+        });
+    seek_on_click(resp.inner, cmds);
+}
+
+/// Heap occupancy from the log: before and after each collection, the sawtooth between them, and the capacity.
+fn of_log(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    height: f32,
+) {
+    let start_y = ui.cursor().min.y;
+    heading(
+        ui,
+        "Heap occupancy (from the log)",
+        "Heap in use before each collection and after it, as the runtime logged them, and the heap's capacity. \
+         Between collections the program allocates, so use climbs from one 'after' to the next 'before'.",
+    );
+    if log.heap_used.is_empty() {
+        ui.weak(
+            "This log carries no heap sizes (pause and utilisation CSVs have none; a HotSpot log written \
+             without the `gc` tag at info level neither): no occupancy to plot.",
+        );
+        return;
+    }
+    legend_row(
+        ui,
+        &[
+            (
+                pal.dead,
+                "before GC",
+                "heap in use when the collection started",
+            ),
+            (pal.live, "after GC", "heap in use when it ended"),
+            (
+                pal.guide,
+                "in use",
+                "before → after at each collection, joined in time",
+            ),
+            (
+                pal.powered,
+                "capacity",
+                "the committed heap size the runtime logged",
+            ),
+        ],
+    );
+    let top = log
+        .heap_total
+        .iter()
+        .chain(&log.heap_before)
+        .map(|p| p.y)
+        .fold(0.0, f64::max);
+    let resp = time_plot("log-heap")
+        .height(plot_height(ui, start_y, height))
+        .y_axis_label("MiB")
+        .include_x(0.0)
+        .include_x(log.duration_s)
+        .include_y(0.0)
+        .include_y(top * 1.1)
+        .show(ui, |p| {
+            p.line(
+                Line::new("in use", log.heap_used.as_slice())
+                    .color(pal.guide)
+                    .width(1.0)
+                    .allow_band(false),
+            );
+            if !log.heap_total.is_empty() {
+                p.line(
+                    Line::new("capacity", log.heap_total.as_slice())
+                        .color(pal.powered)
+                        .width(2.0)
+                        .allow_band(false),
+                );
+            }
+            p.points(
+                Points::new("before GC", log.heap_before.as_slice())
+                    .color(pal.dead)
+                    .radius(2.0),
+            );
+            p.points(
+                Points::new("after GC", log.heap_after.as_slice())
+                    .color(pal.live)
+                    .radius(2.0),
+            );
             p.vline(playhead(st, pal));
             p.response()
                 .clicked()

@@ -1,24 +1,25 @@
 //! Heap layout replay: address (vertical, KiB from the heap base) × time (horizontal) — live, dead-not-yet-
 //! collected and free memory, free memory tinted by its bank's power state, a power-state lane at the foot of
 //! each bank, GC instants in a lane above the heap (the adaptive-GC paper's Fig. 6, the Address-Chain paper's
-//! Fig. 7). Beside the map, the heap at the playhead, bank by bank.
+//! Fig. 7). Beside the map, the heap at the playhead, bank by bank ([`now`]); a recorded trace's map ([`trace`]).
 //!
 //! The map is one texture rasterised at the plot's pixel size ([`super::raster`]) and rebuilt only when the run,
 //! the theme or the visible range changes; the plain wheel zooms time, drag pans, double-click resets.
 //! Hover tells what is at the pointer: object, bank, power state.
 
-use egui::{Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions};
+use egui::{Rect, TextureHandle, TextureOptions};
 use egui_plot::{HLine, PlotImage, PlotPoint, VLine};
-use gclab_core::BankState;
-use gclab_core::{Run, SimTime};
+
+pub mod now;
+pub mod trace;
 
 use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};
 use super::{heading, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
-use crate::gui::format;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
+use now::{describe, now_column};
 
 /// Width of the "heap at the playhead" column: 30 % of a narrow view, at most 150. `[points]`
 fn now_w(avail_w: f32) -> f32 {
@@ -48,16 +49,7 @@ pub struct LayoutView {
     /// Where each map was drawn last frame (tests point at it).
     pub map_rect: [Option<Rect>; 2],
     /// The recorded trace's map.
-    pub trace: super::trace::TraceMap,
-}
-
-fn state_name(s: Option<BankState>) -> &'static str {
-    match s {
-        Some(BankState::Active) => "active",
-        Some(BankState::Gated) => "gated (5 % leakage, contents lost)",
-        Some(BankState::Waking) => "waking (resynchronising)",
-        None => "unknown",
-    }
+    pub trace: trace::TraceMap,
 }
 
 impl LayoutView {
@@ -389,246 +381,4 @@ fn legend(ui: &mut egui::Ui, pal: &Palette) {
             ),
         ],
     );
-}
-
-/// What is at time `t` (s), address `addr` (bytes): object or free chunk, bank and its power state.
-pub fn describe(run: &Run, t: f64, addr: f64) -> String {
-    let g = run.geometry;
-    let time = SimTime((t.max(0.0) * 1e9) as u64);
-    if addr >= g.heap_bytes as f64 {
-        let i = run.gc_events.partition_point(|e| e.end < time);
-        return match run.gc_events.get(i).filter(|e| e.start <= time) {
-            Some(e) => format!(
-                "collection #{} at {}\ntrigger {:?}\nfreed {}, moved {}\nlive after {}\n{} banks powered after",
-                i + 1,
-                format::secs(e.start.as_secs_f64()),
-                e.trigger,
-                format::bytes(e.freed_bytes),
-                format::bytes(e.moved_bytes),
-                format::bytes(e.live_bytes_after),
-                e.powered_banks_after
-            ),
-            None => format!(
-                "GC lane at {} — no collection running\n{} collections in the run",
-                format::secs(t),
-                run.gc_events.len()
-            ),
-        };
-    }
-    if addr < 0.0 || t < 0.0 || t > run.duration.as_secs_f64() {
-        return "outside the run".into();
-    }
-    let a = addr as u64;
-    let bank = (a / g.bank_bytes) as u32;
-    let state = run.bank_state_at(bank, time);
-    let mut s = format!(
-        "{} at {}\nbank {} [{}, {}): {}\n",
-        format::bytes(a),
-        format::secs(t),
-        bank,
-        format::bytes(u64::from(bank) * g.bank_bytes),
-        format::bytes(u64::from(bank + 1) * g.bank_bytes),
-        state_name(state)
-    );
-    let objs = run.layout.at(time);
-    let i = objs.partition_point(|o| o.addr + o.size <= a);
-    match objs.get(i).filter(|o| o.addr <= a) {
-        Some(o) => {
-            let span = &run.layout.objects[o.id as usize];
-            s += &format!(
-                "object #{} · {} at {} · site {}\nallocated at {}\n",
-                o.id,
-                format::bytes(o.size),
-                format::bytes(o.addr),
-                span.site,
-                format::secs(span.alloc.as_secs_f64())
-            );
-            if o.dead {
-                s += &format!(
-                    "DEAD since {} — waiting for a collection",
-                    format::secs(span.death.as_secs_f64())
-                );
-            } else {
-                s += "LIVE (reachable)";
-            }
-        }
-        None => {
-            let lo = if i > 0 {
-                objs[i - 1].addr + objs[i - 1].size
-            } else {
-                0
-            };
-            let hi = objs.get(i).map_or(g.heap_bytes, |o| o.addr);
-            s += &format!("free chunk of {}", format::bytes(hi.saturating_sub(lo)));
-        }
-    }
-    if run.layout.objects.is_empty() {
-        s += "\n(no layout recorded: record.layout = false)";
-    }
-    s
-}
-
-/// The heap at `t`, drawn in `frame`'s vertical extent so that addresses line up with the map.
-#[allow(clippy::too_many_arguments)] // the column's geometry comes from the map beside it, argument by argument
-fn now_column(
-    ui: &mut egui::Ui,
-    w: f32,
-    run: &Run,
-    t: f64,
-    fade_ns: u64,
-    pal: &Palette,
-    frame: Rect,
-    y0_kib: f64,
-    y1_kib: f64,
-) {
-    let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, frame.height()), Sense::hover());
-    let rect = Rect::from_min_max(
-        Pos2::new(rect.min.x, frame.min.y),
-        Pos2::new(rect.max.x, frame.max.y),
-    );
-    let painter = ui.painter_at(rect);
-    let g = run.geometry;
-    // The bar gives way first, so the bank labels keep their room.
-    let bar_w = (w - 106.0).clamp(24.0, 44.0);
-    let bar = Rect::from_min_max(rect.min, Pos2::new(rect.min.x + bar_w, rect.max.y));
-    let y_of = |bytes: f64| {
-        let k = bytes / 1024.0;
-        rect.max.y - ((k - y0_kib) / (y1_kib - y0_kib)) as f32 * rect.height()
-    };
-    let time = SimTime((t.max(0.0) * 1e9) as u64);
-    // Free memory by bank state, then objects as rows of at most one per pixel.
-    for b in 0..g.banks {
-        let st = run.bank_state_at(b, time);
-        let (lo, hi) = (
-            f64::from(b) * g.bank_bytes as f64,
-            f64::from(b + 1) * g.bank_bytes as f64,
-        );
-        let r = Rect::from_min_max(
-            Pos2::new(bar.min.x, y_of(hi)),
-            Pos2::new(bar.max.x, y_of(lo)),
-        );
-        painter.rect_filled(r, 0.0, pal.free(st));
-        let lane = Rect::from_min_max(
-            Pos2::new(bar.max.x + 2.0, r.min.y),
-            Pos2::new(bar.max.x + 8.0, r.max.y),
-        );
-        painter.rect_filled(lane.shrink2(egui::vec2(0.0, 1.0)), 0.0, pal.bank(st));
-        let name = match st {
-            Some(BankState::Active) => "active",
-            Some(BankState::Gated) => "gated",
-            Some(BankState::Waking) => "waking",
-            None => "—",
-        };
-        // Labelled where the bank is visible: zoomed into the addresses, a bank's centre may be off the map.
-        let shown = r.intersect(rect);
-        let (text, size) = if shown.height() > 32.0 {
-            (format!("bank {b}\n{name}"), 12.0)
-        } else {
-            (format!("b{b} {name}"), 10.0)
-        };
-        if shown.height() > 11.0 {
-            painter.text(
-                Pos2::new(lane.max.x + 4.0, shown.center().y),
-                egui::Align2::LEFT_CENTER,
-                text,
-                egui::FontId::proportional(size),
-                ui.visuals().text_color(),
-            );
-        }
-    }
-    let rows = rect.height().max(1.0) as usize;
-    let mut live = vec![0f32; rows];
-    let mut dead = vec![0f32; rows];
-    let px_bytes = (y1_kib - y0_kib) * 1024.0 / rows as f64;
-    for o in run.layout.at(time) {
-        let (top, bot) = (y_of((o.addr + o.size) as f64), y_of(o.addr as f64));
-        let (r0, r1) = (
-            (top - rect.min.y).max(0.0),
-            (bot - rect.min.y).min(rows as f32),
-        );
-        if r1 <= r0 {
-            continue;
-        }
-        let acc = if o.dead { &mut dead } else { &mut live };
-        let mut r = r0.floor() as usize;
-        while (r as f32) < r1 && r < rows {
-            let cover = (r1.min(r as f32 + 1.0) - r0.max(r as f32)).max(0.0);
-            acc[r] += cover;
-            r += 1;
-        }
-    }
-    let _ = px_bytes;
-    // What the last collection reclaimed, fading out where nothing is now (super::fade).
-    if let Some((alpha, garbage)) = super::fade::fading_garbage(run, time, fade_ns) {
-        let c = Palette::faded(pal.dead, (alpha * 255.0) as u8);
-        for (addr, size) in garbage {
-            let (top, bot) = (y_of((addr + size) as f64), y_of(addr as f64));
-            let r = Rect::from_min_max(
-                Pos2::new(bar.min.x, top.max(rect.min.y)),
-                Pos2::new(bar.max.x, bot.min(rect.max.y).max(top + 0.5)),
-            );
-            painter.rect_filled(r, 0.0, c);
-        }
-    }
-    for r in 0..rows {
-        let (l, d) = (live[r].min(1.0), dead[r].min(1.0 - live[r].min(1.0)));
-        if l + d <= 0.01 {
-            continue;
-        }
-        let c = if l >= d { pal.live } else { pal.dead };
-        let y = rect.min.y + r as f32 + 0.5;
-        let w = (l + d).clamp(0.0, 1.0) * bar.width();
-        painter.line_segment(
-            [Pos2::new(bar.min.x, y), Pos2::new(bar.min.x + w, y)],
-            Stroke::new(1.0, c),
-        );
-    }
-    painter.rect_stroke(
-        bar,
-        0.0,
-        Stroke::new(1.0, pal.guide),
-        egui::StrokeKind::Outside,
-    );
-    // Under the column (where the map has its time axis), so it never covers the top bank's label.
-    ui.painter()
-        .with_clip_rect(rect.expand2(egui::vec2(0.0, 16.0)))
-        .text(
-            Pos2::new(bar.min.x, rect.max.y + 3.0),
-            egui::Align2::LEFT_TOP,
-            format!("at {}", format::secs(t)),
-            egui::FontId::proportional(11.0),
-            ui.visuals().text_color(),
-        );
-    if let Some(p) = resp.hover_pos() {
-        let k = y0_kib + f64::from((rect.max.y - p.y) / rect.height()) * (y1_kib - y0_kib);
-        resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use gclab_core::{Cancel, NoProgress, Scenario, simulate};
-
-    #[test]
-    fn hover_names_the_object_bank_and_power_state() {
-        let sc = Scenario::default_preset().expect("default preset");
-        let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
-        let o = run.layout.objects[100];
-        let t = (o.alloc.0 + 1) as f64 * 1e-9;
-        let text = describe(&run, t, (o.addr + o.size / 2) as f64);
-        assert!(text.contains("object #100"), "the object: {text}");
-        assert!(text.contains("bank 0"), "its bank: {text}");
-        assert!(text.contains("active"), "the bank's state: {text}");
-        let gated = describe(&run, t, 5.5 * 16384.0);
-        assert!(
-            gated.contains("gated") && gated.contains("free"),
-            "free gated memory: {gated}"
-        );
-        let lane = describe(&run, t, run.geometry.heap_bytes as f64 * 1.02);
-        assert!(
-            lane.contains("collection") || lane.contains("GC lane"),
-            "the GC lane: {lane}"
-        );
-    }
 }
