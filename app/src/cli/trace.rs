@@ -8,7 +8,6 @@
 use std::io::Write;
 use std::path::Path;
 
-use gclab_core::run::record;
 use gclab_core::trace::import::{self, ImportFormat};
 use gclab_core::trace::stats::{self, StatsOptions, TraceStats};
 use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter};
@@ -99,11 +98,11 @@ fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), Cl
     let mut w = TraceWriter::create(
         path,
         form_of(o)?,
-        &record::header(&run, sc.origin(), sc.seed()),
+        &gclab_core::record_header(&run, sc.origin(), sc.seed()),
     )
     .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
-    record::write_run(&run, sc.workload(), &mut w).map_err(werr)?;
+    gclab_core::record_run(&run, sc.workload(), &mut w).map_err(werr)?;
     let events = w.events();
     w.commit().map_err(werr)?;
     say(&format!(

@@ -18,7 +18,7 @@ use crate::workload::profile::{SizeClass, WorkloadProfile};
 
 /// The header of a recorded run.
 /// `origin` names the scenario and `seed` is its seed.
-pub fn header(run: &Run, origin: &str, seed: u64) -> TraceHeader {
+pub fn record_header(run: &Run, origin: &str, seed: u64) -> TraceHeader {
     TraceHeader::new(
         TimeUnit::Ns,
         HeapInfo {
@@ -59,7 +59,7 @@ fn site_names(w: &WorkloadProfile, site: u32) -> (String, String) {
 /// Writes every object and collection of `run` (which must have been run with `record.layout = true`) to `w`,
 /// naming sites after `workload`'s streams. Events are ordered by compact 24-byte keys, each event built from the
 /// layout only when it is written, so the recorder holds the run's layout plus 24 bytes per event.
-pub fn write_run<W: Write>(
+pub fn record_run<W: Write>(
     run: &Run,
     workload: &WorkloadProfile,
     w: &mut TraceWriter<W>,
