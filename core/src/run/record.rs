@@ -74,10 +74,9 @@ pub fn record_run<W: Write>(
     let layout = &run.layout;
     for (i, o) in layout.objects.iter().enumerate() {
         let id = i as u64;
-        if !sites.contains_key(&o.site) {
+        if let std::collections::hash_map::Entry::Vacant(e) = sites.entry(o.site) {
             let (s, t) = site_names(workload, o.site);
-            let v = (w.intern(Table::Site, &s)?, w.intern(Table::Type, &t)?);
-            sites.insert(o.site, v);
+            e.insert((w.intern(Table::Site, &s)?, w.intern(Table::Type, &t)?));
         }
         evs.push((o.alloc.0, key(4, id), 0));
         let start = o.moves_start as usize;
