@@ -66,11 +66,13 @@ pub use error::{Origin, ScenarioError, SimError};
 pub use heap::BankState;
 pub use progress::{Cancel, NoProgress, Progress};
 pub use rng::SimRng;
+pub use run::record::{record_header, record_run};
 pub use run::recorded::RecordedLayout;
 pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};
 pub use units::SimTime;
 pub use workload::WorkloadTapes;
+pub use workload::from_trace::peak_live_bytes;
 
 /// Runs `scenario` to its end: a pure function of the scenario (and its seed). `cancel` is polled now and then;
 /// `progress` receives the fraction done.

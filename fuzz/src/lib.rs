@@ -6,7 +6,7 @@
 use std::io::Cursor;
 use std::path::PathBuf;
 
-use gclab_core::importers::{self, Format, Imported};
+use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
 use gclab_core::trace::import::{self, ImportReport, Lines};
@@ -43,7 +43,7 @@ fn with_mmu() -> bool {
 
 /// What `gclab mmu` does with an imported file: span, step functions, the MMU at a few windows (unless
 /// `GCLAB_FUZZ_NO_MMU`), pause stats.
-fn use_imported(data: &Imported) {
+fn use_imported<S: PauseSink>(data: &Imported<S>) {
     let span = data.default_span_ns();
     let series = data.util_series(span);
     if with_mmu() {
@@ -87,6 +87,26 @@ pub fn gc_csv(data: &[u8]) {
         _ => Format::Auto,
     };
     gc_import("fuzz.csv", rest, format);
+}
+
+/// `pause_spans`: the streaming path `gclab mmu` takes ([`importers::import_reader_as`] keeping [`PauseSpans`]).
+/// The first byte picks the format (HotSpot log, logcat, pause CSV, utilisation CSV or detection); the rest is the
+/// file, read through a 7-byte buffer so that lines cross buffer ends.
+pub fn pause_spans(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let format = match pick % 5 {
+        0 => Format::Jvm,
+        1 => Format::Logcat,
+        2 => Format::PausesCsv,
+        3 => Format::UtilCsv,
+        _ => Format::Auto,
+    };
+    let src = std::io::BufReader::with_capacity(7, rest);
+    if let Ok((_, imported)) = importers::import_reader_as::<PauseSpans>("fuzz.gc", src, format) {
+        use_imported(&imported);
+    }
 }
 
 /// Runs a trace importer into an in-memory binary trace and reads the result back: whatever an importer writes,

@@ -7,7 +7,7 @@ use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use gclab_core::importers::{self, Format, Imported};
+use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
 use gclab_core::trace::import::{self, ImportReport};
@@ -18,12 +18,13 @@ use gclab_tests::repo_root;
 type Check = fn(&Path, &[u8]) -> Result<(), String>;
 
 /// The fuzz targets, each with its check.
-const TARGETS: [(&str, Check); 9] = [
+const TARGETS: [(&str, Check); 10] = [
     ("trace_text", trace_text),
     ("trace_binary", trace_binary),
     ("jvm_log", jvm_log),
     ("logcat", logcat),
     ("gc_csv", gc_csv),
+    ("pause_spans", pause_spans),
     ("objects_csv", objects_csv),
     ("heaptrack", heaptrack),
     ("et2", et2),
@@ -58,7 +59,7 @@ fn trace_binary(path: &Path, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// What `gclab mmu` does with an imported file.
-fn use_imported(data: &Imported) {
+fn use_imported<S: PauseSink>(data: &Imported<S>) {
     let span = data.default_span_ns();
     let series = data.util_series(span);
     let curve = MmuCurve::new(&series);
@@ -102,6 +103,36 @@ fn gc_csv(path: &Path, bytes: &[u8]) -> Result<(), String> {
 type Made = Result<(ImportReport, TraceWriter<Vec<u8>>), TraceError>;
 
 /// A trace importer into an in-memory binary trace, read back: whatever an importer writes, the reader accepts.
+/// The file path `gclab mmu` takes: [`importers::import_file_as`] keeping [`PauseSpans`]; the first byte picks
+/// the format as in the fuzz target, so the rest is written to a temporary file and imported from there.
+fn pause_spans(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let Some((&pick, rest)) = bytes.split_first() else {
+        return Ok(());
+    };
+    let format = match pick % 5 {
+        0 => Format::Jvm,
+        1 => Format::Logcat,
+        2 => Format::PausesCsv,
+        3 => Format::UtilCsv,
+        _ => Format::Auto,
+    };
+    let dir = std::env::temp_dir().join(format!("gclab-pause-spans-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let file = dir.join(path.file_name().ok_or("a fixture without a file name")?);
+    std::fs::write(&file, rest).map_err(|e| e.to_string())?;
+    let got = importers::import_file_as::<PauseSpans>(
+        &file,
+        format,
+        Default::default(),
+        Default::default(),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // The error names the file read (the temporary copy); the check below wants the fixture's name.
+    let (_, data) = got.map_err(|e| e.to_string().replace(&name_of(&file), &name_of(path)))?;
+    use_imported(&data);
+    Ok(())
+}
+
 fn trace_import(
     path: &Path,
     import: impl FnOnce(

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use gclab_core::trace::import::{self, ImportFormat};
 use gclab_core::trace::stats::{self, StatsOptions, TraceStats};
-use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter, record};
+use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter};
 use gclab_core::units::format_bytes;
 use gclab_core::{Cancel, Scenario, simulate};
 
@@ -95,10 +95,14 @@ fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), Cl
         .map_err(|e| CliError::input(format!("{}: {e}", scenario)))?;
     shown.finish();
     let path = Path::new(&out);
-    let mut w = TraceWriter::create(path, form_of(o)?, &record::header(&run, &sc))
-        .map_err(|e| trace_err(&e, Some(&out)))?;
+    let mut w = TraceWriter::create(
+        path,
+        form_of(o)?,
+        &gclab_core::record_header(&run, sc.origin(), sc.seed()),
+    )
+    .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
-    record::write_run(&run, &sc, &mut w).map_err(werr)?;
+    gclab_core::record_run(&run, sc.workload(), &mut w).map_err(werr)?;
     let events = w.events();
     w.commit().map_err(werr)?;
     say(&format!(

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gclab_core::Scenario;
-use gclab_core::trace::workload::peak_live_bytes;
+use gclab_core::peak_live_bytes;
 
 use crate::background::BackgroundTask;
 

@@ -3,6 +3,7 @@
 //! borrow it and never recompute it per frame.
 
 pub mod layout;
+pub mod record;
 pub mod recorded;
 pub mod summary;
 

@@ -9,7 +9,7 @@ use toml::{Table, Value};
 use super::toml_util::{deep_merge, line_of_key, set_path};
 use super::{field_error, presets, syntax_error};
 use crate::error::{Origin, ScenarioError};
-use crate::trace::{self, workload::ComputeModel};
+use crate::workload::from_trace::{self, ComputeModel};
 use crate::workload::{AllocDraw, AndroidProfile, TraceWorkload, WorkloadProfile};
 
 /// Longest scenario or workload-profile file read. `[bytes]`
@@ -161,7 +161,7 @@ pub(super) fn read_recording(
             )
         }
     };
-    let (draws, wall) = trace::workload::draws_from(&name, src, compute)
+    let (draws, wall) = from_trace::draws_from(&name, src, compute)
         .map_err(|e| err(format!("expected a readable gclab trace: {e}")))?;
     if draws.is_empty() {
         return Err(err(format!("`{}` records no allocation", t.path)));
@@ -193,7 +193,7 @@ pub(super) fn android_from_recording(
     origin_of: &dyn Fn(&str) -> Origin,
 ) -> Result<AndroidProfile, ScenarioError> {
     let (draws, wall) = read_recording(t, ComputeModel::Clock(1_000_000_000), base_dir, origin_of)?;
-    let summary = trace::workload::summarize(&draws);
+    let summary = from_trace::summarize(&draws);
     AndroidProfile::from_recording(&summary, wall, base)
         .map_err(|m| field_error(origin_of("workload.trace.path"), "workload.trace.path", m))
 }

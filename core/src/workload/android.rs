@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::trace::workload::RecordingSummary;
+use crate::workload::from_trace::RecordingSummary;
 
 /// `[android]` section of a workload profile.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

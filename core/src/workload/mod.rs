@@ -3,6 +3,7 @@
 
 pub mod android;
 pub mod deaths;
+pub mod from_trace;
 pub mod generator;
 pub mod live_state;
 pub mod profile;

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::{Event, TraceError, TraceReader};
+use crate::trace::{Event, TraceError, TraceReader};
 use crate::workload::{AllocDraw, AllocSource, Lifetime};
 
 /// How trace time becomes mutator compute.

@@ -1,0 +1,4 @@
+//! Fuzz target `pause_spans`: arbitrary bytes through [`gclab_fuzz::pause_spans`]. See docs/fuzzing.md.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| gclab_fuzz::pause_spans(data));
