@@ -31,10 +31,6 @@ fn real_inputs_sniff_to_their_kind() {
             InputKind::GcLog(Format::Logcat),
         ),
         (
-            repo("tests/fixtures/logs/jdk17-serial-xmx128m.pauses.csv"),
-            InputKind::GcLog(Format::PausesCsv),
-        ),
-        (
             PathBuf::from(
                 "/work/shared/data/go-mmu/trace1-p2-gogc100-trees/util_system_sweep.csv.gz",
             ),
