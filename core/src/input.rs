@@ -1,6 +1,6 @@
 //! The one input layer's first step (issue #18 item 1): [`sniff`] tells what a file is — a scenario, a gclab trace,
 //! an allocation trace of another tool or a GC log — from its name (`.toml`) and a bounded prefix of its content,
-//! read through the one decompression path ([`crate::trace::reader::open_decompressed`]: zstd, gzip, bzip2 by their
+//! read through the one decompression path ([`crate::trace::reader::decompressed`]: zstd, gzip, bzip2 by their
 //! magic bytes). Every caller that must decide what to do with a file (`gclab mmu`, `gclab trace import`,
 //! `gclab export-perfetto`, the app's loader) asks here; none re-reads an error's text to decide.
 //!
@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::importers::{self, Format};
 use crate::trace::import::{self as trace_import, ImportFormat};
-use crate::trace::reader::open_decompressed;
+use crate::trace::reader::decompressed;
 use crate::trace::{BINARY_MAGIC, Form, TEXT_MAGIC, TraceError};
 
 /// Most lines of the (decompressed) prefix read to tell a file's kind: as many as a GC log may need.
@@ -189,7 +189,9 @@ fn wrong_kind(path: &Path, kind: InputKind, expected: &str) -> InputError {
 /// The decompressed prefix of `file`: up to [`SNIFF_LINES`] lines, [`SNIFF_BYTES`] bytes and lines of at most
 /// [`importers::MAX_LINE_BYTES`].
 fn prefix(name: &str, file: &Path) -> Result<Vec<u8>, InputError> {
-    let src = open_decompressed(name, file).map_err(InputError::Read)?;
+    let f = std::fs::File::open(file)
+        .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))?;
+    let src = decompressed(name, Box::new(f)).map_err(InputError::Read)?;
     let mut src = BufReader::new(src);
     let mut head = Vec::new();
     for _ in 0..SNIFF_LINES {
