@@ -40,6 +40,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod heap;
 pub mod importers;
+pub mod input;
 pub mod io;
 pub mod lesson;
 pub mod metrics;
@@ -64,6 +65,7 @@ pub use cpu::timeline::{CpuTimeline, TimelineRecorder};
 pub use cpu::{CpuReport, CpuTag, GovernorKind, HotplugKind};
 pub use error::{Origin, ScenarioError, SimError};
 pub use heap::BankState;
+pub use input::{InputError, InputKind, sniff};
 pub use progress::{Cancel, NoProgress, Progress};
 pub use rng::SimRng;
 pub use run::record::{record_header, record_run};

@@ -119,6 +119,12 @@ fn measure(
     let shown = (size >= BIG_INPUT_BYTES).then(|| {
         progress::Watcher::count(format!("mmu {input}"), size, std::sync::Arc::clone(&read))
     });
+    // `--format auto`: what the file is comes from `gclab_core::input` (another kind is an error saying so).
+    let format = match format {
+        Format::Auto => gclab_core::input::sniff_gc_log(Path::new(input))
+            .map_err(|e| CliError::input(e.to_string()))?,
+        f => f,
+    };
     // Only the pauses' times and mutators are kept (24 bytes a pause): the MMU needs nothing else.
     let (format, data) = importers::import_file_as::<PauseSpans>(
         Path::new(input),

@@ -190,8 +190,10 @@ fn subcommands_of(path: &[&str]) -> Vec<String> {
 /// `gclab open FILE`. A bad scenario is bad input (exit 2), reported before any window opens. A trace or a GC log
 /// opens on the default scenario and is read on the app's loader thread (errors go to the status bar).
 fn open(path: &str) -> Result<(), CliError> {
-    if path.starts_with("preset:") || crate::gui::log::is_scenario_path(std::path::Path::new(path))
-    {
+    if matches!(
+        gclab_core::input::sniff_arg(path),
+        Ok(gclab_core::InputKind::Scenario)
+    ) {
         return gclab_core::Scenario::load(path, &[])
             .map_err(CliError::from)
             .and_then(|sc| open_window(sc, false));

@@ -14,9 +14,10 @@ use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use gclab_core::importers::Format;
 use gclab_core::importers::{self, Imported};
+use gclab_core::input::{self, InputKind};
 use gclab_core::io::AtomicFile;
-use gclab_core::trace::reader::sniff_form;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use serde_json::{Value, json};
@@ -128,24 +129,37 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
         ));
     }
     let input = a.input.as_str();
-    let is_scenario = input.starts_with("preset:") || input.to_ascii_lowercase().ends_with(".toml");
-    let (events, what) = if is_scenario {
-        let sc = Scenario::load(input, &a.overrides.set)?;
-        let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
-            .map_err(|e| CliError::input(format!("{input}: {e}")))?;
-        (export_run(&out, &sc, &run)?, "scenario")
-    } else {
-        // A gclab trace is told by its magic bytes (compressed or not); its problems are reported as a trace's,
-        // never re-read as a GC log.
-        if sniff_form(Path::new(input)).is_some() {
+    // What the input is comes from `gclab_core::input` (name and content, compressed or not): a gclab trace's
+    // problems are reported as a trace's, never re-read as a GC log. `--format` names a GC log's format.
+    let format = super::mmu::format_arg(a.format.as_deref())?;
+    let kind = match input::sniff_arg(input) {
+        Ok(k @ (InputKind::Scenario | InputKind::Trace(_))) => k,
+        _ if format != Format::Auto => InputKind::GcLog(format),
+        sniffed => sniffed.map_err(|e| CliError::input(e.to_string()))?,
+    };
+    let (events, what) = match kind {
+        InputKind::Scenario => {
+            let sc = Scenario::load(input, &a.overrides.set)?;
+            let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+                .map_err(|e| CliError::input(format!("{input}: {e}")))?;
+            (export_run(&out, &sc, &run)?, "scenario")
+        }
+        InputKind::Trace(_) => {
             let r =
                 TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
             (export_trace(&out, input, r)?, "gclab trace")
-        } else {
-            let format = super::mmu::format_arg(a.format.as_deref())?;
+        }
+        InputKind::GcLog(format) => {
             let (_, data) = importers::import_file(Path::new(input), format)
                 .map_err(|e| CliError::input(e.to_string()))?;
             (export_log(&out, input, &data)?, "GC log")
+        }
+        InputKind::AllocTrace(f) => {
+            return Err(CliError::input(format!(
+                "{input}: this is a {} allocation trace: expected a scenario, a gclab trace or a GC log \
+                 (import it first: gclab trace import {input} -o OUT.gctrace)",
+                f.name()
+            )));
         }
     };
     let mut so = std::io::stdout().lock();

@@ -122,7 +122,8 @@ fn import_cmd(input_name: &str, format: Option<&str>, o: &TraceOutput) -> Result
                 "--format: unknown format `{f}` (expected heaptrack, et2, objects-csv or gclab)"
             ))
         })?,
-        None => import::detect(input_name, input).map_err(|e| trace_err(&e, None))?,
+        None => gclab_core::input::sniff_alloc_trace(input)
+            .map_err(|e| CliError::input(e.to_string()))?,
     };
     let form = form_of(o)?;
     let out_path = Path::new(&out);

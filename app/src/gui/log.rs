@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use egui_plot::PlotPoint;
 use gclab_core::importers::{Format, Imported, import_file_watched};
+use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 
 use crate::background::BackgroundTask;
@@ -103,21 +104,21 @@ impl std::fmt::Debug for LogView {
 
 /// True when `path` names a scenario file (opened as a scenario, not as a log).
 pub fn is_scenario_path(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+    input::is_scenario_path(path)
 }
 
 impl LogView {
-    /// Reads and derives `path` (any format `gclab mmu` accepts; HotSpot and logcat logs carry heap sizes),
-    /// adding the bytes read to `bytes_read`; setting `cancel` stops the read.
+    /// Reads and derives `path` in `format` (any format `gclab mmu` accepts, `Auto` to detect it; HotSpot and
+    /// logcat logs carry heap sizes), adding the bytes read to `bytes_read`; setting `cancel` stops the read.
     pub fn load(
         path: &Path,
+        format: Format,
         bytes_read: Arc<AtomicU64>,
         cancel: Arc<AtomicBool>,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();
-        let (format, data) = import_file_watched(path, Format::Auto, bytes_read, cancel)
-            .map_err(|e| e.to_string())?;
+        let (format, data) =
+            import_file_watched(path, format, bytes_read, cancel).map_err(|e| e.to_string())?;
         let mut v = LogView::build(path, format, &data)?;
         v.load_s = t0.elapsed().as_secs_f64();
         Ok(v)
@@ -379,21 +380,26 @@ impl LogLoader {
         self.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         let (progress, bytes_read) = (Arc::clone(&self.progress), Arc::clone(&self.bytes_read));
         self.task.start(Some(wake), move |sink| {
-            // A gclab trace, else a GC log; an allocation trace gclab imports (heaptrack, Elephant Tracks 2,
-            // objects CSV) is imported on the way. The first error is the one shown.
+            // What the file is comes from `gclab_core::input`: a gclab trace, a GC log, or an allocation trace
+            // gclab imports (heaptrack, Elephant Tracks 2, objects CSV), imported on the way.
             let cancel = sink.cancel();
-            let imported = || super::trace::load_imported(&p2, &progress, cancel);
-            let first = if super::trace::looks_like_trace(&p2) {
-                super::trace::TraceReplay::load(&p2, &progress, cancel)
-                    .map(|t| Opened::Trace(Arc::new(t)))
-            } else {
-                LogView::load(&p2, bytes_read, sink.cancel_flag()).map(|l| Opened::Log(Arc::new(l)))
+            let r = match input::sniff(&p2) {
+                Err(e) => Err(e.to_string()),
+                Ok(InputKind::Trace(_)) => super::trace::TraceReplay::load(&p2, &progress, cancel)
+                    .map(|t| Opened::Trace(Arc::new(t))),
+                Ok(InputKind::GcLog(format)) => {
+                    LogView::load(&p2, format, bytes_read, sink.cancel_flag())
+                        .map(|l| Opened::Log(Arc::new(l)))
+                }
+                Ok(InputKind::AllocTrace(format)) => {
+                    super::trace::load_imported_as(&p2, format, &progress, cancel)
+                        .map(|t| Opened::Trace(Arc::new(t)))
+                }
+                Ok(InputKind::Scenario) => Err(format!(
+                    "{}: this is a scenario: expected a GC log or a trace here (open it as a scenario)",
+                    p2.display()
+                )),
             };
-            let r = first.or_else(|e| match imported() {
-                Ok(Some(t)) => Ok(Opened::Trace(Arc::new(t))),
-                Ok(None) => Err(e),
-                Err(e2) => Err(e2),
-            });
             let _ = sink.send(r);
         })?;
         self.loading = Some((path, Instant::now()));

@@ -194,23 +194,6 @@ pub fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, Tra
     Ok(Box::new(Plain { dec, what, seen }))
 }
 
-/// The form of the gclab trace at `path` (compressed or not), found by its magic bytes; `None` when the file is
-/// not a gclab trace (or cannot be read — opening it then reports why).
-pub fn sniff_form(path: &Path) -> Option<Form> {
-    let src = open_decompressed("", path).ok()?;
-    let (head, _) = peek(src, 64).ok()?;
-    if head.starts_with(&BINARY_MAGIC) {
-        Some(Form::Binary)
-    } else if String::from_utf8_lossy(&head)
-        .trim_start()
-        .starts_with(super::TEXT_MAGIC)
-    {
-        Some(Form::Text)
-    } else {
-        None
-    }
-}
-
 enum Decoder {
     Text(TextDecoder),
     Binary(BinDecoder),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use gclab_core::Cancel;
+use gclab_core::trace::import::ImportFormat;
 use gclab_core::trace::{Event, TraceReader};
 
 use super::*;
@@ -271,15 +272,21 @@ impl TraceReplay {
 
 /// Imports an allocation trace of another tool (heaptrack raw or interpreted, Elephant Tracks 2, objects CSV) as
 /// `gclab trace import` would, into a binary gclab trace in the temporary directory; returns that file and the
-/// format. `Ok(None)`: `path` is none of those formats (or already a gclab trace).
+/// format. `Ok(None)`: `path` is none of those formats (or already a gclab trace), as `gclab_core::input` tells.
 pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, String> {
-    use gclab_core::trace::import::{self, ImportFormat};
+    match gclab_core::input::sniff(path) {
+        Ok(gclab_core::InputKind::AllocTrace(format)) => {
+            import_to_temp_as(path, format).map(|tmp| Some((tmp, format.name())))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// [`import_to_temp`] of `path` known to be an allocation trace in `format`.
+fn import_to_temp_as(path: &Path, format: ImportFormat) -> Result<PathBuf, String> {
+    use gclab_core::trace::import;
     use gclab_core::trace::{Form, TraceWriter};
     let name = path.display().to_string();
-    let format = match import::detect(&name, path) {
-        Ok(ImportFormat::Gclab) | Err(_) => return Ok(None),
-        Ok(f) => f,
-    };
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let stem = path.file_name().map_or_else(
         || "trace".into(),
@@ -296,7 +303,7 @@ pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, St
     .map_err(|e| e.to_string())
     .and_then(|(_, w)| w.commit().map_err(|e| format!("{name}: {e}")));
     match made {
-        Ok(()) => Ok(Some((tmp, format.name()))),
+        Ok(()) => Ok(tmp),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
             Err(e)
@@ -311,9 +318,23 @@ pub fn load_imported(
     events: &AtomicU64,
     cancel: &Cancel,
 ) -> Result<Option<TraceReplay>, String> {
-    let Some((tmp, format)) = import_to_temp(path)? else {
-        return Ok(None);
-    };
+    match gclab_core::input::sniff(path) {
+        Ok(gclab_core::InputKind::AllocTrace(format)) => {
+            load_imported_as(path, format, events, cancel).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// [`load_imported`] of `path` known to be an allocation trace in `format` (as `gclab_core::input::sniff` said).
+pub fn load_imported_as(
+    path: &Path,
+    format: ImportFormat,
+    events: &AtomicU64,
+    cancel: &Cancel,
+) -> Result<TraceReplay, String> {
+    let tmp = import_to_temp_as(path, format)?;
+    let format = format.name();
     let loaded = TraceReplay::load(&tmp, events, cancel);
     let _ = std::fs::remove_file(&tmp);
     let mut r = loaded?;
@@ -322,24 +343,5 @@ pub fn load_imported(
         Some(n) => format!("{} (imported from {format})", n.to_string_lossy()),
         None => path.display().to_string(),
     };
-    Ok(Some(r))
-}
-
-/// True when the file at `path` starts like a gclab trace (text, binary or zstd-compressed) or is named so.
-pub fn looks_like_trace(path: &Path) -> bool {
-    let by_name = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "gct" | "gctrace" | "gctb"));
-    if by_name {
-        return true;
-    }
-    let mut head = [0u8; 16];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    let head = &head[..n];
-    head.starts_with(gclab_core::trace::TEXT_MAGIC.as_bytes())
-        || head.starts_with(&gclab_core::trace::BINARY_MAGIC)
-        || head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD])
+    Ok(r)
 }

@@ -27,7 +27,7 @@ mod raster;
 use std::path::PathBuf;
 
 use index::{AddrIndex, Columns};
-pub use load::{import_to_temp, load_imported, looks_like_trace};
+pub use load::{import_to_temp, load_imported, load_imported_as};
 
 /// `u32` time meaning "never".
 pub const NEVER: u32 = u32::MAX;

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use super::reader::{decompressed, open_decompressed, open_decompressed_counted, peek};
+use super::reader::{decompressed, open_decompressed, open_decompressed_counted};
 use super::{TraceError, TraceHeader, TraceWriter};
 
 /// Longest input line the importers accept. `[bytes]`
@@ -208,24 +208,10 @@ impl Lines {
     }
 }
 
-/// Guesses the format of `path`: a directory (or a `trace.bz2`) with Elephant Tracks records is `et2`; a first
-/// line `v …` or a `+`/`-`/`t` record in hex is heaptrack; a CSV header naming `obj`/`id` and `size` is
-/// objects-csv.
-pub fn detect(name: &str, path: &Path) -> Result<ImportFormat, TraceError> {
-    let file = et2::trace_file(path);
-    let src = open_decompressed(name, &file)?;
-    let (head, _) =
-        peek(src, 4096).map_err(|e| TraceError::file(name, format!("cannot read: {e}")))?;
-    let text = String::from_utf8_lossy(&head);
-    let first_record = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'));
-    if head.starts_with(&super::BINARY_MAGIC)
-        || first_record.is_some_and(|l| l.starts_with(super::TEXT_MAGIC))
-    {
-        return Ok(ImportFormat::Gclab);
-    }
+/// Tells an allocation trace's format from the first lines of its (decompressed) `text`, for
+/// [`crate::input::sniff`]: a first line `v …` or `+`/`-`/`t` records in hex is heaptrack; Elephant Tracks records
+/// are `et2`; a CSV header naming `obj`/`id` and `size` is objects-csv. `None`: none of these.
+pub(crate) fn detect_text(text: &str) -> Option<ImportFormat> {
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let lower = first.to_ascii_lowercase();
     if lower.contains(',')
@@ -234,7 +220,7 @@ pub fn detect(name: &str, path: &Path) -> Result<ImportFormat, TraceError> {
             .any(|c| matches!(c.trim(), "obj" | "id" | "object"))
         && lower.split(',').any(|c| c.trim().starts_with("size"))
     {
-        return Ok(ImportFormat::ObjectsCsv);
+        return Some(ImportFormat::ObjectsCsv);
     }
     let looks = |pred: &dyn Fn(&str) -> bool| text.lines().take(20).filter(|l| pred(l)).count();
     let heaptrack = looks(&|l: &str| {
@@ -250,16 +236,11 @@ pub fn detect(name: &str, path: &Path) -> Result<ImportFormat, TraceError> {
             && t.all(|x| x.bytes().all(|b| b.is_ascii_digit()))
     });
     if first.starts_with("v ") || (heaptrack > et && heaptrack > 0) {
-        Ok(ImportFormat::Heaptrack)
+        Some(ImportFormat::Heaptrack)
     } else if et > 0 {
-        Ok(ImportFormat::Et2)
+        Some(ImportFormat::Et2)
     } else {
-        Err(TraceError::line(
-            name,
-            1,
-            "cannot tell the format: expected heaptrack's raw capture, Elephant Tracks 2 records or a CSV \
-             header with obj and size (or give --format heaptrack|et2|objects-csv)",
-        ))
+        None
     }
 }
 
