@@ -125,7 +125,7 @@ def sccs(names, g):
 LAYERS = [
     ["units", "error", "rng", "progress", "io"],
     ["heap", "cpu", "metrics", "trace"],
-    ["collector", "workload", "importers"],
+    ["collector", "workload", "importers", "input"],
     ["run"],
     ["scenario"],
     ["platform"],
@@ -189,7 +189,7 @@ def main():
 
 # core's public surface (core/src/lib.rs): names re-exported at the top, and the subsystems that are APIs of their
 # own. The engine's modules (collector, cpu, heap, platform, rng, run, workload, error, progress) are #[doc(hidden)].
-PUBLIC_MODULES = {"importers", "io", "lesson", "metrics", "reproduce", "scenario", "sweep", "trace", "units"}
+PUBLIC_MODULES = {"importers", "input", "io", "lesson", "metrics", "reproduce", "scenario", "sweep", "trace", "units"}
 
 
 def api_violations():
