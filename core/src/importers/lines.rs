@@ -129,3 +129,39 @@ pub(crate) fn read_lines(
     }
     Ok(report)
 }
+
+/// A GC-log format's parser fed one line at a time (the HotSpot and logcat importers): [`parse_text`] and
+/// [`parse_stream`] drive it the same way for every format.
+pub(crate) trait LineParser: Default {
+    /// What a finished parse gives.
+    type Output;
+    /// Line `no` (1-based) of the input.
+    fn line(&mut self, no: usize, raw: &str);
+    /// The warnings the parse collects (the reader's own notes join them).
+    fn warnings(&mut self) -> &mut Warnings;
+    /// The result, once every line was fed (`file` names the input in errors).
+    fn finish(self, file: &str) -> Result<Self::Output, ImportError>;
+}
+
+/// Parses `text` (the whole file called `file`) with `P`.
+pub(crate) fn parse_text<P: LineParser>(file: &str, text: &str) -> Result<P::Output, ImportError> {
+    let mut p = P::default();
+    for (i, raw) in text.lines().enumerate() {
+        p.line(i + 1, raw);
+    }
+    p.finish(file)
+}
+
+/// Parses `src` (the file called `file`, a `what` such as "logcat") with `P` line by line: memory holds one line
+/// and what `P` keeps, whatever the size of the input. Invalid UTF-8 is replaced (and counted in the warnings).
+pub(crate) fn parse_stream<P: LineParser>(
+    file: &str,
+    src: impl BufRead,
+    what: &str,
+) -> Result<P::Output, ImportError> {
+    let mut p = P::default();
+    let report = read_lines(file, src, |no, line| p.line(no, line))?;
+    report.require_text(file, what)?;
+    report.note(p.warnings());
+    p.finish(file)
+}

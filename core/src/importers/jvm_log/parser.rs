@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition, message, split};
+use crate::importers::lines::{LineParser, parse_stream, parse_text};
 use crate::importers::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
     PauseSeries, PauseSink, ReportedMmu, Safepoint, Warnings,
@@ -12,11 +13,7 @@ use crate::importers::{
 
 /// Parses a HotSpot unified GC log (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::<Vec<Pause>>::default();
-    for (i, raw) in text.lines().enumerate() {
-        p.line(i + 1, raw);
-    }
-    p.finish(file)
+    parse_text::<Parser<Vec<Pause>>>(file, text)
 }
 
 /// Parses a HotSpot unified GC log line by line from `src` (the file called `file`): memory holds one line and
@@ -30,11 +27,23 @@ pub fn parse_read_as<S: PauseSink>(
     file: &str,
     src: impl std::io::BufRead,
 ) -> Result<PauseSeries<S>, ImportError> {
-    let mut p = Parser::<S>::default();
-    let report = crate::importers::read_lines(file, src, |no, line| p.line(no, line))?;
-    report.require_text(file, "HotSpot GC log")?;
-    report.note(&mut p.warnings);
-    p.finish(file)
+    parse_stream::<Parser<S>>(file, src, "HotSpot GC log")
+}
+
+impl<S: PauseSink> LineParser for Parser<S> {
+    type Output = PauseSeries<S>;
+
+    fn line(&mut self, no: usize, raw: &str) {
+        Parser::line(self, no, raw);
+    }
+
+    fn warnings(&mut self) -> &mut Warnings {
+        &mut self.warnings
+    }
+
+    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
+        Parser::finish(self, file)
+    }
 }
 
 /// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).

@@ -17,6 +17,7 @@
 mod placed;
 
 use super::jvm_log::days_from_civil;
+use super::lines::{LineParser, parse_stream, parse_text};
 use super::{
     ImportError, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, PauseSink, Warnings,
     duration_token_ns, size_token_bytes,
@@ -282,11 +283,7 @@ pub fn looks_like(line: &str) -> bool {
 
 /// Parses a logcat capture (`text` of the file called `file`).
 pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
-    let mut p = Parser::<Vec<Pause>>::default();
-    for (i, raw) in text.lines().enumerate() {
-        p.line(i + 1, raw);
-    }
-    p.finish(file)
+    parse_text::<Parser<Vec<Pause>>>(file, text)
 }
 
 /// Parses a logcat capture line by line from `src` (the file called `file`): memory holds one line and the GCs
@@ -300,11 +297,23 @@ pub fn parse_read_as<S: PauseSink>(
     file: &str,
     src: impl std::io::BufRead,
 ) -> Result<PauseSeries<S>, ImportError> {
-    let mut p = Parser::<S>::default();
-    let report = crate::importers::read_lines(file, src, |no, line| p.line(no, line))?;
-    report.require_text(file, "logcat")?;
-    report.note(&mut p.warnings);
-    p.finish(file)
+    parse_stream::<Parser<S>>(file, src, "logcat")
+}
+
+impl<S: PauseSink> LineParser for Parser<S> {
+    type Output = PauseSeries<S>;
+
+    fn line(&mut self, no: usize, raw: &str) {
+        Parser::line(self, no, raw);
+    }
+
+    fn warnings(&mut self) -> &mut Warnings {
+        &mut self.warnings
+    }
+
+    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
+        Parser::finish(self, file)
+    }
 }
 
 /// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
