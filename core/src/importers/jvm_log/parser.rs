@@ -30,23 +30,6 @@ pub fn parse_read_as<S: PauseSink>(
     parse_stream::<Parser<S>>(file, src, "HotSpot GC log")
 }
 
-impl<S: PauseSink> LineParser for Parser<S> {
-    type Output = PauseSeries<S>;
-
-    fn line(&mut self, no: usize, raw: &str) {
-        Parser::line(self, no, raw);
-    }
-
-    fn warnings(&mut self) -> &mut Warnings {
-        &mut self.warnings
-    }
-
-    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
-        Parser::finish(self, file)
-    }
-}
-
-/// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
 /// `p` ending at `end_ns` after lasting `ns`. `[ns]`
 fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
     p.end_ns = end_ns;
@@ -54,6 +37,7 @@ fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
     p
 }
 
+/// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
 #[derive(Debug, Default)]
 struct Parser<S> {
     reported_mmu: Vec<ReportedMmu>,
@@ -80,7 +64,13 @@ struct Parser<S> {
     stopped: Vec<Safepoint>,
 }
 
-impl<S: PauseSink> Parser<S> {
+impl<S: PauseSink> LineParser for Parser<S> {
+    type Output = PauseSeries<S>;
+
+    fn warnings(&mut self) -> &mut Warnings {
+        &mut self.warnings
+    }
+
     /// Line `line` (1-based) of the log.
     fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
@@ -217,27 +207,6 @@ impl<S: PauseSink> Parser<S> {
         }
     }
 
-    fn heap_change(
-        &mut self,
-        line: usize,
-        gc_id: Option<u64>,
-        what: String,
-        start_ns: u64,
-        end_ns: u64,
-        h: Transition,
-    ) {
-        self.heap_changes.push(HeapChange {
-            start_ns,
-            end_ns,
-            before_bytes: h.before,
-            after_bytes: h.after,
-            total_bytes: h.total,
-            what: if S::NAMES { what } else { String::new() },
-            gc_id,
-            line,
-        });
-    }
-
     /// The pauses of the whole log (`file` names it in errors).
     fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
         let Parser {
@@ -353,5 +322,28 @@ impl<S: PauseSink> Parser<S> {
         out.span_ns = (0, last_time.max(last_end));
         out.warnings = warnings;
         Ok(out)
+    }
+}
+
+impl<S: PauseSink> Parser<S> {
+    fn heap_change(
+        &mut self,
+        line: usize,
+        gc_id: Option<u64>,
+        what: String,
+        start_ns: u64,
+        end_ns: u64,
+        h: Transition,
+    ) {
+        self.heap_changes.push(HeapChange {
+            start_ns,
+            end_ns,
+            before_bytes: h.before,
+            after_bytes: h.after,
+            total_bytes: h.total,
+            what: if S::NAMES { what } else { String::new() },
+            gc_id,
+            line,
+        });
     }
 }

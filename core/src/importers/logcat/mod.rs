@@ -300,22 +300,6 @@ pub fn parse_read_as<S: PauseSink>(
     parse_stream::<Parser<S>>(file, src, "logcat")
 }
 
-impl<S: PauseSink> LineParser for Parser<S> {
-    type Output = PauseSeries<S>;
-
-    fn line(&mut self, no: usize, raw: &str) {
-        Parser::line(self, no, raw);
-    }
-
-    fn warnings(&mut self) -> &mut Warnings {
-        &mut self.warnings
-    }
-
-    fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
-        Parser::finish(self, file)
-    }
-}
-
 /// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
 #[derive(Debug, Default)]
 struct Parser<S> {
@@ -327,7 +311,13 @@ struct Parser<S> {
     untimed_after_time: usize,
 }
 
-impl<S: PauseSink> Parser<S> {
+impl<S: PauseSink> LineParser for Parser<S> {
+    type Output = PauseSeries<S>;
+
+    fn warnings(&mut self) -> &mut Warnings {
+        &mut self.warnings
+    }
+
     /// Line `line` (1-based) of the capture.
     fn line(&mut self, line: usize, raw: &str) {
         if raw.trim().is_empty() {
