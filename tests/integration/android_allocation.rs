@@ -4,17 +4,13 @@
 //! Large objects (`[android.large_objects]`) succeed or fail whole: one bigger than the 128 KiB between the
 //! concurrent trigger and the soft limit fails from below the trigger, a foreground GC-ALLOC (SYSTOR'15 §2.1).
 
-use gclab_core::{Cancel, NoProgress, Run, Scenario, Trigger, simulate};
+use gclab_core::{Run, Scenario, Trigger};
 
 fn run(preset: &str) -> Run {
     run_with(preset, &[])
 }
 
-fn run_with(preset: &str, set: &[&str]) -> Run {
-    let set: Vec<String> = set.iter().map(|s| s.to_string()).collect();
-    let sc = Scenario::load(&format!("preset:{preset}"), &set).expect("preset loads");
-    simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
-}
+use crate::support::run as run_with;
 
 const KIB: u64 = 1024;
 const LARGE: [&str; 3] = [

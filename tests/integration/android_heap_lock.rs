@@ -5,15 +5,13 @@
 
 use gclab_core::CpuTag;
 use gclab_core::PauseKind;
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use gclab_core::Run;
 
 fn run(preset: &str, kind: &str) -> Run {
-    let sets = vec![
-        format!("collector.kind={kind}"),
-        "record.layout=true".into(),
-    ];
-    let sc = Scenario::load(&format!("preset:{preset}"), &sets).expect("preset loads");
-    simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
+    crate::support::run(
+        preset,
+        &[&format!("collector.kind={kind}"), "record.layout=true"],
+    )
 }
 
 /// Mutator-code time of mutator threads inside the collections' windows, and the windows' total length. `[ns]`

@@ -3,15 +3,11 @@
 //! and, with the idle exit (mechanism 2 of issue #16), the exit of the core's low-power mode; a mutator's own
 //! `System.gc()` is a foreground pause (mechanism 7) unless switched off.
 
+use gclab_core::Run;
 use gclab_core::Trigger;
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
 use gclab_core::{GcEvent, PauseKind};
 
-fn run(preset: &str, sets: &[&str]) -> Run {
-    let sets: Vec<String> = sets.iter().map(|s| (*s).to_string()).collect();
-    let sc = Scenario::load(&format!("preset:{preset}"), &sets).expect("preset loads");
-    simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
-}
+use crate::support::run;
 
 fn pause_ns(r: &Run) -> u64 {
     r.pauses.iter().map(|p| p.end.0 - p.start.0).sum()

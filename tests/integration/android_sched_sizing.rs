@@ -3,13 +3,9 @@
 //! the woken thread's virtual time), and heap sizing from what Dalvik sees after a collection (mechanism 5:
 //! `bytesAllocated` after the sweep, which includes floating garbage and what was allocated during the cycle).
 
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use gclab_core::Run;
 
-fn run(preset: &str, sets: &[&str]) -> Run {
-    let sets: Vec<String> = sets.iter().map(|s| (*s).to_string()).collect();
-    let sc = Scenario::load(&format!("preset:{preset}"), &sets).expect("preset loads");
-    simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
-}
+use crate::support::run;
 
 #[test]
 fn scaled_cfs_slices_mean_fewer_migrations() {

@@ -4,10 +4,7 @@
 
 use gclab_core::{Cancel, NoProgress, Scenario, WorkloadTapes, simulate, simulate_with};
 
-fn sc(preset: &str, sets: &[&str]) -> Scenario {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    Scenario::load(&format!("preset:{preset}"), &sets).expect("preset loads")
-}
+use crate::support::scenario as sc;
 
 #[test]
 fn same_scenario_twice_is_bit_identical() {

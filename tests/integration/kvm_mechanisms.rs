@@ -3,14 +3,9 @@
 //! result, a slower interactive run allocates more, objects larger than a bank span banks, and the layout replay
 //! agrees with the occupancy timeline; the start-up and permanent-space live states allocate the same objects.
 
+use crate::support::{assert_layout_agrees_with_occupancy, run};
 use gclab_core::BankState;
 use gclab_core::{Cancel, NoProgress, Run, Scenario, SimError, SimTime, simulate};
-
-fn run(preset: &str, sets: &[&str]) -> Run {
-    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
-    let sc = Scenario::load(&format!("preset:{preset}"), &sets).expect("loads");
-    simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs")
-}
 
 #[test]
 fn no_bank_holding_live_or_permanent_data_is_ever_gated() {
@@ -204,28 +199,7 @@ fn compaction_happens_only_when_a_failed_allocation_still_does_not_fit() {
 #[test]
 fn layout_replay_agrees_with_the_occupancy_timeline() {
     let r = run("kvm/calculator", &["collector.kind=adaptive"]);
-    for s in r.occupancy.iter().step_by(37) {
-        let objs = r.layout.at(s.time);
-        let live: u64 = objs.iter().filter(|o| !o.dead).map(|o| o.size).sum();
-        let dead: u64 = objs.iter().filter(|o| o.dead).map(|o| o.size).sum();
-        let later_same_t = r
-            .occupancy
-            .iter()
-            .rev()
-            .find(|x| x.time == s.time)
-            .expect("sample");
-        assert_eq!(
-            (live, dead),
-            (later_same_t.live_bytes, later_same_t.dead_bytes),
-            "at {:?}",
-            s.time
-        );
-        assert!(
-            objs.windows(2).all(|w| w[0].addr + w[0].size <= w[1].addr),
-            "objects never overlap at {:?}",
-            s.time
-        );
-    }
+    assert_layout_agrees_with_occupancy(&r, 37, r.geometry.heap_bytes, "kvm/calculator");
 }
 
 #[test]

@@ -95,17 +95,24 @@ impl Banks {
         if old == s {
             return;
         }
+        self.close_interval(b, now);
+        self.state[b] = s;
+    }
+
+    /// Ends bank `b`'s current interval at `now`: its leakage is charged and its span recorded; the next one
+    /// starts at `now`.
+    fn close_interval(&mut self, b: usize, now: u64) {
+        let state = self.state[b];
         let start = self.since[b];
-        self.leak_j[b] += (now - start) as f64 * self.rate(old);
+        self.leak_j[b] += (now - start) as f64 * self.rate(state);
         if now > start {
             self.spans.push(BankSpan {
                 bank: b as u32,
-                state: old,
+                state,
                 start_cycles: start,
                 end_cycles: now,
             });
         }
-        self.state[b] = s;
         self.since[b] = now;
     }
 
@@ -197,18 +204,7 @@ impl Banks {
     /// Closes every open interval at `now`; returns (spans, leakage per bank `[J]`, wake-ups).
     pub fn finish(mut self, now: u64) -> (Vec<BankSpan>, Vec<f64>, u64) {
         for b in 0..self.state.len() {
-            let s = self.state[b];
-            let start = self.since[b];
-            self.leak_j[b] += (now - start) as f64 * self.rate(s);
-            if now > start {
-                self.spans.push(BankSpan {
-                    bank: b as u32,
-                    state: s,
-                    start_cycles: start,
-                    end_cycles: now,
-                });
-            }
-            self.since[b] = now;
+            self.close_interval(b, now);
         }
         self.spans.sort_by_key(|s| (s.bank, s.start_cycles));
         (self.spans, self.leak_j, self.wakeups)
