@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::system::AndroidSystem;
 use crate::cpu::CpuConfig;
 use crate::units::ByteSize;
 
@@ -302,6 +303,8 @@ pub struct AndroidConfig {
     pub engine: AndroidEngine,
     /// What counts as a mutator pause.
     pub pauses: AndroidPauses,
+    /// The phone's other processes (surfaceflinger, system_server, kernel threads); off by default.
+    pub system: AndroidSystem,
     /// The Krait CPU: operating points, power, ondemand, hotplug.
     pub cpu: CpuConfig,
 }
@@ -419,6 +422,7 @@ impl AndroidConfig {
             1.0,
             256.0,
         )?;
+        self.system.validate()?;
         self.cpu
             .validate()
             .map_err(|(f, m)| (format!("android.cpu.{f}"), m))
