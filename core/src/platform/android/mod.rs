@@ -110,7 +110,7 @@ pub fn simulate(
         ));
     }
     if cfg.system.enabled {
-        for (c, prefix) in system::CLASSES.iter().enumerate() {
+        for (c, prefix) in config::SYSTEM_CLASSES.iter().enumerate() {
             let cls = cfg.system.class(c as u8);
             for i in 0..cls.threads {
                 threads.push(thread(
@@ -257,7 +257,12 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
     // The other processes ([`system`]) ran on the same cores — in the energy and what the governors saw — but the
     // app's statistics (GC CPU share, Table 3, context switches) are the app's threads' only.
     let is_app = |t: &state::Thread| !matches!(t.role, Role::System(_));
-    let system_ns: u64 = sim.threads.iter().filter(|t| !is_app(t)).map(|t| t.cpu_ns).sum();
+    let system_ns: u64 = sim
+        .threads
+        .iter()
+        .filter(|t| !is_app(t))
+        .map(|t| t.cpu_ns)
+        .sum();
     let busy = (time.0 + time.1 + time.2.saturating_sub(system_ns)) as f64;
     let energy = EnergySummary {
         total: cpu.total_j(),
@@ -308,7 +313,13 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         bank_wakeups: None,
         mean_powered_banks: None,
         peak_live_bytes: sim.peak_live,
-        migrations: Some(sim.threads.iter().filter(|t| is_app(t)).map(|t| t.migrations).sum()),
+        migrations: Some(
+            sim.threads
+                .iter()
+                .filter(|t| is_app(t))
+                .map(|t| t.migrations)
+                .sum(),
+        ),
         delayed_time_s: Some(
             sim.threads
                 .iter()
