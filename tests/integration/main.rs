@@ -9,6 +9,8 @@ mod android_layout;
 mod android_pauses;
 /// Issue #16 mechanisms 1 and 5 on android-krait: Linux 3.4's scaled CFS tunables, sizing from bytesAllocated.
 mod android_sched_sizing;
+/// The phone's other processes (surfaceflinger, system_server, kernel threads) sharing the app's cores.
+mod android_system;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
 /// Atomic output (issue 21): writers killed at random points leave the old file or the new one.

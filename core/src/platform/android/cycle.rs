@@ -524,7 +524,7 @@ impl Sim<'_> {
                 };
                 self.mutator_resume(t, r);
             }
-            Role::Background | Role::Jit => {}
+            Role::Background | Role::Jit | Role::System(_) => {}
         }
     }
 }

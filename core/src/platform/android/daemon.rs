@@ -95,6 +95,7 @@ impl Sim<'_> {
                 let r = std::mem::replace(&mut self.mutators[i as usize].after_sleep, Resume::Next);
                 self.wake_mutator(t, r);
             }
+            Role::System(c) => self.system_fire(t, c),
             Role::Daemon | Role::Jit => {}
         }
     }

@@ -24,6 +24,7 @@ mod program;
 mod sched;
 mod sim;
 mod state;
+pub mod system;
 
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
@@ -108,6 +109,18 @@ pub fn simulate(
             cfg.sched.background_nice,
         ));
     }
+    if cfg.system.enabled {
+        for (c, prefix) in config::SYSTEM_CLASSES.iter().enumerate() {
+            let cls = cfg.system.class(c as u8);
+            for i in 0..cls.threads {
+                threads.push(thread(
+                    format!("{prefix}-{i}"),
+                    Role::System(c as u8),
+                    cls.nice,
+                ));
+            }
+        }
+    }
     let total_bytes = (prof.allocated_mib * MIB).round() as u64;
     let per_iteration = (total_bytes / (m as u64 * u64::from(prof.iterations))).max(1);
     let cohorts_first = per_iteration.div_ceil(cfg.engine.cohort_bytes.0) * m as u64;
@@ -123,6 +136,7 @@ pub fn simulate(
     let conc_start = (soft >= params.concurrent_min_limit_bytes)
         .then(|| soft - params.concurrent_start_delta_bytes);
     let cores = cpu.cores();
+    let threads_len = threads.len();
     let mut sim = Sim {
         cfg,
         prof,
@@ -142,6 +156,8 @@ pub fn simulate(
         waker_core: None,
         runnable_reported: 0,
         rng: SimRng::fork(sc.seed(), "android"),
+        sys_rng: SimRng::fork(sc.seed(), "android-system"),
+        sys_next: vec![0; threads_len],
         lifetimes,
         mutators: vec![
             MutState {
@@ -209,6 +225,7 @@ pub fn simulate(
         match sim.threads[t].role {
             Role::Mutator(_) => sim.mutator_next(t),
             Role::Background => sim.background_sleep(t),
+            Role::System(c) => sim.system_start(t, c),
             Role::Daemon | Role::Jit => {}
         }
     }
@@ -237,7 +254,16 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
             acc.2 + c.time.other_ns,
         )
     });
-    let busy = (time.0 + time.1 + time.2) as f64;
+    // The other processes ([`system`]) ran on the same cores — in the energy and what the governors saw — but the
+    // app's statistics (GC CPU share, Table 3, context switches) are the app's threads' only.
+    let is_app = |t: &state::Thread| !matches!(t.role, Role::System(_));
+    let system_ns: u64 = sim
+        .threads
+        .iter()
+        .filter(|t| !is_app(t))
+        .map(|t| t.cpu_ns)
+        .sum();
+    let busy = (time.0 + time.1 + time.2.saturating_sub(system_ns)) as f64;
     let energy = EnergySummary {
         total: cpu.total_j(),
         cpu: cpu.total_j(),
@@ -287,8 +313,21 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         bank_wakeups: None,
         mean_powered_banks: None,
         peak_live_bytes: sim.peak_live,
-        migrations: Some(sim.threads.iter().map(|t| t.migrations).sum()),
-        delayed_time_s: Some(sim.threads.iter().map(|t| t.delayed_ns).sum::<u64>() as f64 * 1e-9),
+        migrations: Some(
+            sim.threads
+                .iter()
+                .filter(|t| is_app(t))
+                .map(|t| t.migrations)
+                .sum(),
+        ),
+        delayed_time_s: Some(
+            sim.threads
+                .iter()
+                .filter(|t| is_app(t))
+                .map(|t| t.delayed_ns)
+                .sum::<u64>() as f64
+                * 1e-9,
+        ),
         time_at_frequency_s: Some(cpu.timeline.time_at_frequency_s()),
         heap_contentions: Some(sim.contentions),
         context_switches: Some(sim.context_switches),

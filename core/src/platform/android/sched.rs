@@ -322,7 +322,10 @@ impl Sim<'_> {
         let s = &self.cfg.sched;
         let mut overhead_us = 0.0;
         if self.cores[core].last_thread != Some(t) {
-            self.context_switches += 1;
+            // The app's switches only (the other processes' are theirs; their cost is still run).
+            if !self.is_system(t) {
+                self.context_switches += 1;
+            }
             overhead_us += s.context_switch_us;
         }
         let th = &mut self.threads[t];

@@ -251,7 +251,7 @@ impl Sim<'_> {
         let threads: Vec<String> = self
             .threads
             .iter()
-            .filter(|t| !matches!(t.role, Role::Background))
+            .filter(|t| !matches!(t.role, Role::Background | Role::System(_)))
             .map(|t| format!("{}: {:?} {:?}", t.name, t.state, t.step))
             .collect();
         format!(
@@ -287,7 +287,10 @@ impl Sim<'_> {
             }
             Step::Gc(GcStep::Wake) => self.daemon_woken(t),
             Step::Gc(_) => self.cycle_work_done(t),
-            Step::Background => self.background_sleep(t),
+            Step::Background => match self.threads[t].role {
+                Role::System(c) => self.system_sleep(t, c),
+                _ => self.background_sleep(t),
+            },
             Step::Compile => self.jit_next(t),
             Step::None => {}
         }

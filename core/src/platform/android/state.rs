@@ -25,6 +25,8 @@ pub(super) enum Role {
     Daemon,
     Background,
     Jit,
+    /// A thread of another process on the phone, of class `.0` ([`super::system`]).
+    System(u8),
 }
 
 /// Why a thread is not runnable.
@@ -257,6 +259,10 @@ pub(super) struct Sim<'a> {
     pub(super) waker_core: Option<usize>,
     pub(super) runnable_reported: u32,
     pub(super) rng: SimRng,
+    /// The other processes' draws ([`super::system`]), apart from the app's.
+    pub(super) sys_rng: SimRng,
+    /// A periodic system thread's next due wake-up, by thread index. `[ns]`
+    pub(super) sys_next: Vec<u64>,
     pub(super) lifetimes: LifetimeCdf,
     // Program state.
     pub(super) mutators: Vec<MutState>,

@@ -56,7 +56,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). Mechanism 3
 /// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 8] = [
+pub const ABLATIONS: [(&str, &[&str]); 9] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -89,6 +89,10 @@ pub const ABLATIONS: [(&str, &[&str]); 8] = [
     (
         "7 own System.gc() not a pause",
         &["android.pauses.explicit_gc=false"],
+    ),
+    (
+        "8 no other processes on the phone",
+        &["android.system.enabled=false"],
     ),
 ];
 
