@@ -194,13 +194,30 @@ pub struct AndroidSched {
     pub context_switch_us: f64,
     /// Extra cost when a thread resumes on another core (cold L1). `[µs]`, default 15 [E].
     pub migration_us: f64,
-    /// Nice value of the mutator running a foreground collection (fg, GC-ALLOC). Default −4 [E] (the paper:
-    /// "boosts the collector priority"), range −20–19.
+    /// Nice value of the mutator running a foreground collection under `boost = "fixed"` (the ablation).
+    /// Default −4 [E] (the paper: "boosts the collector priority"), range −20–19.
     pub boost_nice: i32,
     /// Nice value of the GC daemon. Default 0 (Dalvik's internal threads run at normal priority) [P].
     pub daemon_nice: i32,
     /// Nice value of the process's other threads (binder, JIT, finalizer, …). Default 0 [E].
     pub background_nice: i32,
+    /// How a mutator collecting in the foreground (a non-concurrent cycle: GC_FOR_ALLOC, fg) is boosted. See
+    /// [`BoostRule`]. Default `source`.
+    pub boost: BoostRule,
+}
+
+/// The priority boost of a thread running a non-concurrent collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoostRule {
+    /// Dalvik 4.3: `dvmCollectGarbageInternal` calls `os_raiseThreadPriority()` when `!spec->isConcurrent`
+    /// (dalvik/vm/alloc/Heap.cpp), which only raises a thread whose nice value is above
+    /// ANDROID_PRIORITY_NORMAL (0) and only to 0 (dalvik/vm/os/android.cpp, `os_raiseThreadPriority`): a
+    /// nice-0 mutator gets no boost [P: Dalvik android-4.3_r1]. The default.
+    #[default]
+    Source,
+    /// Every collecting mutator runs at `boost_nice` (the model before; the ablation).
+    Fixed,
 }
 
 impl Default for AndroidSched {
@@ -218,6 +235,7 @@ impl Default for AndroidSched {
             boost_nice: -4,
             daemon_nice: 0,
             background_nice: 0,
+            boost: BoostRule::Source,
         }
     }
 }

@@ -20,6 +20,7 @@
 //! The collection frees what was dead when the roots were scanned (its snapshot); objects dying later are
 //! floating garbage until the next collection.
 
+use super::config::BoostRule;
 use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, TState};
 use crate::collector::Trigger;
 use crate::cpu::CpuTag;
@@ -53,7 +54,12 @@ impl Sim<'_> {
         let boosted = self.is_mutator(collector) && (!concurrent || hold_lock);
         let restore_nice = self.threads[collector].nice;
         if boosted {
-            self.threads[collector].nice = self.cfg.sched.boost_nice;
+            // Mechanism 2 of the source audit: Dalvik's `os_raiseThreadPriority` (dalvik/vm/os/android.cpp) lifts
+            // only a thread below normal priority, and only to nice 0; `boost = "fixed"` is the old −4.
+            self.threads[collector].nice = match self.cfg.sched.boost {
+                BoostRule::Source => restore_nice.min(0),
+                BoostRule::Fixed => self.cfg.sched.boost_nice,
+            };
         }
         // A mutator's own System.gc() is its own call, not a pause, unless `android.pauses.explicit_gc`.
         if trigger != Trigger::Explicit || self.cfg.pauses.explicit_gc {
