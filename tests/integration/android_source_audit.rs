@@ -12,9 +12,60 @@ fn a_nice_0_mutator_collecting_in_the_foreground_is_not_boosted() {
     for p in ["android/lusearch", "android/pandora"] {
         let k = "collector.kind=fg";
         let source = run(p, &[k]);
-        let to_zero = run(p, &[k, "android.sched.boost=\"fixed\"", "android.sched.boost_nice=0"]);
+        let to_zero = run(
+            p,
+            &[
+                k,
+                "android.sched.boost=\"fixed\"",
+                "android.sched.boost_nice=0",
+            ],
+        );
         let minus4 = run(p, &[k, "android.sched.boost=\"fixed\""]);
         assert_eq!(source.summary.energy_j, to_zero.summary.energy_j, "{p}");
-        assert_ne!(source.summary.energy_j, minus4.summary.energy_j, "{p}: the switch acts");
+        assert_ne!(
+            source.summary.energy_j, minus4.summary.energy_j,
+            "{p}: the switch acts"
+        );
+    }
+}
+
+/// Core activity segments (record.layout on) that end exactly on a scheduler tick of `hz`.
+fn segment_ends_on_ticks(sets: &[&str]) -> (usize, usize) {
+    let mut all = vec!["record.layout=true"];
+    all.extend_from_slice(sets);
+    let r = run("android/xalan", &all);
+    let jiffy = 1_000_000_000 / 100;
+    let on_tick = r
+        .cpu_activity
+        .iter()
+        .filter(|a| a.end.0 % jiffy == 0)
+        .count();
+    (on_tick, r.cpu_activity.len())
+}
+
+#[test]
+fn slices_end_at_the_scheduler_tick() {
+    // Linux 3.4 without HRTICK: check_preempt_tick runs only at the tick, so every slice expiry (a preemption
+    // that ends a core's activity segment) falls on a multiple of the jiffy; exact expiry almost never does.
+    // Slice expiries are rare on xalan (most segments end by blocking): 13 on ticks vs 2 at seed 1.
+    let (on, n_on) = segment_ends_on_ticks(&[]);
+    let (off, n_off) = segment_ends_on_ticks(&["android.sched.slice_at_tick=false"]);
+    eprintln!("segment ends on a tick: at tick {on}/{n_on}, exact {off}/{n_off}");
+    assert!(
+        on >= off + 10,
+        "at tick {on}/{n_on}, exact {off}/{n_off}"
+    );
+}
+
+#[test]
+fn min_vruntime_advances_with_the_running_thread() {
+    // update_curr → update_min_vruntime before place_entity: woken threads are placed against the fresh value.
+    for p in ["android/lusearch", "android/xalan"] {
+        let fresh = run(p, &[]);
+        let stale = run(p, &["android.sched.fresh_min_vruntime=false"]);
+        assert_ne!(
+            fresh.summary.context_switches, stale.summary.context_switches,
+            "{p}: the switch acts"
+        );
     }
 }

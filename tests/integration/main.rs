@@ -7,10 +7,10 @@ mod android_heap_lock;
 mod android_layout;
 /// What counts as a mutator pause on android-krait: dispatch vs wake-up ends, idle exits, a mutator's own explicit GC.
 mod android_pauses;
-/// Issue #16's source audit on android-krait: boost, chunk accounting, sweep and trim locking, tick, min_vruntime.
-mod android_source_audit;
 /// Issue #16 mechanisms 1 and 5 on android-krait: Linux 3.4's scaled CFS tunables, sizing from bytesAllocated.
 mod android_sched_sizing;
+/// Issue #16's source audit on android-krait: boost, chunk accounting, sweep and trim locking, tick, min_vruntime.
+mod android_source_audit;
 /// The real binary opens its window under Xvfb and renders the default scenario.
 mod app_window;
 /// Atomic output (issue 21): writers killed at random points leave the old file or the new one.

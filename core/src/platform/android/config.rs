@@ -204,6 +204,18 @@ pub struct AndroidSched {
     /// How a mutator collecting in the foreground (a non-concurrent cycle: GC_FOR_ALLOC, fg) is boosted. See
     /// [`BoostRule`]. Default `source`.
     pub boost: BoostRule,
+    /// Slice expiry at the scheduler tick (source audit of issue #16): Linux 3.4 builds with
+    /// `SCHED_FEAT(HRTICK, false)` (kernel/sched/features.h), so a running thread's slice is checked only by
+    /// `check_preempt_tick` from `task_tick_fair` at the periodic tick (`hz`): a slice ends at the first tick
+    /// after the thread has run longer than its ideal runtime [P: Linux 3.4 kernel/sched/fair.c]. Default true.
+    /// False: a slice ends at its exact time (the model before; what HRTICK would do).
+    pub slice_at_tick: bool,
+    /// `min_vruntime` advancing with the running thread (source audit of issue #16): in Linux 3.4 `update_curr`
+    /// → `update_min_vruntime` sets it to max(min_vruntime, min(current's vruntime, leftmost queued)) on every
+    /// accounting update, and `enqueue_entity` calls `update_curr` before `place_entity`, so a woken thread's
+    /// GENTLE_FAIR_SLEEPERS floor uses the fresh value [P: Linux 3.4 kernel/sched/fair.c]. Default true (per-core
+    /// run queues). False: `min_vruntime` moves only when a thread is dispatched (the model before).
+    pub fresh_min_vruntime: bool,
 }
 
 /// The priority boost of a thread running a non-concurrent collection.
@@ -236,6 +248,8 @@ impl Default for AndroidSched {
             daemon_nice: 0,
             background_nice: 0,
             boost: BoostRule::Source,
+            slice_at_tick: true,
+            fresh_min_vruntime: true,
         }
     }
 }

@@ -56,7 +56,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). Mechanism 3
 /// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 9] = [
+pub const ABLATIONS: [(&str, &[&str]); 11] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -65,6 +65,14 @@ pub const ABLATIONS: [(&str, &[&str]); 9] = [
     (
         "1 foreground collector boosted to nice -4",
         &["android.sched.boost=\"fixed\""],
+    ),
+    (
+        "1 slices end at their exact time (HRTICK)",
+        &["android.sched.slice_at_tick=false"],
+    ),
+    (
+        "1 min_vruntime moves only at dispatch",
+        &["android.sched.fresh_min_vruntime=false"],
     ),
     (
         "2 pause ends at wake-up, no idle exit",
