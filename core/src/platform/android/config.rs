@@ -104,7 +104,8 @@ pub struct AndroidGcCosts {
     pub sweep_us_per_mib_freed: f64,
     /// Share of the sweep done holding the heap lock (the bulk frees). Default 0.5 [E], range 0–1.
     pub sweep_locked_fraction: f64,
-    /// Sweep batches (the lock is taken once per batch). Default 8 [E], range 1–1000.
+    /// Sweep batches (the lock is taken once per batch) under `sweep_per_buffer = false`. Default 8 [E], range
+    /// 1–1000.
     pub sweep_batches: u32,
     /// Trimming, per MiB of free heap returned (`mspace_trim` + `madvise`). `[µs/MiB]`, default 300 [E].
     pub trim_us_per_mib: f64,
@@ -127,6 +128,20 @@ pub struct AndroidGcCosts {
     /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
     /// 20 [E].
     pub safepoint_poll_us: f64,
+    /// The concurrent sweep takes the heap lock once per buffer of freed pointers (source audit of issue #16):
+    /// `dvmHeapBitmapSweepWalk` collects garbage pointers in `pointerBuf[4 * HB_BITS_PER_WORD]` and calls
+    /// `sweepBitmapCallback` — `dvmLockHeap`, `dvmHeapSourceFreeList`, `dvmUnlockHeap` when `isConcurrent` —
+    /// whenever fewer than a bitmap word's worth of slots are left, so every flush frees at least
+    /// `sweep_objects_per_lock` objects [P: Dalvik android-4.3_r1 vm/alloc/HeapBitmap.cpp, MarkSweep.cpp]. The
+    /// batches of a cycle are then ⌈objects freed / sweep_objects_per_lock⌉ (hundreds per collection), and a
+    /// computing mutator meets a batch's short hold only if it allocates during it. A cycle that holds the lock
+    /// throughout (stop-the-world, fg) frees in one batch. Default true; false: `sweep_batches` fixed batches,
+    /// each stalling every computing mutator (the model before).
+    pub sweep_per_buffer: bool,
+    /// Objects freed per heap-lock take of the concurrent sweep: 4 × 32 − 32 = 96 on 32-bit ARM (a flush happens
+    /// at the first bitmap word that leaves fewer than 32 free slots, so a flush holds 96 plus part of one
+    /// word's garbage, a few objects more for 34–62 B objects) [P: HeapBitmap.cpp]. Range 1–10⁶.
+    pub sweep_objects_per_lock: u32,
 }
 
 impl Default for AndroidGcCosts {
@@ -152,6 +167,8 @@ impl Default for AndroidGcCosts {
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
             contention_sleep_us: 20.0,
+            sweep_per_buffer: true,
+            sweep_objects_per_lock: 96,
         }
     }
 }
@@ -413,6 +430,12 @@ impl AndroidConfig {
             finite_in(f, v, 0.0, 1.0)?;
         }
         finite_in("gc.sweep_batches", f64::from(g.sweep_batches), 1.0, 1000.0)?;
+        finite_in(
+            "gc.sweep_objects_per_lock",
+            f64::from(g.sweep_objects_per_lock),
+            1.0,
+            1e6,
+        )?;
         let s = &self.sched;
         finite_in("sched.latency_ms", s.latency_ms, 0.1, 1000.0)?;
         finite_in(

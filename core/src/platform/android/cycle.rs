@@ -139,8 +139,12 @@ impl Sim<'_> {
                         self.suspend_all(t);
                     }
                     if ph == Ph::SweepLock {
-                        self.stall_computing_mutators();
                         let us = self.sweep_batch_us() * g.sweep_locked_fraction;
+                        if g.sweep_per_buffer {
+                            self.stall_allocating_mutators(us);
+                        } else {
+                            self.stall_computing_mutators();
+                        }
                         self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepFree);
                         return;
                     }
@@ -225,7 +229,7 @@ impl Sim<'_> {
                     if self
                         .cycle
                         .as_ref()
-                        .is_some_and(|c| c.batch >= g.sweep_batches)
+                        .is_some_and(|c| c.batch >= self.sweep_batches())
                     {
                         self.set_phase(Ph::FinishLock);
                         continue;
@@ -244,7 +248,7 @@ impl Sim<'_> {
     /// allocate into what the sweep has freed so far (Dalvik's `sweepBitmapCallback` → `dvmHeapSourceFreeList`,
     /// models.md §1.6 step 4); the soft limit moves only at the cycle's end.
     fn free_batch(&mut self) {
-        let batches = self.cfg.gc.sweep_batches.max(1) as usize;
+        let batches = self.sweep_batches().max(1) as usize;
         let Some(c) = self.cycle.as_ref() else {
             return;
         };
@@ -256,8 +260,12 @@ impl Sim<'_> {
         }
         self.allocated -= freed;
         self.dead = self.dead.saturating_sub(freed);
-        // The timeline shows each batch's frees, not only the allocations that follow them.
-        self.sample_occupancy();
+        // The timeline shows the sweep's frees, not only the allocations that follow them — about eight samples
+        // per sweep, however many buffers it flushes.
+        let stride = (batches / 8).max(1);
+        if (k + 1) % stride == 0 || k + 1 >= batches {
+            self.sample_occupancy();
+        }
     }
 
     fn sweep_batch_us(&self) -> f64 {
@@ -265,7 +273,27 @@ impl Sim<'_> {
         let freed = self.cycle.as_ref().map_or(0, |c| c.reclaim_bytes) as f64;
         let objects = freed / self.prof.mean_object_bytes();
         (freed / MIB * g.sweep_us_per_mib_freed + objects * g.sweep_ns_per_object_freed / 1000.0)
-            / f64::from(g.sweep_batches)
+            / f64::from(self.sweep_batches())
+    }
+
+    /// The running cycle's sweep batches: one per `pointerBuf` flush of the concurrent sweep
+    /// (`android.gc.sweep_per_buffer`, Dalvik's `sweepBitmapCallback`), one when the cycle holds the lock
+    /// throughout, or the fixed `sweep_batches`.
+    fn sweep_batches(&self) -> u32 {
+        let g = &self.cfg.gc;
+        if !g.sweep_per_buffer {
+            return g.sweep_batches;
+        }
+        let Some(c) = self.cycle.as_ref() else {
+            return 1;
+        };
+        if !c.concurrent || c.hold_lock {
+            return 1;
+        }
+        let objects = c.reclaim_bytes as f64 / self.prof.mean_object_bytes();
+        (objects / f64::from(g.sweep_objects_per_lock.max(1)))
+            .ceil()
+            .clamp(1.0, f64::from(u32::MAX)) as u32
     }
 
     fn mark_us(&self) -> f64 {

@@ -302,6 +302,28 @@ impl Sim<'_> {
         }
     }
 
+    /// The collector has just taken the heap lock for a short hold of `hold_us` (one concurrent-sweep buffer,
+    /// `android.gc.sweep_per_buffer`): a computing mutator meets it only if its next interleaved allocation falls
+    /// inside the hold — with allocations one object's compute apart (`per_object_ns`) and the hold starting at a
+    /// random point of that interval, with probability min(1, hold / per_object_ns).
+    pub(super) fn stall_allocating_mutators(&mut self, hold_us: f64) {
+        if !self.collector_holds_lock() {
+            return;
+        }
+        let per_object_ns =
+            self.prof.mean_object_bytes() / 1024.0 * self.prof.mutator_us_per_kib * 1000.0;
+        let p = (hold_us * 1000.0 / per_object_ns.max(1e-9)).min(1.0);
+        for x in 0..self.threads.len() {
+            if self.is_mutator(x)
+                && self.threads[x].step == Step::Compute
+                && matches!(self.threads[x].state, TState::Running(_))
+                && self.rng.next_f64() < p
+            {
+                self.stall_on_heap_lock(x);
+            }
+        }
+    }
+
     /// The cohort's compute is done: allocate it (takes the heap lock).
     pub(super) fn mutator_alloc(&mut self, t: usize) {
         if self.try_lock(t) {
