@@ -88,3 +88,25 @@ fn the_concurrent_sweep_takes_the_heap_lock_per_pointer_buffer() {
         );
     }
 }
+
+#[test]
+fn a_trim_holds_the_heap_lock() {
+    // gcDaemonThread runs trimHeaps between dvmLockHeap and dvmUnlockHeap: mutators allocating during a trim
+    // wait for it, so there are more heap contentions than with a lock-free trim. javac has none otherwise; a
+    // 1 ms trim timeout makes the daemon trim after nearly every concurrent collection.
+    for (p, sets) in [
+        ("android/javac", &["android.heap.trim_idle_ms=1"][..]),
+        ("android/pandora", &[][..]),
+    ] {
+        let locked = run(p, sets);
+        let mut free_sets = sets.to_vec();
+        free_sets.push("android.gc.trim_locked=false");
+        let free = run(p, &free_sets);
+        let (a, b) = (
+            locked.summary.heap_contentions.unwrap_or(0),
+            free.summary.heap_contentions.unwrap_or(0),
+        );
+        eprintln!("{p}: contentions with locked trims {a}, lock-free {b}");
+        assert!(a > b, "{p}: contentions with locked trims {a}, lock-free {b}");
+    }
+}

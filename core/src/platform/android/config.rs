@@ -142,6 +142,19 @@ pub struct AndroidGcCosts {
     /// at the first bitmap word that leaves fewer than 32 free slots, so a flush holds 96 plus part of one
     /// word's garbage, a few objects more for 34–62 B objects) [P: HeapBitmap.cpp]. Range 1–10⁶.
     pub sweep_objects_per_lock: u32,
+    /// The trim runs holding the heap lock (source audit of issue #16): `gcDaemonThread` calls `dvmLockHeap()`
+    /// before `trimHeaps()` and unlocks after it [P: Dalvik android-4.3_r1 vm/alloc/HeapSource.cpp], so a
+    /// mutator that allocates meanwhile blocks. Default true; false: the trim takes no lock (the model before).
+    pub trim_locked: bool,
+    /// Trimming, per chunk of the Java heap: `trimHeaps` walks every chunk with `mspace_inspect_all` (calling
+    /// `releasePagesInRange` on each) after `mspace_trim` [P: HeapSource.cpp]; gclab counts the in-use chunks
+    /// (bytes allocated / mean object size). `[ns]`, default 10 [E] (a header load and an add per chunk, chunks
+    /// adjacent in memory: 5–20 ns on Krait at the top clock), range 0–10⁶.
+    pub trim_ns_per_chunk: f64,
+    /// Trimming the native heap: `trimHeaps` then runs `dlmalloc_trim(0)` and `dlmalloc_inspect_all` over the
+    /// process's native malloc heap [P: HeapSource.cpp], whose size no benchmark publishes. `[µs]`, default 100
+    /// [E] (a native heap of a few MiB, ~10⁴ chunks at ~10 ns), range 0–10⁶.
+    pub trim_native_us: f64,
 }
 
 impl Default for AndroidGcCosts {
@@ -169,6 +182,9 @@ impl Default for AndroidGcCosts {
             contention_sleep_us: 20.0,
             sweep_per_buffer: true,
             sweep_objects_per_lock: 96,
+            trim_locked: true,
+            trim_ns_per_chunk: 10.0,
+            trim_native_us: 100.0,
         }
     }
 }
@@ -415,6 +431,8 @@ impl AndroidConfig {
             ("gc.card_scan_us_per_mib", g.card_scan_us_per_mib),
             ("gc.sweep_us_per_mib_freed", g.sweep_us_per_mib_freed),
             ("gc.trim_us_per_mib", g.trim_us_per_mib),
+            ("gc.trim_ns_per_chunk", g.trim_ns_per_chunk),
+            ("gc.trim_native_us", g.trim_native_us),
             ("gc.alloc_ns_per_object", g.alloc_ns_per_object),
             ("gc.safepoint_poll_us", g.safepoint_poll_us),
             ("gc.contention_sleep_us", g.contention_sleep_us),

@@ -526,12 +526,8 @@ impl Sim<'_> {
         match self.threads[t].role {
             Role::Daemon => {
                 if c.trigger == Trigger::Trim {
-                    let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / MIB;
-                    let w = self.work_us(
-                        free_mib * self.cfg.gc.trim_us_per_mib,
-                        self.cfg.gc.sweep_stall_fraction,
-                    );
-                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                    let free = self.soft_limit.saturating_sub(self.allocated);
+                    self.start_trim(t, free);
                 } else if self.kind == crate::CollectorKind::Bg
                     && self.cfg.gc.bg_trim
                     && self.footprint > self.soft_limit
@@ -539,13 +535,8 @@ impl Sim<'_> {
                     // §4.1.2's bg trimming of an under-utilised heap (`android.gc.bg_trim`): the pages forced
                     // allocations had added above the new soft limit go back to the OS.
                     self.trigger_counts[Trigger::Trim as usize] += 1;
-                    let free_mib =
-                        (self.footprint - self.allocated.min(self.footprint)) as f64 / MIB;
-                    let w = self.work_us(
-                        free_mib * self.cfg.gc.trim_us_per_mib,
-                        self.cfg.gc.sweep_stall_fraction,
-                    );
-                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                    let free = self.footprint - self.allocated.min(self.footprint);
+                    self.start_trim(t, free);
                 } else {
                     self.daemon_idle(t, true);
                 }

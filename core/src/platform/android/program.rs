@@ -265,10 +265,11 @@ impl Sim<'_> {
     /// fg's whole cycle): a mutator computing now meets it at its next interleaved allocation.
     pub(super) fn collector_holds_lock(&self) -> bool {
         !self.suspending
-            && self
+            && (self
                 .cycle
                 .as_ref()
                 .is_some_and(|c| Some(c.collector) == self.lock_holder)
+                || self.trim_holds_lock)
     }
 
     /// `t` is computing a cohort while the collector holds the heap lock: its next interleaved allocation (one

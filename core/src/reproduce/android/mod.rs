@@ -56,7 +56,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). Mechanism 3
 /// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 12] = [
+pub const ABLATIONS: [(&str, &[&str]); 13] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -85,7 +85,18 @@ pub const ABLATIONS: [(&str, &[&str]); 12] = [
         "4 sweep in 8 fixed batches, not per pointer buffer",
         &["android.gc.sweep_per_buffer=false"],
     ),
-    ("4 trimming free", &["android.gc.trim_us_per_mib=0"]),
+    (
+        "4 trimming free",
+        &[
+            "android.gc.trim_us_per_mib=0",
+            "android.gc.trim_ns_per_chunk=0",
+            "android.gc.trim_native_us=0",
+        ],
+    ),
+    (
+        "4 trim without the heap lock",
+        &["android.gc.trim_locked=false"],
+    ),
     (
         "4 no bg trim of an under-used heap",
         &["android.gc.bg_trim=false"],
