@@ -110,3 +110,28 @@ fn a_trim_holds_the_heap_lock() {
         assert!(a > b, "{p}: contentions with locked trims {a}, lock-free {b}");
     }
 }
+
+#[test]
+fn bytes_allocated_counts_dlmalloc_chunks() {
+    // countAllocation adds mspace_usable_size + HEAP_SOURCE_CHUNK_OVERHEAD: the first concurrent trigger
+    // (8 MiB − 128 KiB of bytesAllocated) comes after fewer requested bytes, and more collections run.
+    for p in ["android/javac", "android/lusearch", "android/jack"] {
+        let chunks = run(p, &[]);
+        let raw = run(p, &["android.heap.chunk_accounting=false"]);
+        let (a, b) = (
+            chunks.gc_events[0].alloc_index,
+            raw.gc_events[0].alloc_index,
+        );
+        eprintln!(
+            "{p}: first GC at object {a} vs {b}; collections {} vs {}",
+            chunks.summary.collections, raw.summary.collections
+        );
+        assert!(a < b, "{p}: first GC at object {a} with chunks, {b} raw");
+        assert!(
+            chunks.summary.collections >= raw.summary.collections,
+            "{p}: {} collections with chunks, {} raw",
+            chunks.summary.collections,
+            raw.summary.collections
+        );
+    }
+}

@@ -29,6 +29,19 @@ pub struct AndroidHeap {
     pub trim_idle_ms: u64,
     /// What "live" means when a (major) collection re-sizes the heap (mechanism 5, issue #16). See [`SizingLive`].
     pub sizing_live: SizingLive,
+    /// Dalvik's byte accounting (source audit of issue #16): `countAllocation` adds `mspace_usable_size(ptr) +
+    /// HEAP_SOURCE_CHUNK_OVERHEAD` to `bytesAllocated` and `countFree` subtracts the same [P: Dalvik
+    /// android-4.3_r1 vm/alloc/HeapSource.cpp], i.e. each object's dlmalloc chunk, not its requested size — so
+    /// the soft limit, the concurrent-start threshold and the post-GC sizing all see `chunk_overhead_bytes` more
+    /// per object. Default true; false counts requested bytes (the model before).
+    pub chunk_accounting: bool,
+    /// Chunk bytes beyond the request, per object: dlmalloc's chunk is `(n + 4 + 7) & ~7` bytes on 32-bit ARM
+    /// (a 4-byte head, 8-byte alignment; usable size + HEAP_SOURCE_CHUNK_OVERHEAD (= sizeof(size_t)) equals the
+    /// chunk size), so an object whose size is a multiple of 4 — Dalvik's instance sizes are — costs 4 or 8 bytes
+    /// more, 6 on average [D: dlmalloc.c `pad_request`, HeapSource.h]: 10–18 % of Table 1's 34–62 B mean
+    /// objects. Large objects are charged the same share (a simplification: the presets have none). `[bytes]`,
+    /// range 0–64.
+    pub chunk_overhead_bytes: f64,
 }
 
 /// The "live" bytes `dvmHeapSourceGrowForUtilization` sizes the heap from.
@@ -58,6 +71,8 @@ impl Default for AndroidHeap {
             sizing: SizingRule::Source,
             trim_idle_ms: 5000,
             sizing_live: SizingLive::BytesAllocated,
+            chunk_accounting: true,
+            chunk_overhead_bytes: 6.0,
         }
     }
 }
@@ -415,6 +430,12 @@ impl AndroidConfig {
             64.0 * 1048576.0,
         )?;
         finite_in("heap.trim_idle_ms", h.trim_idle_ms as f64, 1.0, 1e7)?;
+        finite_in(
+            "heap.chunk_overhead_bytes",
+            h.chunk_overhead_bytes,
+            0.0,
+            64.0,
+        )?;
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
         for (f, v) in [

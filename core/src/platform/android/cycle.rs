@@ -254,12 +254,15 @@ impl Sim<'_> {
         };
         let (n, k) = (c.reclaim.len(), c.batch as usize);
         let batch = &c.reclaim[n * k.min(batches) / batches..n * (k + 1).min(batches) / batches];
-        let freed = batch.iter().map(|p| p.0).sum::<u64>().min(self.allocated);
+        let raw = batch.iter().map(|p| p.0).sum::<u64>();
+        // countFree subtracts the same chunk bytes countAllocation added.
+        let freed_heap = self.heap_bytes(raw).min(self.allocated);
+        let freed = raw.min(self.dead);
         if let Some(l) = self.layout.as_mut() {
             l.reclaim(batch.iter().map(|p| p.1), SimTime(self.now));
         }
-        self.allocated -= freed;
-        self.dead = self.dead.saturating_sub(freed);
+        self.allocated -= freed_heap;
+        self.dead -= freed;
         // The timeline shows the sweep's frees, not only the allocations that follow them — about eight samples
         // per sweep, however many buffers it flushes.
         let stride = (batches / 8).max(1);

@@ -346,8 +346,10 @@ impl Sim<'_> {
             return;
         }
         let n = self.mutators[i].cohort;
-        let fits_soft = self.allocated + n <= self.soft_limit && self.fits_whole(i, n);
-        let fits_growth = self.allocated + n <= self.growth_limit;
+        // bytesAllocated counts chunks (android.heap.chunk_accounting).
+        let need = self.heap_bytes(n);
+        let fits_soft = self.allocated + need <= self.soft_limit && self.fits_whole(i, n);
+        let fits_growth = self.allocated + need <= self.growth_limit;
         let bg = self.kind == CollectorKind::Bg;
         if fits_soft || (bg && fits_growth) {
             if !fits_soft {
@@ -365,7 +367,8 @@ impl Sim<'_> {
             // The cohort's objects are allocated one by one: those below the soft limit succeed, the first one
             // past it fails (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB
             // between the concurrent trigger and the limit by up to a cohort.
-            self.allocate_part(t, self.soft_limit - self.allocated);
+            let room = self.request_bytes(self.soft_limit - self.allocated);
+            self.allocate_part(t, room);
         }
         if self.cycle.is_some() {
             self.alloc_waits += 1;
@@ -391,7 +394,7 @@ impl Sim<'_> {
             if fits_growth {
                 // Grow: the soft limit, and for a large object the footprint, give way for this allocation
                 // (dvmHeapSourceAllocAndGrow).
-                self.soft_limit = self.soft_limit.max(self.allocated + n);
+                self.soft_limit = self.soft_limit.max(self.allocated + need);
                 self.mutators[i].grown = true;
                 self.mutators[i].after_gc_for_alloc = false;
                 self.mutator_locked(t);

@@ -56,7 +56,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). Mechanism 3
 /// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 13] = [
+pub const ABLATIONS: [(&str, &[&str]); 14] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -80,6 +80,10 @@ pub const ABLATIONS: [(&str, &[&str]); 13] = [
             "android.pauses.end=\"wakeup\"",
             "android.pauses.idle_exit=false",
         ],
+    ),
+    (
+        "3 bytesAllocated counts requested bytes, not chunks",
+        &["android.heap.chunk_accounting=false"],
     ),
     (
         "4 sweep in 8 fixed batches, not per pointer buffer",
