@@ -51,10 +51,7 @@ fn slices_end_at_the_scheduler_tick() {
     let (on, n_on) = segment_ends_on_ticks(&[]);
     let (off, n_off) = segment_ends_on_ticks(&["android.sched.slice_at_tick=false"]);
     eprintln!("segment ends on a tick: at tick {on}/{n_on}, exact {off}/{n_off}");
-    assert!(
-        on >= off + 10,
-        "at tick {on}/{n_on}, exact {off}/{n_off}"
-    );
+    assert!(on >= off + 10, "at tick {on}/{n_on}, exact {off}/{n_off}");
 }
 
 #[test]
@@ -107,7 +104,10 @@ fn a_trim_holds_the_heap_lock() {
             free.summary.heap_contentions.unwrap_or(0),
         );
         eprintln!("{p}: contentions with locked trims {a}, lock-free {b}");
-        assert!(a > b, "{p}: contentions with locked trims {a}, lock-free {b}");
+        assert!(
+            a > b,
+            "{p}: contentions with locked trims {a}, lock-free {b}"
+        );
     }
 }
 

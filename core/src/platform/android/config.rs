@@ -230,8 +230,9 @@ pub struct AndroidSched {
     /// core's threads [P: Linux 3.4 kernel/sched/fair.c, include/linux/topology.h]. Default true. Off: one
     /// system-wide queue any idle core takes from (the model before).
     pub per_core_rq: bool,
-    /// Scheduler tick rate HZ, the period of periodic balancing. `[Hz]`, default 100 [P: arch/arm/Kconfig's
-    /// default; hammerhead_defconfig sets none], range 10–1000.
+    /// Scheduler tick rate HZ, the period of periodic balancing and of slice expiry. `[Hz]`, default 100
+    /// [P: CONFIG_HZ=100 in the Nexus 5's Linux 3.4.0 config, CyanogenMod/android_kernel_lge_hammerhead
+    /// arch/arm/configs/hammerhead_defconfig], range 10–1000.
     pub hz: u32,
     /// `sysctl_sched_migration_cost`: a thread that ran this recently is cache-hot (not pulled by balancing), and
     /// a core whose average idle period is shorter does no newly idle balancing. `[µs]`, default 500 [P: Linux
