@@ -9,6 +9,8 @@ mod android_layout;
 mod android_pauses;
 /// Issue #16 mechanisms 1 and 5 on android-krait: Linux 3.4's scaled CFS tunables, sizing from bytesAllocated.
 mod android_sched_sizing;
+/// Issue #16's source audit on android-krait: boost, chunk accounting, sweep and trim locking, tick, min_vruntime.
+mod android_source_audit;
 /// The phone's other processes (surfaceflinger, system_server, kernel threads) sharing the app's cores.
 mod android_system;
 /// The real binary opens its window under Xvfb and renders the default scenario.

@@ -29,6 +29,19 @@ pub struct AndroidHeap {
     pub trim_idle_ms: u64,
     /// What "live" means when a (major) collection re-sizes the heap (mechanism 5, issue #16). See [`SizingLive`].
     pub sizing_live: SizingLive,
+    /// Dalvik's byte accounting (source audit of issue #16): `countAllocation` adds `mspace_usable_size(ptr) +
+    /// HEAP_SOURCE_CHUNK_OVERHEAD` to `bytesAllocated` and `countFree` subtracts the same [P: Dalvik
+    /// android-4.3_r1 vm/alloc/HeapSource.cpp], i.e. each object's dlmalloc chunk, not its requested size — so
+    /// the soft limit, the concurrent-start threshold and the post-GC sizing all see `chunk_overhead_bytes` more
+    /// per object. Default false until the calibration search is re-run with it (docs/models-android.md, "Source audit"); false counts requested bytes (the model before).
+    pub chunk_accounting: bool,
+    /// Chunk bytes beyond the request, per object: dlmalloc's chunk is `(n + 4 + 7) & ~7` bytes on 32-bit ARM
+    /// (a 4-byte head, 8-byte alignment; usable size + HEAP_SOURCE_CHUNK_OVERHEAD (= sizeof(size_t)) equals the
+    /// chunk size), so an object whose size is a multiple of 4 — Dalvik's instance sizes are — costs 4 or 8 bytes
+    /// more, 6 on average [D: dlmalloc.c `pad_request`, HeapSource.h]: 10–18 % of Table 1's 34–62 B mean
+    /// objects. Large objects are charged the same share (a simplification: the presets have none). `[bytes]`,
+    /// range 0–64.
+    pub chunk_overhead_bytes: f64,
 }
 
 /// The "live" bytes `dvmHeapSourceGrowForUtilization` sizes the heap from.
@@ -58,6 +71,8 @@ impl Default for AndroidHeap {
             sizing: SizingRule::Source,
             trim_idle_ms: 5000,
             sizing_live: SizingLive::BytesAllocated,
+            chunk_accounting: false,
+            chunk_overhead_bytes: 6.0,
         }
     }
 }
@@ -104,7 +119,8 @@ pub struct AndroidGcCosts {
     pub sweep_us_per_mib_freed: f64,
     /// Share of the sweep done holding the heap lock (the bulk frees). Default 0.5 [E], range 0–1.
     pub sweep_locked_fraction: f64,
-    /// Sweep batches (the lock is taken once per batch). Default 8 [E], range 1–1000.
+    /// Sweep batches (the lock is taken once per batch) under `sweep_per_buffer = false`. Default 8 [E], range
+    /// 1–1000.
     pub sweep_batches: u32,
     /// Trimming, per MiB of free heap returned (`mspace_trim` + `madvise`). `[µs/MiB]`, default 300 [E].
     pub trim_us_per_mib: f64,
@@ -127,6 +143,33 @@ pub struct AndroidGcCosts {
     /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
     /// 20 [E].
     pub safepoint_poll_us: f64,
+    /// The concurrent sweep takes the heap lock once per buffer of freed pointers (source audit of issue #16):
+    /// `dvmHeapBitmapSweepWalk` collects garbage pointers in `pointerBuf[4 * HB_BITS_PER_WORD]` and calls
+    /// `sweepBitmapCallback` — `dvmLockHeap`, `dvmHeapSourceFreeList`, `dvmUnlockHeap` when `isConcurrent` —
+    /// whenever fewer than a bitmap word's worth of slots are left, so every flush frees at least
+    /// `sweep_objects_per_lock` objects [P: Dalvik android-4.3_r1 vm/alloc/HeapBitmap.cpp, MarkSweep.cpp]. The
+    /// batches of a cycle are then ⌈objects freed / sweep_objects_per_lock⌉ (hundreds per collection), and a
+    /// computing mutator meets a batch's short hold only if it allocates during it. A cycle that holds the lock
+    /// throughout (stop-the-world, fg) frees in one batch. Default false until the calibration search is re-run with it (docs/models-android.md, "Source audit"); false: `sweep_batches` fixed batches,
+    /// each stalling every computing mutator (the model before).
+    pub sweep_per_buffer: bool,
+    /// Objects freed per heap-lock take of the concurrent sweep: 4 × 32 − 32 = 96 on 32-bit ARM (a flush happens
+    /// at the first bitmap word that leaves fewer than 32 free slots, so a flush holds 96 plus part of one
+    /// word's garbage, a few objects more for 34–62 B objects) [P: HeapBitmap.cpp]. Range 1–10⁶.
+    pub sweep_objects_per_lock: u32,
+    /// The trim runs holding the heap lock (source audit of issue #16): `gcDaemonThread` calls `dvmLockHeap()`
+    /// before `trimHeaps()` and unlocks after it [P: Dalvik android-4.3_r1 vm/alloc/HeapSource.cpp], so a
+    /// mutator that allocates meanwhile blocks. Default false until the calibration search is re-run with it (docs/models-android.md, "Source audit"); false: the trim takes no lock (the model before).
+    pub trim_locked: bool,
+    /// Trimming, per chunk of the Java heap: `trimHeaps` walks every chunk with `mspace_inspect_all` (calling
+    /// `releasePagesInRange` on each) after `mspace_trim` [P: HeapSource.cpp]; gclab counts the in-use chunks
+    /// (bytes allocated / mean object size). `[ns]`, default 10 [E] (a header load and an add per chunk, chunks
+    /// adjacent in memory: 5–20 ns on Krait at the top clock), range 0–10⁶.
+    pub trim_ns_per_chunk: f64,
+    /// Trimming the native heap: `trimHeaps` then runs `dlmalloc_trim(0)` and `dlmalloc_inspect_all` over the
+    /// process's native malloc heap [P: HeapSource.cpp], whose size no benchmark publishes. `[µs]`, default 100
+    /// [E] (a native heap of a few MiB, ~10⁴ chunks at ~10 ns), range 0–10⁶.
+    pub trim_native_us: f64,
 }
 
 impl Default for AndroidGcCosts {
@@ -152,6 +195,11 @@ impl Default for AndroidGcCosts {
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
             contention_sleep_us: 20.0,
+            sweep_per_buffer: false,
+            sweep_objects_per_lock: 96,
+            trim_locked: false,
+            trim_ns_per_chunk: 10.0,
+            trim_native_us: 100.0,
         }
     }
 }
@@ -182,8 +230,9 @@ pub struct AndroidSched {
     /// core's threads [P: Linux 3.4 kernel/sched/fair.c, include/linux/topology.h]. Default true. Off: one
     /// system-wide queue any idle core takes from (the model before).
     pub per_core_rq: bool,
-    /// Scheduler tick rate HZ, the period of periodic balancing. `[Hz]`, default 100 [P: arch/arm/Kconfig's
-    /// default; hammerhead_defconfig sets none], range 10–1000.
+    /// Scheduler tick rate HZ, the period of periodic balancing and of slice expiry. `[Hz]`, default 100
+    /// [P: CONFIG_HZ=100 in the Nexus 5's Linux 3.4.0 config, CyanogenMod/android_kernel_lge_hammerhead
+    /// arch/arm/configs/hammerhead_defconfig], range 10–1000.
     pub hz: u32,
     /// `sysctl_sched_migration_cost`: a thread that ran this recently is cache-hot (not pulled by balancing), and
     /// a core whose average idle period is shorter does no newly idle balancing. `[µs]`, default 500 [P: Linux
@@ -194,13 +243,42 @@ pub struct AndroidSched {
     pub context_switch_us: f64,
     /// Extra cost when a thread resumes on another core (cold L1). `[µs]`, default 15 [E].
     pub migration_us: f64,
-    /// Nice value of the mutator running a foreground collection (fg, GC-ALLOC). Default −4 [E] (the paper:
-    /// "boosts the collector priority"), range −20–19.
+    /// Nice value of the mutator running a foreground collection under `boost = "fixed"` (the ablation).
+    /// Default −4 [E] (the paper: "boosts the collector priority"), range −20–19.
     pub boost_nice: i32,
     /// Nice value of the GC daemon. Default 0 (Dalvik's internal threads run at normal priority) [P].
     pub daemon_nice: i32,
     /// Nice value of the process's other threads (binder, JIT, finalizer, …). Default 0 [E].
     pub background_nice: i32,
+    /// How a mutator collecting in the foreground (a non-concurrent cycle: GC_FOR_ALLOC, fg) is boosted. See
+    /// [`BoostRule`]. Default `fixed` until the calibration search is re-run with `source` (docs/models-android.md,
+    /// "Source audit").
+    pub boost: BoostRule,
+    /// Slice expiry at the scheduler tick (source audit of issue #16): Linux 3.4 builds with
+    /// `SCHED_FEAT(HRTICK, false)` (kernel/sched/features.h), so a running thread's slice is checked only by
+    /// `check_preempt_tick` from `task_tick_fair` at the periodic tick (`hz`): a slice ends at the first tick
+    /// after the thread has run longer than its ideal runtime [P: Linux 3.4 kernel/sched/fair.c]. Default false until the calibration search is re-run with it (docs/models-android.md, "Source audit").
+    /// False: a slice ends at its exact time (the model before; what HRTICK would do).
+    pub slice_at_tick: bool,
+    /// `min_vruntime` advancing with the running thread (source audit of issue #16): in Linux 3.4 `update_curr`
+    /// → `update_min_vruntime` sets it to max(min_vruntime, min(current's vruntime, leftmost queued)) on every
+    /// accounting update, and `enqueue_entity` calls `update_curr` before `place_entity`, so a woken thread's
+    /// GENTLE_FAIR_SLEEPERS floor uses the fresh value [P: Linux 3.4 kernel/sched/fair.c] (per-core run queues). Default false until the calibration search is re-run with it (docs/models-android.md, "Source audit"). False: `min_vruntime` moves only when a thread is dispatched (the model before).
+    pub fresh_min_vruntime: bool,
+}
+
+/// The priority boost of a thread running a non-concurrent collection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoostRule {
+    /// Dalvik 4.3: `dvmCollectGarbageInternal` calls `os_raiseThreadPriority()` when `!spec->isConcurrent`
+    /// (dalvik/vm/alloc/Heap.cpp), which only raises a thread whose nice value is above
+    /// ANDROID_PRIORITY_NORMAL (0) and only to 0 (dalvik/vm/os/android.cpp, `os_raiseThreadPriority`): a
+    /// nice-0 mutator gets no boost [P: Dalvik android-4.3_r1].
+    Source,
+    /// Every collecting mutator runs at `boost_nice` (the model the presets were calibrated with; the default).
+    #[default]
+    Fixed,
 }
 
 impl Default for AndroidSched {
@@ -218,6 +296,9 @@ impl Default for AndroidSched {
             boost_nice: -4,
             daemon_nice: 0,
             background_nice: 0,
+            boost: BoostRule::Fixed,
+            slice_at_tick: false,
+            fresh_min_vruntime: false,
         }
     }
 }
@@ -352,6 +433,12 @@ impl AndroidConfig {
             64.0 * 1048576.0,
         )?;
         finite_in("heap.trim_idle_ms", h.trim_idle_ms as f64, 1.0, 1e7)?;
+        finite_in(
+            "heap.chunk_overhead_bytes",
+            h.chunk_overhead_bytes,
+            0.0,
+            64.0,
+        )?;
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
         for (f, v) in [
@@ -368,6 +455,8 @@ impl AndroidConfig {
             ("gc.card_scan_us_per_mib", g.card_scan_us_per_mib),
             ("gc.sweep_us_per_mib_freed", g.sweep_us_per_mib_freed),
             ("gc.trim_us_per_mib", g.trim_us_per_mib),
+            ("gc.trim_ns_per_chunk", g.trim_ns_per_chunk),
+            ("gc.trim_native_us", g.trim_native_us),
             ("gc.alloc_ns_per_object", g.alloc_ns_per_object),
             ("gc.safepoint_poll_us", g.safepoint_poll_us),
             ("gc.contention_sleep_us", g.contention_sleep_us),
@@ -383,6 +472,12 @@ impl AndroidConfig {
             finite_in(f, v, 0.0, 1.0)?;
         }
         finite_in("gc.sweep_batches", f64::from(g.sweep_batches), 1.0, 1000.0)?;
+        finite_in(
+            "gc.sweep_objects_per_lock",
+            f64::from(g.sweep_objects_per_lock),
+            1.0,
+            1e6,
+        )?;
         let s = &self.sched;
         finite_in("sched.latency_ms", s.latency_ms, 0.1, 1000.0)?;
         finite_in(

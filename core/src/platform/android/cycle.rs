@@ -20,6 +20,7 @@
 //! The collection frees what was dead when the roots were scanned (its snapshot); objects dying later are
 //! floating garbage until the next collection.
 
+use super::config::BoostRule;
 use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, TState};
 use crate::collector::Trigger;
 use crate::cpu::CpuTag;
@@ -53,7 +54,12 @@ impl Sim<'_> {
         let boosted = self.is_mutator(collector) && (!concurrent || hold_lock);
         let restore_nice = self.threads[collector].nice;
         if boosted {
-            self.threads[collector].nice = self.cfg.sched.boost_nice;
+            // Mechanism 2 of the source audit: Dalvik's `os_raiseThreadPriority` (dalvik/vm/os/android.cpp) lifts
+            // only a thread below normal priority, and only to nice 0; `boost = "fixed"` is the old −4.
+            self.threads[collector].nice = match self.cfg.sched.boost {
+                BoostRule::Source => restore_nice.min(0),
+                BoostRule::Fixed => self.cfg.sched.boost_nice,
+            };
         }
         // A mutator's own System.gc() is its own call, not a pause, unless `android.pauses.explicit_gc`.
         if trigger != Trigger::Explicit || self.cfg.pauses.explicit_gc {
@@ -133,8 +139,12 @@ impl Sim<'_> {
                         self.suspend_all(t);
                     }
                     if ph == Ph::SweepLock {
-                        self.stall_computing_mutators();
                         let us = self.sweep_batch_us() * g.sweep_locked_fraction;
+                        if g.sweep_per_buffer {
+                            self.stall_allocating_mutators(us);
+                        } else {
+                            self.stall_computing_mutators();
+                        }
                         self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepFree);
                         return;
                     }
@@ -219,7 +229,7 @@ impl Sim<'_> {
                     if self
                         .cycle
                         .as_ref()
-                        .is_some_and(|c| c.batch >= g.sweep_batches)
+                        .is_some_and(|c| c.batch >= self.sweep_batches())
                     {
                         self.set_phase(Ph::FinishLock);
                         continue;
@@ -238,20 +248,27 @@ impl Sim<'_> {
     /// allocate into what the sweep has freed so far (Dalvik's `sweepBitmapCallback` → `dvmHeapSourceFreeList`,
     /// models.md §1.6 step 4); the soft limit moves only at the cycle's end.
     fn free_batch(&mut self) {
-        let batches = self.cfg.gc.sweep_batches.max(1) as usize;
+        let batches = self.sweep_batches().max(1) as usize;
         let Some(c) = self.cycle.as_ref() else {
             return;
         };
         let (n, k) = (c.reclaim.len(), c.batch as usize);
         let batch = &c.reclaim[n * k.min(batches) / batches..n * (k + 1).min(batches) / batches];
-        let freed = batch.iter().map(|p| p.0).sum::<u64>().min(self.allocated);
+        let raw = batch.iter().map(|p| p.0).sum::<u64>();
+        // countFree subtracts the same chunk bytes countAllocation added.
+        let freed_heap = self.heap_bytes(raw).min(self.allocated);
+        let freed = raw.min(self.dead);
         if let Some(l) = self.layout.as_mut() {
             l.reclaim(batch.iter().map(|p| p.1), SimTime(self.now));
         }
-        self.allocated -= freed;
-        self.dead = self.dead.saturating_sub(freed);
-        // The timeline shows each batch's frees, not only the allocations that follow them.
-        self.sample_occupancy();
+        self.allocated -= freed_heap;
+        self.dead -= freed;
+        // The timeline shows the sweep's frees, not only the allocations that follow them — about eight samples
+        // per sweep, however many buffers it flushes.
+        let stride = (batches / 8).max(1);
+        if (k + 1) % stride == 0 || k + 1 >= batches {
+            self.sample_occupancy();
+        }
     }
 
     fn sweep_batch_us(&self) -> f64 {
@@ -259,7 +276,27 @@ impl Sim<'_> {
         let freed = self.cycle.as_ref().map_or(0, |c| c.reclaim_bytes) as f64;
         let objects = freed / self.prof.mean_object_bytes();
         (freed / MIB * g.sweep_us_per_mib_freed + objects * g.sweep_ns_per_object_freed / 1000.0)
-            / f64::from(g.sweep_batches)
+            / f64::from(self.sweep_batches())
+    }
+
+    /// The running cycle's sweep batches: one per `pointerBuf` flush of the concurrent sweep
+    /// (`android.gc.sweep_per_buffer`, Dalvik's `sweepBitmapCallback`), one when the cycle holds the lock
+    /// throughout, or the fixed `sweep_batches`.
+    fn sweep_batches(&self) -> u32 {
+        let g = &self.cfg.gc;
+        if !g.sweep_per_buffer {
+            return g.sweep_batches;
+        }
+        let Some(c) = self.cycle.as_ref() else {
+            return 1;
+        };
+        if !c.concurrent || c.hold_lock {
+            return 1;
+        }
+        let objects = c.reclaim_bytes as f64 / self.prof.mean_object_bytes();
+        (objects / f64::from(g.sweep_objects_per_lock.max(1)))
+            .ceil()
+            .clamp(1.0, f64::from(u32::MAX)) as u32
     }
 
     fn mark_us(&self) -> f64 {
@@ -492,12 +529,8 @@ impl Sim<'_> {
         match self.threads[t].role {
             Role::Daemon => {
                 if c.trigger == Trigger::Trim {
-                    let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / MIB;
-                    let w = self.work_us(
-                        free_mib * self.cfg.gc.trim_us_per_mib,
-                        self.cfg.gc.sweep_stall_fraction,
-                    );
-                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                    let free = self.soft_limit.saturating_sub(self.allocated);
+                    self.start_trim(t, free);
                 } else if self.kind == crate::CollectorKind::Bg
                     && self.cfg.gc.bg_trim
                     && self.footprint > self.soft_limit
@@ -505,13 +538,8 @@ impl Sim<'_> {
                     // §4.1.2's bg trimming of an under-utilised heap (`android.gc.bg_trim`): the pages forced
                     // allocations had added above the new soft limit go back to the OS.
                     self.trigger_counts[Trigger::Trim as usize] += 1;
-                    let free_mib =
-                        (self.footprint - self.allocated.min(self.footprint)) as f64 / MIB;
-                    let w = self.work_us(
-                        free_mib * self.cfg.gc.trim_us_per_mib,
-                        self.cfg.gc.sweep_stall_fraction,
-                    );
-                    self.go(t, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+                    let free = self.footprint - self.allocated.min(self.footprint);
+                    self.start_trim(t, free);
                 } else {
                     self.daemon_idle(t, true);
                 }

@@ -73,13 +73,55 @@ impl Sim<'_> {
             self.next_major = true;
             self.start_cycle(d, Trigger::Trim, true, false, false);
         } else {
-            let free_mib = self.soft_limit.saturating_sub(self.allocated) as f64 / 1048576.0;
-            let w = self.work_us(
-                free_mib * self.cfg.gc.trim_us_per_mib,
-                self.cfg.gc.sweep_stall_fraction,
-            );
-            self.go(d, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+            let free = self.soft_limit.saturating_sub(self.allocated);
+            self.start_trim(d, free);
         }
+    }
+
+    /// The daemon trims `free_bytes` of free heap: `trimHeaps` (dalvik/vm/alloc/HeapSource.cpp) returns free
+    /// pages (`trim_us_per_mib`), walks every chunk of the Java heap (`mspace_inspect_all`, `trim_ns_per_chunk`)
+    /// and trims the native heap (`trim_native_us`). With `android.gc.trim_locked` it first takes the heap lock,
+    /// as `gcDaemonThread` does (`dvmLockHeap` … `dvmUnlockHeap`), so allocating mutators wait for the trim.
+    pub(super) fn start_trim(&mut self, d: usize, free_bytes: u64) {
+        let g = &self.cfg.gc;
+        let mut us = free_bytes as f64 / 1048576.0 * g.trim_us_per_mib;
+        if g.trim_locked {
+            let chunks = self.allocated as f64 / self.prof.mean_object_bytes();
+            us += chunks * g.trim_ns_per_chunk / 1000.0 + g.trim_native_us;
+        }
+        let w = self.work_us(us, g.sweep_stall_fraction);
+        if !g.trim_locked {
+            self.go(d, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+            return;
+        }
+        self.trim_work = Some(w);
+        if self.try_lock(d) {
+            self.trim_lock_granted(d);
+        }
+    }
+
+    /// The daemon holds the heap lock for its trim: the trim's work runs; mutators computing now stall at their
+    /// next allocation.
+    pub(super) fn trim_lock_granted(&mut self, d: usize) {
+        let Some(w) = self.trim_work else {
+            return;
+        };
+        self.trim_holds_lock = true;
+        self.go(d, w, Step::Gc(GcStep::Trim), CpuTag::Gc);
+        self.stall_computing_mutators();
+    }
+
+    /// The trim is done: pages returned, the lock released, the daemon idle.
+    pub(super) fn trim_done(&mut self, d: usize) {
+        if let Some(l) = self.layout.as_mut() {
+            l.trim();
+        }
+        self.footprint = self.allocated;
+        if self.trim_work.take().is_some() {
+            self.trim_holds_lock = false;
+            self.unlock(d);
+        }
+        self.daemon_idle(d, false);
     }
 
     pub(super) fn timer_fired(&mut self, t: usize) {

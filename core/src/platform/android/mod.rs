@@ -219,6 +219,8 @@ pub fn simulate(
         live_at_gc_n: 0,
         live_clock_sum: 0.0,
         peak_live: 0,
+        trim_work: None,
+        trim_holds_lock: false,
     };
     sim.sample_occupancy();
     for t in 0..sim.threads.len() {

@@ -30,7 +30,7 @@ impl Sim<'_> {
         // was allocated during the cycle); the ablation sizes from the reachable bytes.
         let live = match self.cfg.heap.sizing_live {
             SizingLive::BytesAllocated => self.allocated,
-            SizingLive::Reachable => self.live.min(self.allocated),
+            SizingLive::Reachable => self.heap_bytes(self.live).min(self.allocated),
         };
         let l = limits_after_gc(live, &params);
         self.soft_limit = l.soft_limit_bytes;
@@ -38,6 +38,28 @@ impl Sim<'_> {
         self.major_soft_limit = l.soft_limit_bytes;
         self.young_room = l.soft_limit_bytes.saturating_sub(self.allocated);
         self.next_major = false;
+    }
+
+    /// What `n` requested bytes add to Dalvik's `bytesAllocated`: their dlmalloc chunks (`countAllocation`,
+    /// dalvik/vm/alloc/HeapSource.cpp) under `android.heap.chunk_accounting`, else `n`.
+    pub(super) fn heap_bytes(&self, n: u64) -> u64 {
+        let h = &self.cfg.heap;
+        if !h.chunk_accounting {
+            return n;
+        }
+        let f = 1.0 + h.chunk_overhead_bytes / self.prof.mean_object_bytes();
+        (n as f64 * f).round() as u64
+    }
+
+    /// The requested bytes whose chunks fill `heap` bytes of `bytesAllocated` (the inverse of
+    /// [`Sim::heap_bytes`], rounded down).
+    pub(super) fn request_bytes(&self, heap: u64) -> u64 {
+        let h = &self.cfg.heap;
+        if !h.chunk_accounting {
+            return heap;
+        }
+        let f = 1.0 + h.chunk_overhead_bytes / self.prof.mean_object_bytes();
+        (heap as f64 / f).floor() as u64
     }
 
     /// Allocates a cohort of `n` bytes: its pieces get lifetimes; the allocation clock moves; deaths happen.
@@ -73,7 +95,7 @@ impl Sim<'_> {
             };
             self.pieces.push(Reverse((death, b, self.epoch, piece)));
         }
-        self.allocated += n;
+        self.allocated += self.heap_bytes(n);
         self.footprint = self.footprint.max(self.allocated);
         self.live += n;
         self.young_alloc += n;
@@ -100,7 +122,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn sample_occupancy(&mut self) {
-        let used = self.live + self.dead;
+        let used = self.heap_bytes(self.live + self.dead);
         self.occupancy.push(OccupancySample {
             time: SimTime(self.now),
             live_bytes: self.live,

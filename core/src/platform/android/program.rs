@@ -265,10 +265,11 @@ impl Sim<'_> {
     /// fg's whole cycle): a mutator computing now meets it at its next interleaved allocation.
     pub(super) fn collector_holds_lock(&self) -> bool {
         !self.suspending
-            && self
+            && (self
                 .cycle
                 .as_ref()
                 .is_some_and(|c| Some(c.collector) == self.lock_holder)
+                || self.trim_holds_lock)
     }
 
     /// `t` is computing a cohort while the collector holds the heap lock: its next interleaved allocation (one
@@ -302,6 +303,28 @@ impl Sim<'_> {
         }
     }
 
+    /// The collector has just taken the heap lock for a short hold of `hold_us` (one concurrent-sweep buffer,
+    /// `android.gc.sweep_per_buffer`): a computing mutator meets it only if its next interleaved allocation falls
+    /// inside the hold — with allocations one object's compute apart (`per_object_ns`) and the hold starting at a
+    /// random point of that interval, with probability min(1, hold / per_object_ns).
+    pub(super) fn stall_allocating_mutators(&mut self, hold_us: f64) {
+        if !self.collector_holds_lock() {
+            return;
+        }
+        let per_object_ns =
+            self.prof.mean_object_bytes() / 1024.0 * self.prof.mutator_us_per_kib * 1000.0;
+        let p = (hold_us * 1000.0 / per_object_ns.max(1e-9)).min(1.0);
+        for x in 0..self.threads.len() {
+            if self.is_mutator(x)
+                && self.threads[x].step == Step::Compute
+                && matches!(self.threads[x].state, TState::Running(_))
+                && self.rng.next_f64() < p
+            {
+                self.stall_on_heap_lock(x);
+            }
+        }
+    }
+
     /// The cohort's compute is done: allocate it (takes the heap lock).
     pub(super) fn mutator_alloc(&mut self, t: usize) {
         if self.try_lock(t) {
@@ -323,8 +346,10 @@ impl Sim<'_> {
             return;
         }
         let n = self.mutators[i].cohort;
-        let fits_soft = self.allocated + n <= self.soft_limit && self.fits_whole(i, n);
-        let fits_growth = self.allocated + n <= self.growth_limit;
+        // bytesAllocated counts chunks (android.heap.chunk_accounting).
+        let need = self.heap_bytes(n);
+        let fits_soft = self.allocated + need <= self.soft_limit && self.fits_whole(i, n);
+        let fits_growth = self.allocated + need <= self.growth_limit;
         let bg = self.kind == CollectorKind::Bg;
         if fits_soft || (bg && fits_growth) {
             if !fits_soft {
@@ -342,7 +367,8 @@ impl Sim<'_> {
             // The cohort's objects are allocated one by one: those below the soft limit succeed, the first one
             // past it fails (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB
             // between the concurrent trigger and the limit by up to a cohort.
-            self.allocate_part(t, self.soft_limit - self.allocated);
+            let room = self.request_bytes(self.soft_limit - self.allocated);
+            self.allocate_part(t, room);
         }
         if self.cycle.is_some() {
             self.alloc_waits += 1;
@@ -368,7 +394,7 @@ impl Sim<'_> {
             if fits_growth {
                 // Grow: the soft limit, and for a large object the footprint, give way for this allocation
                 // (dvmHeapSourceAllocAndGrow).
-                self.soft_limit = self.soft_limit.max(self.allocated + n);
+                self.soft_limit = self.soft_limit.max(self.allocated + need);
                 self.mutators[i].grown = true;
                 self.mutators[i].after_gc_for_alloc = false;
                 self.mutator_locked(t);

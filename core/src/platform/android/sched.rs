@@ -206,6 +206,10 @@ impl Sim<'_> {
     /// core's `avg_idle`, then dispatch on an idle core or the wake-up preemption check.
     fn wake_onto(&mut self, t: usize, core: usize) {
         let from = self.threads[t].last_core.unwrap_or(core);
+        // enqueue_entity: update_curr → update_min_vruntime on the target queue before place_entity.
+        if self.cfg.sched.fresh_min_vruntime {
+            self.rqs[core].min_vruntime = self.current_min_vruntime(core);
+        }
         let v = reframe(
             self.threads[t].vruntime,
             self.rqs[from].min_vruntime,
@@ -231,6 +235,29 @@ impl Sim<'_> {
             };
         }
         self.place_on(t, core);
+    }
+
+    /// `update_min_vruntime()` (Linux 3.4 kernel/sched/fair.c) as of now: the queue's `min_vruntime` raised to the
+    /// smaller of the running thread's virtual runtime (advanced by what it has run since its last accounting)
+    /// and the leftmost queued thread's; never lowered. `[ns of vruntime]`
+    pub(super) fn current_min_vruntime(&self, core: usize) -> u64 {
+        let stored = self.rqs[core].min_vruntime;
+        let curr = self.cores[core].running.map(|r| {
+            let th = &self.threads[r];
+            th.vruntime + (self.now - th.seg_start) * 1024 / weight(th.nice)
+        });
+        let leftmost = self.rqs[core]
+            .queue
+            .iter()
+            .map(|&x| self.threads[x].vruntime)
+            .min();
+        let v = match (curr, leftmost) {
+            (Some(c), Some(l)) => c.min(l),
+            (Some(c), None) => c,
+            (None, Some(l)) => l,
+            (None, None) => stored,
+        };
+        stored.max(v)
     }
 
     /// Puts runnable `t` (virtual runtime already in `core`'s frame) on `core`: runs it there if the core is
@@ -390,7 +417,12 @@ impl Sim<'_> {
         let slot = &mut self.cores[core];
         slot.slice_token += 1;
         let token = slot.slice_token;
-        let at = self.threads[t].seg_start.max(self.now) + slice;
+        let mut at = self.threads[t].seg_start.max(self.now) + slice;
+        if self.cfg.sched.slice_at_tick {
+            // No HRTICK in 3.4: check_preempt_tick sees `delta_exec > ideal_runtime` at the first tick after.
+            let j = self.jiffy_ns();
+            at = (at / j + 1) * j;
+        }
         self.push(at, Ev::SliceEnd { core, token });
     }
 

@@ -213,6 +213,8 @@ impl Sim<'_> {
             Ev::LockGranted { t } => {
                 if self.cycle.as_ref().is_some_and(|c| c.collector == t) {
                     self.cycle_advance();
+                } else if Some(t) == self.daemon {
+                    self.trim_lock_granted(t);
                 } else {
                     self.mutator_locked(t);
                 }
@@ -278,13 +280,7 @@ impl Sim<'_> {
             Step::Compute => self.mutator_computed(t),
             Step::Alloc => self.commit_alloc(t),
             Step::Poll => self.reached_safepoint(t),
-            Step::Gc(GcStep::Trim) if self.cycle.is_none() => {
-                if let Some(l) = self.layout.as_mut() {
-                    l.trim();
-                }
-                self.footprint = self.allocated;
-                self.daemon_idle(t, false);
-            }
+            Step::Gc(GcStep::Trim) if self.cycle.is_none() => self.trim_done(t),
             Step::Gc(GcStep::Wake) => self.daemon_woken(t),
             Step::Gc(_) => self.cycle_work_done(t),
             Step::Background => match self.threads[t].role {

@@ -326,6 +326,10 @@ pub(super) struct Sim<'a> {
     pub(super) live_at_gc_n: u64,
     pub(super) live_clock_sum: f64,
     pub(super) peak_live: u64,
+    /// The daemon's trim work while it waits for or holds the heap lock (`android.gc.trim_locked`).
+    pub(super) trim_work: Option<Work>,
+    /// The daemon holds the heap lock for a trim.
+    pub(super) trim_holds_lock: bool,
 }
 
 /// What a mutator does when it is woken.
