@@ -7,6 +7,7 @@
 //! and what was expected ([`ImportError`]). Log lines that are not understood are never dropped silently: they are
 //! counted in a [`Warnings`] reporter, grouped by reason with their first line numbers.
 
+pub mod alloc;
 mod csv_rows;
 mod error;
 pub mod jvm_log;
@@ -24,7 +25,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub use error::{ImportError, ImportErrorKind, Warnings};
+pub use crate::input::lines::MAX_LINE_BYTES;
+pub use crate::input::warnings::Warnings;
+pub use error::{ImportError, ImportErrorKind};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
@@ -82,8 +85,6 @@ pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
 
-/// Longest line the log importers read; a longer line is skipped (and counted in the warnings). `[bytes]`
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Lines read ahead to tell the format (`--format auto`).
 const DETECT_LINES: usize = 2000;
 /// Most bytes read ahead to tell the format. `[bytes]`

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use gclab_core::Cancel;
-use gclab_core::trace::import::ImportFormat;
+use gclab_core::importers::alloc::ImportFormat;
 use gclab_core::trace::{Event, TraceReader};
 
 use super::*;
@@ -284,7 +284,7 @@ pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, St
 
 /// [`import_to_temp`] of `path` known to be an allocation trace in `format`.
 fn import_to_temp_as(path: &Path, format: ImportFormat) -> Result<PathBuf, String> {
-    use gclab_core::trace::import;
+    use gclab_core::importers::alloc as import;
     use gclab_core::trace::{Form, TraceWriter};
     let name = path.display().to_string();
     static NEXT: AtomicU64 = AtomicU64::new(0);
