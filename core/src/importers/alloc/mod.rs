@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicU64;
 
 use crate::input::lines::Lines;
 use crate::input::warnings::Warnings;
-use crate::trace::{TraceError, TraceHeader, TraceWriter};
+use crate::trace::{Form, TraceError, TraceHeader, TraceReader, TraceWriter};
 
 /// The input formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,6 +139,46 @@ where
         ImportFormat::Et2 => et2::import_counted(name, path, read, make),
         ImportFormat::Gclab => copy(name, path, read, make),
     }
+}
+
+/// Imports `path` (called `name` in errors) in `format` and hands `use_trace` a [`TraceReader`] over the imported
+/// trace as it is made — nothing is written to disk: the importer writes the binary form into a pipe on a scoped
+/// thread of its own while `use_trace` reads the other end, so memory holds the pipe's buffer whatever the size of
+/// the input. Call it once per pass for a consumer that reads the trace twice.
+///
+/// `Err`: the import failed (its error, not the reader's note that the trace ended early). `Ok(Err)`: `use_trace`
+/// failed or stopped early by itself (the importer's broken pipe that follows is not reported).
+pub fn import_streamed<T, E>(
+    name: &str,
+    path: &Path,
+    format: ImportFormat,
+    read: &Arc<AtomicU64>,
+    use_trace: impl FnOnce(TraceReader) -> Result<T, E>,
+) -> Result<Result<T, E>, TraceError> {
+    let (rx, tx) =
+        std::io::pipe().map_err(|e| TraceError::file(name, format!("cannot stream: {e}")))?;
+    std::thread::scope(|s| {
+        let importer = std::thread::Builder::new()
+            .name("trace-import".into())
+            .spawn_scoped(s, move || {
+                let (_, w) = import_counted(name, path, format, read, |h| {
+                    TraceWriter::new(tx, Form::Binary, h).map_err(|e| write_error(name, &e))
+                })?;
+                w.finish().map(drop).map_err(|e| write_error(name, &e))
+            })
+            .map_err(|e| TraceError::file(name, format!("cannot stream: {e}")))?;
+        // The reader (and with it the pipe's read end) is gone once `use_trace` returns, so that an importer still
+        // writing sees a broken pipe instead of waiting.
+        let used = TraceReader::from_read(name, Box::new(rx)).map(use_trace);
+        let imported = importer
+            .join()
+            .unwrap_or_else(|_| Err(TraceError::file(name, "the importer stopped unexpectedly")));
+        match (imported, used) {
+            (Ok(()), Ok(used)) => Ok(used),
+            (Err(e), Ok(Err(used))) if e.writing => Ok(Err(used)),
+            (Err(e), _) | (Ok(()), Err(e)) => Err(e),
+        }
+    })
 }
 
 /// Copies a gclab trace: the same header (at the current version), tables (defined before first use, in id
@@ -267,6 +307,36 @@ mod tests {
                 let _ = run(format, &b);
             }
         }
+    }
+
+    #[test]
+    fn a_streamed_import_reads_as_the_written_one_and_reports_the_import_error() {
+        let dir = std::env::temp_dir().join(format!("gclab-streamed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let p = dir.join("in.csv");
+        let csv = b"obj,size,trace,alloc_seq,free_seq,alloc_t_ms,free_t_ms\n1,8,4,1,3,0,0\n2,16,5,2,,0,\n";
+        std::fs::write(&p, csv).expect("write");
+        let written = run(ImportFormat::ObjectsCsv, csv).expect("import");
+        let events = |r: TraceReader| r.collect::<Result<Vec<_>, _>>();
+        let want = events(
+            TraceReader::from_read("o", Box::new(std::io::Cursor::new(written))).expect("read"),
+        )
+        .expect("events");
+        let got = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), events)
+            .expect("imports")
+            .expect("reads");
+        assert_eq!(got, want, "the same events, no file written");
+        // A consumer that stops at once is its own answer, not the importer's broken pipe.
+        let stopped = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), |_| {
+            Err::<(), _>("stopped")
+        })
+        .expect("no import error");
+        assert_eq!(stopped, Err("stopped"));
+        std::fs::write(&p, b"obj,size,alloc_seq\n1,x,1\n").expect("write");
+        let e = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), events)
+            .expect_err("the import's error");
+        assert!(e.to_string().starts_with("in:2: "), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
