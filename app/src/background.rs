@@ -48,12 +48,6 @@ impl<T> Sink<T> {
     pub fn is_cancelled(&self) -> bool {
         self.flag.load(Ordering::Relaxed) || self.latest.load(Ordering::Relaxed) != self.generation
     }
-
-    /// The job's cancel flag as a raw `AtomicBool`, for a core reader that still takes one
-    /// (`gclab_core::importers::import_file_watched`); it is set exactly when [`Sink::cancel`] fires.
-    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.flag)
-    }
 }
 
 /// A job as the task's thread runs it.

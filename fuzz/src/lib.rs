@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
-use gclab_core::trace::import::{self, ImportReport, Lines};
+use gclab_core::importers::alloc::{self as import, ImportReport};
+use gclab_core::input::Lines;
 use gclab_core::trace::{BINARY_MAGIC, Form, TraceError, TraceHeader, TraceReader, TraceWriter};
 
 /// Reads a whole trace from `bytes` (either form, possibly compressed), event by event.
@@ -137,7 +138,7 @@ where
 /// `objects_csv`: the objects-CSV trace importer on the bytes (possibly compressed).
 pub fn objects_csv(data: &[u8]) {
     trace_import("objects_csv", |make| {
-        let lines: Lines = import::lines_of("fuzz.csv", data.to_vec())?;
+        let lines: Lines = gclab_core::input::Lines::of_bytes("fuzz.csv", data.to_vec())?;
         import::objects_csv::import(lines, make)
     });
 }
@@ -145,7 +146,7 @@ pub fn objects_csv(data: &[u8]) {
 /// `heaptrack`: heaptrack's raw-capture importer on the bytes (possibly compressed).
 pub fn heaptrack(data: &[u8]) {
     trace_import("heaptrack", |make| {
-        let lines: Lines = import::lines_of("fuzz.heaptrack", data.to_vec())?;
+        let lines: Lines = gclab_core::input::Lines::of_bytes("fuzz.heaptrack", data.to_vec())?;
         import::heaptrack::import(lines, make)
     });
 }

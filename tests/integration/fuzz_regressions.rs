@@ -7,10 +7,10 @@ use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
+use gclab_core::importers::alloc::{self as import, ImportReport};
 use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
-use gclab_core::trace::import::{self, ImportReport};
 use gclab_core::trace::{BINARY_MAGIC, Form, TraceError, TraceHeader, TraceReader, TraceWriter};
 use gclab_tests::repo_root;
 
@@ -156,13 +156,19 @@ fn trace_import(
 
 fn objects_csv(path: &Path, bytes: &[u8]) -> Result<(), String> {
     trace_import(path, |make| {
-        import::objects_csv::import(import::lines_of(&name_of(path), bytes.to_vec())?, make)
+        import::objects_csv::import(
+            gclab_core::input::Lines::of_bytes(&name_of(path), bytes.to_vec())?,
+            make,
+        )
     })
 }
 
 fn heaptrack(path: &Path, bytes: &[u8]) -> Result<(), String> {
     trace_import(path, |make| {
-        import::heaptrack::import(import::lines_of(&name_of(path), bytes.to_vec())?, make)
+        import::heaptrack::import(
+            gclab_core::input::Lines::of_bytes(&name_of(path), bytes.to_vec())?,
+            make,
+        )
     })
 }
 

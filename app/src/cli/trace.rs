@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use gclab_core::trace::import::{self, ImportFormat};
+use gclab_core::importers::alloc::{self as import, ImportFormat};
 use gclab_core::trace::stats::{self, StatsOptions, TraceStats};
 use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter};
 use gclab_core::units::format_bytes;
@@ -159,10 +159,10 @@ fn import_cmd(input_name: &str, format: Option<&str>, o: &TraceOutput) -> Result
     for n in &report.notes {
         text += &format!("  note: {n}\n");
     }
-    if report.warnings.total() > 0 {
+    if report.warnings.skipped_lines() > 0 {
         text += &format!(
             "  {} input line(s) skipped (see warnings)\n",
-            report.warnings.total()
+            report.warnings.skipped_lines()
         );
     }
     say(&text)

@@ -6,16 +6,17 @@
 //! A log has no object addresses, bank power states, CPU frequencies or energy; the views that show those say so
 //! rather than stay blank.
 //!
-//! Loading never blocks the UI: [`LogLoader`] reads and parses on the `file-loader` thread and sends one reply on
+//! Loading never blocks the UI: [`FileLoader`] reads and parses on the `file-loader` thread and sends one reply on
 //! a bounded channel; the top bar shows the share of the file read so far, and "Cancel loading" stops the reader at
 //! its next read (the reply, an error, is dropped).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 use egui_plot::PlotPoint;
+use gclab_core::Cancel;
 use gclab_core::importers::{Format, Imported, import_file_watched};
 use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
@@ -114,7 +115,7 @@ impl LogView {
         path: &Path,
         format: Format,
         bytes_read: Arc<AtomicU64>,
-        cancel: Arc<AtomicBool>,
+        cancel: &Cancel,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();
         let (format, data) =
@@ -343,10 +344,12 @@ pub enum Opened {
     Trace(Arc<super::trace::TraceReplay>),
 }
 
-/// Loads a GC log or a trace as the `file-loader` [`BackgroundTask`]; the UI polls, shows progress (events read
-/// for a trace, bytes read for a log) and can cancel (the reader stops at its next read, through the task's core
-/// `Cancel`).
-pub struct LogLoader {
+/// The app's one file loader: sniffs a file once (`gclab_core::input::sniff`) and loads what its `InputKind`
+/// says — a gclab trace or an imported allocation trace (replayed), or a GC log — as the `file-loader`
+/// [`BackgroundTask`]; the UI polls, shows progress (events read for a trace, bytes read for a log) and can cancel
+/// (every reader stops at its next check of the task's core `Cancel`). A scenario is refused here: the command
+/// handling opens it before asking the loader.
+pub struct FileLoader {
     task: BackgroundTask<Result<Opened, String>>,
     /// The file being loaded and when loading started.
     pub loading: Option<(PathBuf, Instant)>,
@@ -358,9 +361,9 @@ pub struct LogLoader {
     pub file_bytes: u64,
 }
 
-impl Default for LogLoader {
+impl Default for FileLoader {
     fn default() -> Self {
-        LogLoader {
+        FileLoader {
             task: BackgroundTask::new("file-loader", 1),
             loading: None,
             progress: Arc::default(),
@@ -370,7 +373,7 @@ impl Default for LogLoader {
     }
 }
 
-impl LogLoader {
+impl FileLoader {
     /// Starts loading `path` (a load in progress is abandoned); `wake` is repainted when it is done.
     pub fn start(&mut self, path: PathBuf, wake: &egui::Context) -> Result<(), String> {
         self.cancel();
@@ -388,7 +391,7 @@ impl LogLoader {
                 Ok(InputKind::Trace(_)) => super::trace::TraceReplay::load(&p2, &progress, cancel)
                     .map(|t| Opened::Trace(Arc::new(t))),
                 Ok(InputKind::GcLog(format)) => {
-                    LogView::load(&p2, format, bytes_read, sink.cancel_flag())
+                    LogView::load(&p2, format, bytes_read, cancel)
                         .map(|l| Opened::Log(Arc::new(l)))
                 }
                 Ok(InputKind::AllocTrace(format)) => {

@@ -7,6 +7,7 @@
 //! and what was expected ([`ImportError`]). Log lines that are not understood are never dropped silently: they are
 //! counted in a [`Warnings`] reporter, grouped by reason with their first line numbers.
 
+pub mod alloc;
 mod csv_rows;
 mod error;
 pub mod jvm_log;
@@ -24,12 +25,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-pub use error::{ImportError, ImportErrorKind, Warnings};
+pub use crate::input::lines::MAX_LINE_BYTES;
+pub use crate::input::warnings::Warnings;
+pub use error::{ImportError, ImportErrorKind};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
 };
 pub use sink::{PauseSink, PauseSpans};
+
+use crate::progress::Cancel;
 pub(crate) use tokens::{decimal_scaled, duration_token_ns, size_token_bytes};
 
 /// Input format of `gclab mmu`.
@@ -82,8 +87,6 @@ pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
 
-/// Longest line the log importers read; a longer line is skipped (and counted in the warnings). `[bytes]`
-pub const MAX_LINE_BYTES: usize = 1 << 20;
 /// Lines read ahead to tell the format (`--format auto`).
 const DETECT_LINES: usize = 2000;
 /// Most bytes read ahead to tell the format. `[bytes]`
@@ -94,7 +97,7 @@ const DETECT_BYTES: usize = 4 << 20;
 /// zstd- or bzip2-compressed file (a rotated `gc.log.0.gz`, Go's `util_system_sweep.csv.gz`) is decompressed on the
 /// fly, found by its magic bytes; line numbers in errors are then those of the decompressed text.
 pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
-    import_file_watched(path, format, Arc::default(), Arc::default())
+    import_file_watched(path, format, Arc::default(), &Cancel::never())
 }
 
 /// `src` (the file called `name`) with any compression undone.
@@ -104,14 +107,14 @@ fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, ImportE
 }
 
 /// [`import_file`] that adds every byte it reads to `bytes_read` (for a progress bar) and stops with an I/O
-/// error ("cancelled") at its next read once `cancel` is set — for callers on another thread than the one waiting.
+/// error ("cancelled") at its next read once `cancel` says so — for callers on another thread than the one waiting.
 pub fn import_file_watched(
     path: &Path,
     format: Format,
     bytes_read: Arc<AtomicU64>,
-    cancel: Arc<AtomicBool>,
+    cancel: &Cancel,
 ) -> Result<(Format, Imported), ImportError> {
-    import_file_as(path, format, bytes_read, cancel)
+    import_file_cancellable(path, format, bytes_read, cancel.clone())
 }
 
 /// [`import_file_watched`] keeping the pauses as `S`: [`PauseSpans`] for a measurement that needs only their
@@ -121,6 +124,16 @@ pub fn import_file_as<S: PauseSink>(
     format: Format,
     bytes_read: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
+) -> Result<(Format, Imported<S>), ImportError> {
+    import_file_cancellable(path, format, bytes_read, Cancel::from_flag(cancel))
+}
+
+/// [`import_file_as`] stopped by core's [`Cancel`].
+fn import_file_cancellable<S: PauseSink>(
+    path: &Path,
+    format: Format,
+    bytes_read: Arc<AtomicU64>,
+    cancel: Cancel,
 ) -> Result<(Format, Imported<S>), ImportError> {
     let name = path.display().to_string();
     let f = std::fs::File::open(path)
@@ -139,12 +152,12 @@ pub fn import_file_as<S: PauseSink>(
 struct Watched<R> {
     inner: R,
     bytes_read: Arc<AtomicU64>,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl<R: Read> Read for Watched<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.cancel.is_cancelled() {
             return Err(std::io::Error::other("cancelled"));
         }
         let n = self.inner.read(buf)?;
@@ -322,8 +335,13 @@ mod tests {
             Arc::new(AtomicU64::new(0)),
             Arc::new(AtomicBool::new(false)),
         );
-        let (_, data) = import_file_watched(&path, Format::Auto, read.clone(), cancel.clone())
-            .expect("imports");
+        let (_, data) = import_file_watched(
+            &path,
+            Format::Auto,
+            read.clone(),
+            &Cancel::from_flag(cancel.clone()),
+        )
+        .expect("imports");
         assert_eq!(
             read.load(Ordering::Relaxed),
             size,
@@ -331,8 +349,13 @@ mod tests {
         );
         assert_eq!(data, import_file(&path, Format::Auto).expect("imports").1);
         cancel.store(true, Ordering::Relaxed);
-        let e = import_file_watched(&path, Format::Auto, Arc::default(), cancel)
-            .expect_err("cancelled");
+        let e = import_file_watched(
+            &path,
+            Format::Auto,
+            Arc::default(),
+            &Cancel::from_flag(cancel),
+        )
+        .expect_err("cancelled");
         assert!(e.to_string().contains("cancelled"), "{e}");
     }
 

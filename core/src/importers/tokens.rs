@@ -4,22 +4,28 @@
 /// Parses a decimal number times 10^`scale` as an integer, exactly (`"15.568"`, 6 → 15 568 000); rounds half up
 /// beyond the available digits. `None` for anything but digits with at most one point.
 pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    if int.is_empty() && frac.is_empty()
-        || !int.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-    {
+    // One pass over the bytes, no allocation: the integer part accumulated with overflow checks (an overflow is
+    // `None`, as `str::parse` would say), the fraction checked for digits and rounded below 10^-scale.
+    let bytes = text.as_bytes();
+    let point = memchr::memchr(b'.', bytes).unwrap_or(bytes.len());
+    let (int, frac) = (&bytes[..point], bytes.get(point + 1..).unwrap_or(&[]));
+    if int.is_empty() && frac.is_empty() || !frac.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut v: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut v: u64 = 0;
+    for &b in int {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
     v = v.checked_mul(10u64.checked_pow(scale)?)?;
-    let digits = frac.as_bytes();
     let mut place = 10u64.pow(scale);
-    for (i, &d) in digits.iter().enumerate() {
+    for &d in frac {
         place /= 10;
         let d = u64::from(d - b'0');
         if place == 0 {
-            if i < digits.len() && d >= 5 {
+            if d >= 5 {
                 v = v.checked_add(1)?;
             }
             break;
@@ -29,10 +35,15 @@ pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
     Some(v)
 }
 
+/// Where the number of a `12.5ms`-style token ends: its first byte that is neither a digit nor a point.
+fn number_end(t: &str) -> Option<usize> {
+    t.bytes().position(|b| !(b.is_ascii_digit() || b == b'.'))
+}
+
 /// A duration token with its unit (`15.568ms`, `0.081s`, `123us`, `12ns`, `2ms`) in nanoseconds.
 pub(crate) fn duration_token_ns(token: &str) -> Option<u64> {
     let t = token.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let split = number_end(t)?;
     let (num, unit) = t.split_at(split);
     let scale = match unit {
         "ns" => 0,
@@ -47,7 +58,7 @@ pub(crate) fn duration_token_ns(token: &str) -> Option<u64> {
 /// A size with a binary unit (`23M`, `4096K`, `1.5G`, `12KB`, `48B`, `5MB`) in bytes.
 pub(crate) fn size_token_bytes(token: &str) -> Option<u64> {
     let t = token.trim();
-    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+    let split = number_end(t)?;
     let (num, unit) = t.split_at(split);
     let shift = match unit {
         "B" => 0,

@@ -6,7 +6,7 @@
 //! Two forms carry the same model: a text form, one record per line ([`text`]), and a compact binary form with
 //! varint/delta encoding ([`binary`]). Both are read by one streaming [`TraceReader`] (an iterator; memory bounded
 //! by the string tables, which are capped) that also reads a zstd-compressed file of either form, and written by
-//! one streaming [`TraceWriter`]. Importers of real traces live in [`import`], trace statistics in [`stats`]. Users of the format
+//! one streaming [`TraceWriter`]. Importers of real allocation traces live in [`crate::importers::alloc`], trace statistics in [`stats`]. Users of the format
 //! live above it: a simulated run recorded as a trace in [`crate::run::record`], a trace replayed as recorded (a
 //! scrubbable heap layout) in [`crate::run::recorded`], and as the allocation requests of a simulated program in
 //! [`crate::workload::from_trace`].
@@ -15,7 +15,6 @@ pub mod binary;
 pub mod blocks;
 mod byte_input;
 pub mod error;
-pub mod import;
 pub mod reader;
 pub mod stats;
 pub mod text;

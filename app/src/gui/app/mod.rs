@@ -37,7 +37,7 @@ pub struct GclabApp {
     applied_zoom: f32,
     applied_theme: Option<Theme>,
     dialogs: files::Dialogs,
-    pub(in crate::gui) logs: log::LogLoader,
+    pub(in crate::gui) logs: log::FileLoader,
     resim: resim::Resimulation,
     /// Where settings persist, and what was last written there.
     persist: Option<(std::path::PathBuf, persist::Persisted)>,
@@ -94,7 +94,7 @@ impl GclabApp {
             applied_theme: None,
             dialogs: files::Dialogs::default(),
             resim: resim::Resimulation::default(),
-            logs: log::LogLoader::default(),
+            logs: log::FileLoader::default(),
             persist: None,
             lesson: None,
             present: env("GCLAB_PRESENT").is_some_and(|v| v != "0"),

@@ -1,62 +1,83 @@
 //! Loading a trace for replay: two streaming passes over the file (bounds, then objects) with an event counter for
 //! progress and core's `Cancel` checked every 65 536 events; a synthetic trace for benches and tests; allocation
-//! traces of other tools imported on the way.
+//! traces of other tools imported on the way, streamed into the passes without a temporary file.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use gclab_core::Cancel;
-use gclab_core::trace::import::ImportFormat;
+use gclab_core::importers::alloc::ImportFormat;
 use gclab_core::trace::{Event, TraceReader};
 
 use super::*;
 
+/// Hands a pass (`&mut dyn FnMut(TraceReader)`) a fresh reader from the start of the trace ([`TraceReplay::load_passes`]).
+type Opener<'a> =
+    dyn FnMut(&mut dyn FnMut(TraceReader) -> Result<(), String>) -> Result<(), String> + 'a;
+
 impl TraceReplay {
     /// Reads `path` (any trace `TraceReader` opens); `events` counts events read (both passes), `cancel` stops.
     pub fn load(path: &Path, events: &AtomicU64, cancel: &Cancel) -> Result<TraceReplay, String> {
+        TraceReplay::load_passes(path, events, cancel, &mut |pass| {
+            pass(TraceReader::open(path).map_err(|e| e.to_string())?)
+        })
+    }
+
+    /// Reads the trace that `open` hands each of the two passes (`open(pass)` calls `pass` with a fresh reader
+    /// from the start of the trace); `path` names it.
+    fn load_passes(
+        path: &Path,
+        events: &AtomicU64,
+        cancel: &Cancel,
+        open: &mut Opener,
+    ) -> Result<TraceReplay, String> {
         let t_start = std::time::Instant::now();
         let err = |e: gclab_core::trace::TraceError| e.to_string();
         let cancelled = || "cancelled".to_string();
         // Pass 1: time range, address range, collections.
         let mut b = Bounds::default();
         let mut n_alloc = 0u64;
-        let reader = TraceReader::open(path).map_err(err)?;
-        let header = reader.header().clone();
-        for (i, ev) in reader.enumerate() {
-            let ev = ev.map_err(err)?;
-            if i % 65536 == 0 {
-                events.fetch_add(65536, Ordering::Relaxed);
-                if cancel.is_cancelled() {
-                    return Err(cancelled());
-                }
-            }
-            let t = ev.t();
-            b.t_min = Some(b.t_min.map_or(t, |m| m.min(t)));
-            b.t_max = b.t_max.max(t);
-            match ev {
-                Event::Alloc {
-                    addr, size_bytes, ..
-                } => {
-                    n_alloc += 1;
-                    b.bump = b.bump.saturating_add(size_bytes);
-                    if addr != 0 {
-                        b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
-                        b.max_end = b.max_end.max(addr.saturating_add(size_bytes));
-                        let last = addr.saturating_add(size_bytes.max(1) - 1) >> PAGE_SHIFT;
-                        b.pages.extend((addr >> PAGE_SHIFT)..=last);
+        let mut header = None;
+        open(&mut |reader: TraceReader| {
+            header = Some(reader.header().clone());
+            for (i, ev) in reader.enumerate() {
+                let ev = ev.map_err(err)?;
+                if i % 65536 == 0 {
+                    events.fetch_add(65536, Ordering::Relaxed);
+                    if cancel.is_cancelled() {
+                        return Err(cancelled());
                     }
                 }
-                Event::Move { addr, .. } if addr != 0 => {
-                    b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
-                    // The moved object's size is not in the event: its page and the next.
-                    b.pages
-                        .extend([addr >> PAGE_SHIFT, (addr >> PAGE_SHIFT) + 1]);
+                let t = ev.t();
+                b.t_min = Some(b.t_min.map_or(t, |m| m.min(t)));
+                b.t_max = b.t_max.max(t);
+                match ev {
+                    Event::Alloc {
+                        addr, size_bytes, ..
+                    } => {
+                        n_alloc += 1;
+                        b.bump = b.bump.saturating_add(size_bytes);
+                        if addr != 0 {
+                            b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                            b.max_end = b.max_end.max(addr.saturating_add(size_bytes));
+                            let last = addr.saturating_add(size_bytes.max(1) - 1) >> PAGE_SHIFT;
+                            b.pages.extend((addr >> PAGE_SHIFT)..=last);
+                        }
+                    }
+                    Event::Move { addr, .. } if addr != 0 => {
+                        b.min_addr = Some(b.min_addr.map_or(addr, |m| m.min(addr)));
+                        // The moved object's size is not in the event: its page and the next.
+                        b.pages
+                            .extend([addr >> PAGE_SHIFT, (addr >> PAGE_SHIFT) + 1]);
+                    }
+                    Event::GcStart { .. } | Event::GcEnd { .. } => b.has_gc = true,
+                    _ => {}
                 }
-                Event::GcStart { .. } | Event::GcEnd { .. } => b.has_gc = true,
-                _ => {}
             }
-        }
+            Ok(())
+        })?;
+        let header = header.ok_or_else(|| format!("{}: no trace was read", path.display()))?;
         let synthetic = b.min_addr.is_none();
         let base = if synthetic {
             0
@@ -135,74 +156,77 @@ impl TraceReplay {
         let mut bump = 0u64;
         let mut end = 0u32;
         let mut n = 0u64;
-        for (i, ev) in TraceReader::open(path).map_err(err)?.enumerate() {
-            let ev = ev.map_err(err)?;
-            n += 1;
-            if i % 65536 == 0 {
-                events.fetch_add(65536, Ordering::Relaxed);
-                if cancel.is_cancelled() {
-                    return Err(cancelled());
-                }
-            }
-            let t = tick(ev.t());
-            end = end.max(t);
-            match ev {
-                Event::Alloc {
-                    id,
-                    size_bytes,
-                    addr,
-                    ..
-                } => {
-                    let a = if synthetic {
-                        let a = bump;
-                        bump = bump.saturating_add(size_bytes);
-                        (a / granule).min(u64::from(u32::MAX)) as u32
-                    } else {
-                        gran(addr)
-                    };
-                    let lid = r.alloc.len() as u32;
-                    r.addr.push(a);
-                    r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
-                    r.alloc.push(t);
-                    r.death.push(NEVER);
-                    r.freed.push(NEVER);
-                    if let Some(old) = ids.insert(id, lid) {
-                        // An id reused without a death: the old object is gone.
-                        r.death[old as usize] = r.death[old as usize].min(t);
-                        r.freed[old as usize] = r.freed[old as usize].min(t);
+        open(&mut |reader: TraceReader| {
+            for (i, ev) in reader.enumerate() {
+                let ev = ev.map_err(err)?;
+                n += 1;
+                if i % 65536 == 0 {
+                    events.fetch_add(65536, Ordering::Relaxed);
+                    if cancel.is_cancelled() {
+                        return Err(cancelled());
                     }
                 }
-                Event::Move { id, addr, .. } => {
-                    if let Some(&lid) = ids.get(&id)
-                        && !synthetic
-                    {
-                        moves.push(TraceMove {
-                            obj: lid,
-                            t,
-                            addr: gran(addr),
-                        });
-                    }
-                }
-                Event::Death { id, .. } => {
-                    if let Some(lid) = ids.remove(&id) {
-                        r.death[lid as usize] = t;
-                        if b.has_gc {
-                            pending.push(lid);
+                let t = tick(ev.t());
+                end = end.max(t);
+                match ev {
+                    Event::Alloc {
+                        id,
+                        size_bytes,
+                        addr,
+                        ..
+                    } => {
+                        let a = if synthetic {
+                            let a = bump;
+                            bump = bump.saturating_add(size_bytes);
+                            (a / granule).min(u64::from(u32::MAX)) as u32
                         } else {
-                            r.freed[lid as usize] = t;
+                            gran(addr)
+                        };
+                        let lid = r.alloc.len() as u32;
+                        r.addr.push(a);
+                        r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
+                        r.alloc.push(t);
+                        r.death.push(NEVER);
+                        r.freed.push(NEVER);
+                        if let Some(old) = ids.insert(id, lid) {
+                            // An id reused without a death: the old object is gone.
+                            r.death[old as usize] = r.death[old as usize].min(t);
+                            r.freed[old as usize] = r.freed[old as usize].min(t);
                         }
                     }
-                }
-                Event::GcStart { .. } => open_gc = Some(t),
-                Event::GcEnd { .. } => {
-                    for lid in pending.drain(..) {
-                        r.freed[lid as usize] = t;
+                    Event::Move { id, addr, .. } => {
+                        if let Some(&lid) = ids.get(&id)
+                            && !synthetic
+                        {
+                            moves.push(TraceMove {
+                                obj: lid,
+                                t,
+                                addr: gran(addr),
+                            });
+                        }
                     }
-                    r.collections.push((open_gc.take().unwrap_or(t), t));
+                    Event::Death { id, .. } => {
+                        if let Some(lid) = ids.remove(&id) {
+                            r.death[lid as usize] = t;
+                            if b.has_gc {
+                                pending.push(lid);
+                            } else {
+                                r.freed[lid as usize] = t;
+                            }
+                        }
+                    }
+                    Event::GcStart { .. } => open_gc = Some(t),
+                    Event::GcEnd { .. } => {
+                        for lid in pending.drain(..) {
+                            r.freed[lid as usize] = t;
+                        }
+                        r.collections.push((open_gc.take().unwrap_or(t), t));
+                    }
+                    Event::Access { .. } => {}
                 }
-                Event::Access { .. } => {}
             }
-        }
+            Ok(())
+        })?;
         drop(ids);
         moves.sort_by_key(|m| (m.obj, m.t));
         moves.shrink_to_fit();
@@ -272,7 +296,7 @@ impl TraceReplay {
 
 /// Imports an allocation trace of another tool (heaptrack raw or interpreted, Elephant Tracks 2, objects CSV) as
 /// `gclab trace import` would, into a binary gclab trace in the temporary directory; returns that file and the
-/// format. `Ok(None)`: `path` is none of those formats (or already a gclab trace), as `gclab_core::input` tells.
+/// format. Only for a scenario that must name a trace file (re-simulation); the replay streams instead. `Ok(None)`: `path` is none of those formats (or already a gclab trace), as `gclab_core::input` tells.
 pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, String> {
     match gclab_core::input::sniff(path) {
         Ok(gclab_core::InputKind::AllocTrace(format)) => {
@@ -284,7 +308,7 @@ pub fn import_to_temp(path: &Path) -> Result<Option<(PathBuf, &'static str)>, St
 
 /// [`import_to_temp`] of `path` known to be an allocation trace in `format`.
 fn import_to_temp_as(path: &Path, format: ImportFormat) -> Result<PathBuf, String> {
-    use gclab_core::trace::import;
+    use gclab_core::importers::alloc as import;
     use gclab_core::trace::{Form, TraceWriter};
     let name = path.display().to_string();
     static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -311,8 +335,8 @@ fn import_to_temp_as(path: &Path, format: ImportFormat) -> Result<PathBuf, Strin
     }
 }
 
-/// Opens an allocation trace of another tool ([`import_to_temp`], the imported copy removed once loaded) and
-/// replays it as recorded. `Ok(None)`: `path` is none of the formats gclab imports.
+/// Opens an allocation trace of another tool and replays it as recorded: the import streams straight into the
+/// replay's two passes (`gclab_core::importers::alloc::import_streamed`, once per pass), with no temporary file. `Ok(None)`: `path` is none of the formats gclab imports.
 pub fn load_imported(
     path: &Path,
     events: &AtomicU64,
@@ -333,11 +357,15 @@ pub fn load_imported_as(
     events: &AtomicU64,
     cancel: &Cancel,
 ) -> Result<TraceReplay, String> {
-    let tmp = import_to_temp_as(path, format)?;
+    let name = path.display().to_string();
+    let read = std::sync::Arc::default();
+    let mut r = TraceReplay::load_passes(path, events, cancel, &mut |pass| {
+        gclab_core::importers::alloc::import_streamed(&name, path, format, &read, |reader| {
+            pass(reader)
+        })
+        .map_err(|e| e.to_string())?
+    })?;
     let format = format.name();
-    let loaded = TraceReplay::load(&tmp, events, cancel);
-    let _ = std::fs::remove_file(&tmp);
-    let mut r = loaded?;
     r.path = path.to_path_buf();
     r.name = match path.file_name() {
         Some(n) => format!("{} (imported from {format})", n.to_string_lossy()),

@@ -60,7 +60,7 @@ fn split(line: &str) -> Result<Line<'_>, &'static str> {
         message: "",
     };
     while let Some(r) = rest.strip_prefix('[') {
-        let close = r.find(']').ok_or("a `[` decorator without its `]`")?;
+        let close = memchr::memchr(b']', r.as_bytes()).ok_or("a `[` decorator without its `]`")?;
         let d = r[..close].trim();
         rest = &r[close + 1..];
         out.decorators += 1;

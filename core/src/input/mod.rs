@@ -5,13 +5,23 @@
 //! `gclab export-perfetto`, the app's loader) asks here; none re-reads an error's text to decide.
 //!
 //! Each family keeps its own rule over the prefix: [`crate::trace`]'s magic bytes, the allocation-trace shapes of
-//! [`crate::trace::import`], the GC-log patterns of [`crate::importers::detect`].
+//! [`crate::importers::alloc`], the GC-log patterns of [`crate::importers::detect`].
+//!
+//! Below it, what every importer reads through: one line reader ([`Lines`], capped at [`MAX_LINE_BYTES`]) and one
+//! warnings type ([`Warnings`]), used alike by the GC-log importers ([`crate::importers`]) and the
+//! allocation-trace importers ([`crate::importers::alloc`]).
+
+pub mod lines;
+pub mod warnings;
+
+pub use lines::{Line, LineReport, Lines, MAX_LINE_BYTES};
+pub use warnings::Warnings;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use crate::importers::alloc::{self as trace_import, ImportFormat};
 use crate::importers::{self, Format};
-use crate::trace::import::{self as trace_import, ImportFormat};
 use crate::trace::reader::decompressed;
 use crate::trace::{BINARY_MAGIC, Form, TEXT_MAGIC, TraceError};
 
@@ -187,7 +197,7 @@ fn wrong_kind(path: &Path, kind: InputKind, expected: &str) -> InputError {
 }
 
 /// The decompressed prefix of `file`: up to [`SNIFF_LINES`] lines, [`SNIFF_BYTES`] bytes and lines of at most
-/// [`importers::MAX_LINE_BYTES`].
+/// [`MAX_LINE_BYTES`].
 fn prefix(name: &str, file: &Path) -> Result<Vec<u8>, InputError> {
     let f = std::fs::File::open(file)
         .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))?;
@@ -199,7 +209,7 @@ fn prefix(name: &str, file: &Path) -> Result<Vec<u8>, InputError> {
             break;
         }
         let n = (&mut src)
-            .take(importers::MAX_LINE_BYTES as u64)
+            .take(MAX_LINE_BYTES as u64)
             .read_until(b'\n', &mut head)
             .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))?;
         if n == 0 || !head.ends_with(b"\n") {

@@ -16,7 +16,8 @@
 
 use std::collections::HashMap;
 
-use super::{ImportReport, Lines, write_error};
+use super::{ImportReport, write_error};
+use crate::input::lines::Lines;
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
 
 /// Most backtrace nodes (and frames, and allocation kinds) kept for naming sites (more are named by index only).
@@ -260,7 +261,7 @@ where
                         death(wr, &mut report, id, t_ms, &name)?;
                     }
                     None => report.warnings.skip(
-                        lines.line_no,
+                        lines.line_no(),
                         "free of an allocation kind with no live object in the trace",
                     ),
                 }
@@ -282,7 +283,7 @@ where
                 })?;
                 if let Some((old, _)) = live.remove(&ptr) {
                     report.warnings.skip(
-                        lines.line_no,
+                        lines.line_no(),
                         "allocation at a pointer still live (its free was not recorded): the old object dies here",
                     );
                     death(wr, &mut report, old, t_ms, &name)?;
@@ -306,7 +307,7 @@ where
                 match live.remove(&ptr) {
                     Some((id, _)) => death(wr, &mut report, id, t_ms, &name)?,
                     None => report.warnings.skip(
-                        lines.line_no,
+                        lines.line_no(),
                         "free of a pointer not allocated in the trace",
                     ),
                 }
@@ -321,7 +322,7 @@ where
             }
             _ => report
                 .warnings
-                .skip(lines.line_no, "unknown heaptrack record"),
+                .skip(lines.line_no(), "unknown heaptrack record"),
         }
     }
     let w = match w {

@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use super::{ImportReport, ImportWarnings, Lines, write_error};
+use super::{ImportReport, write_error};
+use crate::input::lines::Lines;
+use crate::input::warnings::Warnings;
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
 
 /// The trace file of `path`: for a directory `path/trace.bz2` (or `trace`, `trace.gz`, `trace.zst`, or else the
@@ -138,7 +140,7 @@ fn walk(
     name: &str,
     file: &Path,
     read: &Arc<AtomicU64>,
-    warnings: &mut ImportWarnings,
+    warnings: &mut Warnings,
     mut f: impl FnMut(u64, Rec) -> Result<(), TraceError>,
 ) -> Result<u64, TraceError> {
     let mut lines = Lines::open_counted(name, file, read)?;
@@ -154,7 +156,7 @@ fn walk(
                     let shown: String = r.join(" ").chars().take(80).collect();
                     return Err(lines.error(format!("`{shown}`: {MALFORMED}")));
                 }
-                Err(why) => warnings.skip(lines.line_no, why),
+                Err(why) => warnings.skip(lines.line_no(), why),
             }
         }
     }
@@ -265,7 +267,7 @@ where
     let mut types: HashMap<u64, u32> = HashMap::new();
     let mut next = 0u32;
     let mut d = 0usize;
-    let mut ignore = ImportWarnings::default();
+    let mut ignore = Warnings::default();
     walk(name, &file, read, &mut ignore, |rec_no, rec| {
         let io = |e: std::io::Error| write_error(name, &e);
         if let Rec::Alloc {

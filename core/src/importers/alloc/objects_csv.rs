@@ -10,7 +10,8 @@
 
 use std::collections::HashMap;
 
-use super::{ImportReport, Lines, write_error};
+use super::{ImportReport, write_error};
+use crate::input::lines::Lines;
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceError, TraceHeader, TraceWriter};
 
 /// Splits a CSV line (fields may be double-quoted, `""` inside quotes is a quote).

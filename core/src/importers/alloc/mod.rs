@@ -1,24 +1,20 @@
 //! Importers of real allocation traces into gclab traces (`gclab trace import`): heaptrack's raw capture
 //! ([`heaptrack`]), the per-object CSV form ([`objects_csv`]) and Elephant Tracks 2 ([`et2`]). Inputs may be
-//! zstd-, gzip- or bzip2-compressed (found by magic bytes). Lines an importer does not know are counted as
-//! warnings ([`ImportWarnings`]), never silently dropped; an input with nothing usable is an error.
+//! zstd-, gzip- or bzip2-compressed (found by magic bytes). They read through the input layer's one line reader
+//! ([`Lines`]); lines an importer does not know are counted in its one warnings type ([`Warnings`]), never silently
+//! dropped; an input with nothing usable is an error.
 
 pub mod et2;
 pub mod heaptrack;
 pub mod objects_csv;
 
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
-
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
-use super::reader::{decompressed, open_decompressed, open_decompressed_counted};
-use super::{TraceError, TraceHeader, TraceWriter};
-
-/// Longest input line the importers accept. `[bytes]`
-pub const MAX_INPUT_LINE_BYTES: usize = 1 << 20;
+use crate::input::lines::Lines;
+use crate::input::warnings::Warnings;
+use crate::trace::{Form, TraceError, TraceHeader, TraceReader, TraceWriter};
 
 /// The input formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,36 +52,6 @@ impl ImportFormat {
     }
 }
 
-/// Lines not used, grouped by reason: count and first line.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ImportWarnings {
-    by_reason: BTreeMap<String, (u64, u64)>,
-}
-
-impl ImportWarnings {
-    /// Counts one line skipped at `line` for `reason`.
-    pub fn skip(&mut self, line: u64, reason: &str) {
-        let e = self
-            .by_reason
-            .entry(reason.to_string())
-            .or_insert((0, line));
-        e.0 += 1;
-    }
-
-    /// Total lines counted.
-    pub fn total(&self) -> u64 {
-        self.by_reason.values().map(|v| v.0).sum()
-    }
-
-    /// One message per reason: `N lines: reason (first at line L)`.
-    pub fn messages(&self) -> Vec<String> {
-        self.by_reason
-            .iter()
-            .map(|(r, (n, first))| format!("{n} line(s): {r} (first at line {first})"))
-            .collect()
-    }
-}
-
 /// What an import produced.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ImportReport {
@@ -96,116 +62,9 @@ pub struct ImportReport {
     /// Objects given a death.
     pub deaths: u64,
     /// Lines skipped.
-    pub warnings: ImportWarnings,
+    pub warnings: Warnings,
     /// Remarks on how exact the import is.
     pub notes: Vec<String>,
-}
-
-/// Reads lines of at most [`MAX_INPUT_LINE_BYTES`], naming the file and line in errors.
-pub struct Lines {
-    name: String,
-    src: Box<dyn BufRead>,
-    line: String,
-    /// 1-based number of the line last returned.
-    pub line_no: u64,
-}
-
-impl std::fmt::Debug for Lines {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lines({}:{})", self.name, self.line_no)
-    }
-}
-
-impl Lines {
-    /// Lines of `src`, called `name` in errors.
-    pub fn new(name: &str, src: Box<dyn Read>) -> Self {
-        Lines {
-            name: name.to_string(),
-            src: Box::new(BufReader::with_capacity(256 * 1024, src)),
-            line: String::new(),
-            line_no: 0,
-        }
-    }
-
-    /// Lines of the file at `path`, decompressed.
-    pub fn open(name: &str, path: &Path) -> Result<Self, TraceError> {
-        Ok(Lines::new(name, open_decompressed(name, path)?))
-    }
-
-    /// [`Lines::open`], adding the file's bytes read (compressed) to `read`.
-    pub fn open_counted(
-        name: &str,
-        path: &Path,
-        read: &Arc<AtomicU64>,
-    ) -> Result<Self, TraceError> {
-        Ok(Lines::new(
-            name,
-            open_decompressed_counted(name, path, read)?,
-        ))
-    }
-
-    /// The input's name.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// An error at the current line.
-    pub fn error(&self, message: impl Into<String>) -> TraceError {
-        TraceError::line(&self.name, self.line_no, message)
-    }
-
-    /// Reads the next line (see [`Lines::line`]); false at the end of the input.
-    pub fn advance(&mut self) -> Result<bool, TraceError> {
-        let mut buf = std::mem::take(&mut self.line).into_bytes();
-        buf.clear();
-        self.line_no += 1;
-        loop {
-            let chunk = self.src.fill_buf().map_err(|e| {
-                TraceError::line(&self.name, self.line_no, format!("cannot read: {e}"))
-            })?;
-            if chunk.is_empty() {
-                break;
-            }
-            let (take, done) = match chunk.iter().position(|b| *b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            if buf.len() + take > MAX_INPUT_LINE_BYTES {
-                return Err(self.error(format!(
-                    "line longer than {MAX_INPUT_LINE_BYTES} bytes: expected a line of text"
-                )));
-            }
-            buf.extend_from_slice(&chunk[..take]);
-            self.src.consume(take);
-            if done {
-                break;
-            }
-        }
-        if buf.is_empty() {
-            return Ok(false);
-        }
-        if buf.ends_with(b"\n") {
-            buf.pop();
-        }
-        if buf.ends_with(b"\r") {
-            buf.pop();
-        }
-        match String::from_utf8(buf) {
-            Ok(s) => {
-                self.line = s;
-                Ok(true)
-            }
-            Err(e) => Err(self.error(format!(
-                "invalid UTF-8 at column {}: expected text",
-                e.utf8_error().valid_up_to() + 1
-            ))),
-        }
-    }
-
-    /// The line last read by [`Lines::advance`], without its ending.
-    pub fn line(&self) -> &str {
-        &self.line
-    }
 }
 
 /// Tells an allocation trace's format from the first lines of its (decompressed) `text`, for
@@ -282,6 +141,46 @@ where
     }
 }
 
+/// Imports `path` (called `name` in errors) in `format` and hands `use_trace` a [`TraceReader`] over the imported
+/// trace as it is made — nothing is written to disk: the importer writes the binary form into a pipe on a scoped
+/// thread of its own while `use_trace` reads the other end, so memory holds the pipe's buffer whatever the size of
+/// the input. Call it once per pass for a consumer that reads the trace twice.
+///
+/// `Err`: the import failed (its error, not the reader's note that the trace ended early). `Ok(Err)`: `use_trace`
+/// failed or stopped early by itself (the importer's broken pipe that follows is not reported).
+pub fn import_streamed<T, E>(
+    name: &str,
+    path: &Path,
+    format: ImportFormat,
+    read: &Arc<AtomicU64>,
+    use_trace: impl FnOnce(TraceReader) -> Result<T, E>,
+) -> Result<Result<T, E>, TraceError> {
+    let (rx, tx) =
+        std::io::pipe().map_err(|e| TraceError::file(name, format!("cannot stream: {e}")))?;
+    std::thread::scope(|s| {
+        let importer = std::thread::Builder::new()
+            .name("trace-import".into())
+            .spawn_scoped(s, move || {
+                let (_, w) = import_counted(name, path, format, read, |h| {
+                    TraceWriter::new(tx, Form::Binary, h).map_err(|e| write_error(name, &e))
+                })?;
+                w.finish().map(drop).map_err(|e| write_error(name, &e))
+            })
+            .map_err(|e| TraceError::file(name, format!("cannot stream: {e}")))?;
+        // The reader (and with it the pipe's read end) is gone once `use_trace` returns, so that an importer still
+        // writing sees a broken pipe instead of waiting.
+        let used = TraceReader::from_read(name, Box::new(rx)).map(use_trace);
+        let imported = importer
+            .join()
+            .unwrap_or_else(|_| Err(TraceError::file(name, "the importer stopped unexpectedly")));
+        match (imported, used) {
+            (Ok(()), Ok(used)) => Ok(used),
+            (Err(e), Ok(Err(used))) if e.writing => Ok(Err(used)),
+            (Err(e), _) | (Ok(()), Err(e)) => Err(e),
+        }
+    })
+}
+
 /// Copies a gclab trace: the same header (at the current version), tables (defined before first use, in id
 /// order) and events.
 fn copy<W, F>(
@@ -296,15 +195,19 @@ where
 {
     let f = std::fs::File::open(path)
         .map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
-    let f = super::reader::CountingRead::new(f, Arc::clone(read));
-    let mut r = super::TraceReader::from_read(name, Box::new(f))?;
+    let f = crate::trace::reader::CountingRead::new(f, Arc::clone(read));
+    let mut r = crate::trace::TraceReader::from_read(name, Box::new(f))?;
     let mut header = r.header().clone();
-    header.version = super::VERSION;
+    header.version = crate::trace::VERSION;
     let mut w = make(&header)?;
     let mut report = ImportReport::default();
     let io = |e: std::io::Error| write_error(name, &e);
-    let sync = |w: &mut TraceWriter<W>, tables: &super::Tables| -> Result<(), TraceError> {
-        for t in [super::Table::Site, super::Table::Type, super::Table::GcKind] {
+    let sync = |w: &mut TraceWriter<W>, tables: &crate::trace::Tables| -> Result<(), TraceError> {
+        for t in [
+            crate::trace::Table::Site,
+            crate::trace::Table::Type,
+            crate::trace::Table::GcKind,
+        ] {
             let have = w.tables().get(t).len();
             for s in &tables.get(t)[have..] {
                 w.define(t, s).map_err(io)?;
@@ -316,8 +219,8 @@ where
         let ev = ev?;
         sync(&mut w, r.tables())?;
         match ev {
-            super::Event::Alloc { .. } => report.objects += 1,
-            super::Event::Death { .. } => report.deaths += 1,
+            crate::trace::Event::Alloc { .. } => report.objects += 1,
+            crate::trace::Event::Death { .. } => report.deaths += 1,
             _ => {}
         }
         w.event(&ev).map_err(io)?;
@@ -330,14 +233,6 @@ where
 /// The writer's I/O error as a trace error about `name`.
 pub(crate) fn write_error(name: &str, e: &std::io::Error) -> TraceError {
     TraceError::writing(name, format!("cannot write the trace: {e}"))
-}
-
-/// Lines of an in-memory input (tests and fuzzing).
-pub fn lines_of(name: &str, bytes: Vec<u8>) -> Result<Lines, TraceError> {
-    Ok(Lines::new(
-        name,
-        decompressed(name, Box::new(std::io::Cursor::new(bytes)))?,
-    ))
 }
 
 #[cfg(test)]
@@ -412,6 +307,36 @@ mod tests {
                 let _ = run(format, &b);
             }
         }
+    }
+
+    #[test]
+    fn a_streamed_import_reads_as_the_written_one_and_reports_the_import_error() {
+        let dir = std::env::temp_dir().join(format!("gclab-streamed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let p = dir.join("in.csv");
+        let csv = b"obj,size,trace,alloc_seq,free_seq,alloc_t_ms,free_t_ms\n1,8,4,1,3,0,0\n2,16,5,2,,0,\n";
+        std::fs::write(&p, csv).expect("write");
+        let written = run(ImportFormat::ObjectsCsv, csv).expect("import");
+        let events = |r: TraceReader| r.collect::<Result<Vec<_>, _>>();
+        let want = events(
+            TraceReader::from_read("o", Box::new(std::io::Cursor::new(written))).expect("read"),
+        )
+        .expect("events");
+        let got = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), events)
+            .expect("imports")
+            .expect("reads");
+        assert_eq!(got, want, "the same events, no file written");
+        // A consumer that stops at once is its own answer, not the importer's broken pipe.
+        let stopped = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), |_| {
+            Err::<(), _>("stopped")
+        })
+        .expect("no import error");
+        assert_eq!(stopped, Err("stopped"));
+        std::fs::write(&p, b"obj,size,alloc_seq\n1,x,1\n").expect("write");
+        let e = import_streamed("in", &p, ImportFormat::ObjectsCsv, &Arc::default(), events)
+            .expect_err("the import's error");
+        assert!(e.to_string().starts_with("in:2: "), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
