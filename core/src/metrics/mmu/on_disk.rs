@@ -116,7 +116,9 @@ impl MmuCurve<'static> {
             start_ns: s0,
         })
     }
+}
 
+impl MmuCurve<'_> {
     /// The first I/O error met on a temporary file while querying, if any: results computed after it are not
     /// to be trusted.
     pub fn error(&self) -> Option<String> {
