@@ -22,8 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes per block: the unit written, read and cached.
 const BLOCK_BYTES: usize = 64 << 10;
-/// Blocks a [`Paged`] keeps: enough for the two or three cursors an MMU sweep moves through one array.
-const CACHE_BLOCKS: usize = 6;
+/// Blocks a [`Paged`] keeps (1 MiB): room for the few cursors an MMU query moves through one array at once.
+const CACHE_BLOCKS: usize = 16;
 
 /// A record of fixed size with a little-endian encoding.
 pub trait Record: Copy + Default {
@@ -264,7 +264,7 @@ impl<T: Record> Paged<T> {
     }
 
     /// Record `k` (`T::default()` past the end).
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, k: usize) -> T {
         let block = k / Spill::<T>::BLOCK;
         let i = k % Spill::<T>::BLOCK;
@@ -278,6 +278,8 @@ impl<T: Record> Paged<T> {
         self.miss(&mut c, block, i)
     }
 
+    #[cold]
+    #[inline(never)]
     fn miss(&self, c: &mut Cache<T>, block: usize, i: usize) -> T {
         c.clock += 1;
         let now = c.clock;

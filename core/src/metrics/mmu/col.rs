@@ -15,7 +15,7 @@ pub(super) enum Col<'a, T: Record> {
 
 impl<T: Record> Col<'_, T> {
     /// Element `k`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn get(&self, k: usize) -> T {
         match self {
             Col::Slice(s) => s[k],
