@@ -43,8 +43,16 @@ fn same(a: &MmuCurve, b: &MmuCurve, w: u64, what: &str) {
         x.utilization,
         y.utilization
     );
-    assert_eq!(a.worst(w, 5), b.worst(w, 5), "{what}: worst windows at {w} ns");
-    assert_eq!(a.worst_go(w, 5), b.worst_go(w, 5), "{what}: Go's worst at {w} ns");
+    assert_eq!(
+        a.worst(w, 5),
+        b.worst(w, 5),
+        "{what}: worst windows at {w} ns"
+    );
+    assert_eq!(
+        a.worst_go(w, 5),
+        b.worst_go(w, 5),
+        "{what}: Go's worst at {w} ns"
+    );
 }
 
 #[test]

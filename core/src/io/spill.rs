@@ -136,10 +136,10 @@ impl<T: Record> Spill<T> {
             x.put(out);
         }
         let at = (self.flushed * T::SIZE) as u64;
-        if self.error.get().is_none() {
-            if let Err(e) = self.file.as_ref().map_or(Ok(()), |f| write_at(f, &buf, at)) {
-                self.fail(&e);
-            }
+        if self.error.get().is_none()
+            && let Err(e) = self.file.as_ref().map_or(Ok(()), |f| write_at(f, &buf, at))
+        {
+            self.fail(&e);
         }
         self.flushed += self.tail.len();
         self.tail.clear();
@@ -151,7 +151,11 @@ impl<T: Record> Spill<T> {
         if on_disk > 0 {
             let mut buf = vec![0u8; on_disk * T::SIZE];
             let ok = self.error.get().is_none()
-                && match self.file.as_ref().map(|f| read_at(f, &mut buf, (start * T::SIZE) as u64)) {
+                && match self
+                    .file
+                    .as_ref()
+                    .map(|f| read_at(f, &mut buf, (start * T::SIZE) as u64))
+                {
                     Some(Err(e)) => {
                         self.fail(&e);
                         false
@@ -270,10 +274,10 @@ impl<T: Record> Paged<T> {
         let i = k % Spill::<T>::BLOCK;
         let mut c = self.cache.borrow_mut();
         let last = c.last;
-        if let Some((b, v, _)) = c.slots.get(last) {
-            if *b == block {
-                return v.get(i).copied().unwrap_or_default();
-            }
+        if let Some((b, v, _)) = c.slots.get(last)
+            && *b == block
+        {
+            return v.get(i).copied().unwrap_or_default();
         }
         self.miss(&mut c, block, i)
     }
@@ -351,7 +355,15 @@ mod tests {
         );
         assert_eq!(s.iter().count(), n, "count");
         let p = Paged::new(s);
-        for k in [0, n - 1, 5, Spill::<u64>::BLOCK, 2 * Spill::<u64>::BLOCK - 1, 17, n - 2] {
+        for k in [
+            0,
+            n - 1,
+            5,
+            Spill::<u64>::BLOCK,
+            2 * Spill::<u64>::BLOCK - 1,
+            17,
+            n - 2,
+        ] {
             assert_eq!(p.get(k), 3 * k as u64, "record {k}");
         }
         // More distinct blocks than the cache holds, in a cycle.

@@ -35,7 +35,11 @@ impl Record for Key {
         out[16..].copy_from_slice(&self.2.to_le_bytes());
     }
     fn take(b: &[u8]) -> Self {
-        Key(u64::take(&b[..8]), u64::take(&b[8..16]), u64::take(&b[16..]))
+        Key(
+            u64::take(&b[..8]),
+            u64::take(&b[8..16]),
+            u64::take(&b[16..]),
+        )
     }
 }
 
@@ -91,7 +95,8 @@ impl MmuCurve<'static> {
             drop(buf);
             // k-way merge of the sorted runs.
             let mut iters: Vec<_> = runs.iter().map(Spill::iter).collect();
-            let mut heap: BinaryHeap<Reverse<(Key, usize)>> = BinaryHeap::with_capacity(iters.len());
+            let mut heap: BinaryHeap<Reverse<(Key, usize)>> =
+                BinaryHeap::with_capacity(iters.len());
             for (r, it) in iters.iter_mut().enumerate() {
                 if let Some(k) = it.next() {
                     heap.push(Reverse((k, r)));
@@ -161,9 +166,13 @@ impl Builder {
         while self.series.len() < m as usize + 1 || self.current.is_none() {
             self.next_series()?;
         }
-        let c = self.current.as_mut().ok_or_else(|| io::Error::other("no series"))?;
+        let c = self
+            .current
+            .as_mut()
+            .ok_or_else(|| io::Error::other("no series"))?;
         let (times, util, error) = (&mut c.times, &mut c.util, &mut c.error);
-        c.steps.pause(a, b, &mut |t, u| emit(times, util, error, t, u));
+        c.steps
+            .pause(a, b, &mut |t, u| emit(times, util, error, t, u));
         Ok(())
     }
 
@@ -192,7 +201,8 @@ impl Builder {
             return Err(e);
         }
         let on_disk = c.times.len() >= self.spill_steps;
-        let (times, util): (Col<'static, u64>, Col<'static, f64>) = (c.times.finish(), c.util.finish());
+        let (times, util): (Col<'static, u64>, Col<'static, f64>) =
+            (c.times.finish(), c.util.finish());
         let spill = on_disk.then_some(FINE_BANDS_ON_DISK);
         let k = self.series.len() - 1;
         let p = Prepared::build(times, util, spill)?;
