@@ -32,6 +32,7 @@ mod kvm_mechanisms;
 /// The built-in lessons: every claim holds on the model; false claims and malformed files are caught.
 mod lessons;
 /// Exact MMU against Go's own `internal/trace` values (go-mmu oracle), through the core and the CLI.
+mod mmu_on_disk;
 mod mmu_oracle;
 /// The SYSTOR'15 paper (android-krait) reproduced: Table 1, Table 3, Corollary 1's time trend.
 mod reproduce_android;

@@ -9,7 +9,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use gclab_core::importers::{self, Format, Imported, PauseSpans, ReportedMmu};
+use gclab_core::importers::{
+    self, Format, Imported, MAX_TIME_NS, PauseSink, PauseSpans, ReportedMmu,
+};
 use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
 use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
@@ -141,14 +143,6 @@ fn measure(
             span_ns.0, span_ns.1
         )));
     }
-    let series = data.util_series(span_ns);
-    if series.iter().all(|s| s.times.len() < 2) {
-        let (a, b) = data.default_span_ns();
-        return Err(CliError::input(format!(
-            "{input}: --span-ns {},{} does not overlap the data, which covers [{a}, {b}] ns",
-            span_ns.0, span_ns.1
-        )));
-    }
     let windows = windows.unwrap_or_else(|| default_windows_ns(span_ns.1 - span_ns.0));
     let stats = data.pause_stats(span_ns);
     let names = match &data {
@@ -171,20 +165,53 @@ fn measure(
     };
     let warnings = data.warnings().messages();
     let log_mmu = data.reported_mmu().last().cloned();
+    // The exact MMU works below MAX_TIME_NS (as `Imported::util_series` clamps).
+    let clamped = (span_ns.0.min(MAX_TIME_NS), span_ns.1.min(MAX_TIME_NS));
+    let no_overlap = || {
+        let (a, b) = data.default_span_ns();
+        CliError::input(format!(
+            "{input}: --span-ns {},{} does not overlap the data, which covers [{a}, {b}] ns",
+            span_ns.0, span_ns.1
+        ))
+    };
+    let series;
+    let curve: MmuCurve<'_> = match &data {
+        // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU.
+        Imported::Pauses(p) if p.pauses.on_disk() => {
+            if let Some(e) = p.pauses.error() {
+                return Err(CliError::other(format!("{input}: {e}")));
+            }
+            if clamped.1 <= clamped.0 {
+                return Err(no_overlap());
+            }
+            MmuCurve::from_pauses_on_disk(p.pauses.spans(), p.mutators.len(), clamped)
+                .map_err(|e| CliError::other(format!("{input}: {e}")))?
+        }
+        _ => {
+            series = data.util_series(span_ns);
+            if series.iter().all(|s| s.times.len() < 2) {
+                return Err(no_overlap());
+            }
+            MmuCurve::new(&series)
+        }
+    };
     // The imported pauses (with their kinds, causes and heap figures) are not needed for the MMU: freed before
-    // the curve's prefix sums and bands are built, so the two never count together.
+    // the queries, so the two never count together.
     drop(data);
-    let curve = MmuCurve::new(&series);
+    let points = windows.iter().map(|&w| (w, curve.mmu(w))).collect();
+    let worst = (windows.iter())
+        .map(|&w| (w, curve.worst(w, WORST)))
+        .collect();
+    if let Some(e) = curve.error() {
+        return Err(CliError::other(format!("{input}: {e}")));
+    }
     Ok(Report {
         input: input.to_string(),
         format,
         span_ns,
         names,
-        points: windows.iter().map(|&w| (w, curve.mmu(w))).collect(),
-        worst: windows
-            .iter()
-            .map(|&w| (w, curve.worst(w, WORST)))
-            .collect(),
+        points,
+        worst,
         pauses: stats.pauses,
         max_pause_ns: stats.max_pause_ns,
         warnings,

@@ -1,9 +1,11 @@
 //! Where an importer puts the pauses it reads ([`PauseSink`]): every record ([`Vec<Pause>`], for the app and
 //! `export-perfetto`) or only what the exact MMU needs ([`PauseSpans`]: start, end, mutator and line in 24 bytes a
 //! pause, for `gclab mmu`). The parsers are generic over the sink, so a 1 GB input measured by `gclab mmu` never
-//! holds the kinds, causes and heap figures of its millions of pauses (issue 21, item 4; docs/fuzzing.md).
+//! holds the kinds, causes and heap figures of its millions of pauses (issue 21, item 4; docs/fuzzing.md), and
+//! beyond [`SPANS_IN_MEMORY`] pauses [`PauseSpans`] keeps them in a temporary file.
 
 use super::Pause;
+use crate::io::spill::{Record, Spill};
 
 /// A store of imported pauses, filled in input order.
 pub trait PauseSink: Default + std::fmt::Debug {
@@ -52,7 +54,7 @@ impl PauseSink for Vec<Pause> {
 }
 
 /// One pause as [`PauseSpans`] keeps it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Span {
     start_ns: u64,
     end_ns: u64,
@@ -61,31 +63,108 @@ struct Span {
     line: u32,
 }
 
+impl Record for Span {
+    const SIZE: usize = 24;
+    fn put(self, out: &mut [u8]) {
+        out[..8].copy_from_slice(&self.start_ns.to_le_bytes());
+        out[8..16].copy_from_slice(&self.end_ns.to_le_bytes());
+        out[16..20].copy_from_slice(&self.mutator.to_le_bytes());
+        out[20..].copy_from_slice(&self.line.to_le_bytes());
+    }
+    fn take(b: &[u8]) -> Self {
+        Span {
+            start_ns: u64::take(&b[..8]),
+            end_ns: u64::take(&b[8..16]),
+            mutator: u32::take(&b[16..20]),
+            line: u32::take(&b[20..]),
+        }
+    }
+}
+
+/// Pauses [`PauseSpans`] holds in memory; from this many on they go to a temporary file (24 MB).
+pub const SPANS_IN_MEMORY: usize = 1 << 20;
+
 /// Pauses kept as start, end, mutator and line only: what `gclab mmu` measures. Kinds, causes, cycle numbers and
-/// heap figures are dropped as they come.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// heap figures are dropped as they come. Beyond `spill_at` pauses (default [`SPANS_IN_MEMORY`]) they are kept
+/// in a temporary file ([`crate::io::spill`]), so memory stays bounded whatever the input's size.
+#[derive(Debug)]
 pub struct PauseSpans {
     spans: Vec<Span>,
+    spill: Option<Spill<Span>>,
+    spill_at: usize,
+    /// The first temporary-file error (then the pauses are incomplete).
+    error: Option<String>,
+}
+
+impl Default for PauseSpans {
+    fn default() -> Self {
+        PauseSpans::spilling_at(SPANS_IN_MEMORY)
+    }
+}
+
+impl PauseSpans {
+    /// Keeps at most `spill_at` pauses in memory (tests force the file with a small number).
+    pub fn spilling_at(spill_at: usize) -> Self {
+        PauseSpans {
+            spans: Vec::new(),
+            spill: None,
+            spill_at: spill_at.max(1),
+            error: None,
+        }
+    }
+
+    /// Whether the pauses are in a temporary file.
+    pub fn on_disk(&self) -> bool {
+        self.spill.is_some()
+    }
+
+    /// The first error of the temporary file, if any: the pauses are then incomplete and must not be measured.
+    pub fn error(&self) -> Option<&str> {
+        (self.error.as_deref()).or(self.spill.as_ref().and_then(Spill::error))
+    }
+
+    fn all(&self) -> impl Iterator<Item = Span> + '_ {
+        (self.spans.iter().copied()).chain(self.spill.iter().flat_map(Spill::iter))
+    }
 }
 
 impl PauseSink for PauseSpans {
     const NAMES: bool = false;
 
     fn push(&mut self, p: Pause) {
-        self.spans.push(Span {
+        let s = Span {
             start_ns: p.start_ns,
             end_ns: p.end_ns,
             mutator: u32::try_from(p.mutator).unwrap_or(u32::MAX),
             line: u32::try_from(p.line).unwrap_or(u32::MAX),
-        });
+        };
+        if let Some(f) = &mut self.spill {
+            f.push(s);
+            return;
+        }
+        self.spans.push(s);
+        if self.spans.len() >= self.spill_at {
+            match Spill::new() {
+                Ok(mut f) => {
+                    self.spans.drain(..).for_each(|s| f.push(s));
+                    self.spans = Vec::new();
+                    self.spill = Some(f);
+                }
+                // Kept in memory, said once.
+                Err(e) => {
+                    self.error.get_or_insert(e.to_string());
+                    self.spill_at = usize::MAX;
+                }
+            }
+        }
     }
 
     fn len(&self) -> usize {
-        self.spans.len()
+        self.spans.len() + self.spill.as_ref().map_or(0, Spill::len)
     }
 
     fn retain_mut(&mut self, mut f: impl FnMut(&mut Pause) -> bool) {
-        self.spans.retain_mut(|s| {
+        let mut fix = |s: &mut Span| {
             let mut p = Pause {
                 start_ns: s.start_ns,
                 end_ns: s.end_ns,
@@ -97,12 +176,31 @@ impl PauseSink for PauseSpans {
             s.start_ns = p.start_ns;
             s.end_ns = p.end_ns;
             keep
-        });
+        };
+        self.spans.retain_mut(&mut fix);
+        if let Some(old) = self.spill.take() {
+            match Spill::new() {
+                Ok(mut new) => {
+                    for mut s in old.iter() {
+                        if fix(&mut s) {
+                            new.push(s);
+                        }
+                    }
+                    if let Some(e) = old.error() {
+                        self.error.get_or_insert(e.to_string());
+                    }
+                    self.spill = Some(new);
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e.to_string());
+                    self.spill = Some(old);
+                }
+            }
+        }
     }
 
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
-        self.spans
-            .iter()
+        self.all()
             .map(|s| (s.start_ns, s.end_ns, s.mutator as usize))
     }
 
@@ -117,7 +215,12 @@ mod tests {
 
     #[test]
     fn pause_spans_keep_times_mutator_and_line_and_drop_the_rest() {
-        let mut s = PauseSpans::default();
+        for at in [SPANS_IN_MEMORY, 1, 2] {
+            keep_times_mutator_and_line(PauseSpans::spilling_at(at), at <= 2);
+        }
+    }
+
+    fn keep_times_mutator_and_line(mut s: PauseSpans, on_disk: bool) {
         for (k, line) in [(0u64, 3usize), (1, 7)] {
             s.push(Pause {
                 start_ns: 10 * k,
@@ -134,6 +237,7 @@ mod tests {
             vec![(0, 5, 0), (10, 15, 1)],
             "spans"
         );
+        assert_eq!(s.on_disk(), on_disk, "in a temporary file");
         let mut lines = Vec::new();
         s.retain_mut(|p| {
             lines.push(p.line);
@@ -144,5 +248,6 @@ mod tests {
         assert_eq!(lines, vec![3, 7], "lines handed to the fix-up");
         assert_eq!(s.spans().collect::<Vec<_>>(), vec![(11, 16, 1)], "kept");
         assert_eq!(PauseSink::len(&s), 1, "len");
+        assert!(s.error().is_none(), "no temporary-file error");
     }
 }

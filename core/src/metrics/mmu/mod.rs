@@ -21,6 +21,8 @@
 //! Times are integer nanoseconds (below 2⁶², the importers' bound: band arithmetic runs in i128 where a product of
 //! two such times could pass 2⁶³); sums are f64 integrals from the first step time, computed as Go does.
 
+mod col;
+mod on_disk;
 mod prepared;
 #[cfg(test)]
 mod tests;
@@ -50,26 +52,15 @@ impl UtilSeries {
         p.sort_unstable();
         let mut times = Vec::with_capacity(2 * p.len() + 2);
         let mut util = Vec::with_capacity(2 * p.len() + 2);
-        times.push(span_start);
-        util.push(1.0);
+        let mut emit = |t, u| {
+            times.push(t);
+            util.push(u);
+        };
+        let mut steps = StepsFromPauses::new(span_start);
         for (a, b) in p {
-            let n = times.len();
-            if n >= 2 && a <= times[n - 1] {
-                // Overlaps or touches the previous pause, whose end is the last entry: merge.
-                times[n - 1] = times[n - 1].max(b);
-            } else if n == 1 && a == span_start {
-                util[0] = 0.0;
-                times.push(b);
-                util.push(1.0);
-            } else {
-                times.extend([a, b]);
-                util.extend([0.0, 1.0]);
-            }
+            steps.pause(a, b, &mut emit);
         }
-        if times.last().copied().unwrap_or(span_start) < span_end {
-            times.push(span_end);
-            util.push(1.0);
-        }
+        steps.finish(span_end, &mut emit);
         UtilSeries { times, util }
     }
 
@@ -106,6 +97,56 @@ impl UtilSeries {
         out.times.push(hi);
         out.util.push(0.0);
         out
+    }
+}
+
+/// The steps of one mutator made from its pauses as they come, sorted by `(start, end)`, clipped to the span and
+/// not empty ([`UtilSeries::from_pauses`] in memory, [`MmuCurve::from_pauses_on_disk`] streamed): a pause
+/// overlapping or touching the previous one extends it, so the last step is held back until the next comes.
+#[derive(Debug)]
+pub(super) struct StepsFromPauses {
+    /// The step held back: time, utilisation. `[ns]`
+    last: (u64, f64),
+    /// Steps so far, the held one included.
+    n: usize,
+    span_start: u64,
+}
+
+impl StepsFromPauses {
+    pub(super) fn new(span_start: u64) -> Self {
+        StepsFromPauses {
+            last: (span_start, 1.0),
+            n: 1,
+            span_start,
+        }
+    }
+
+    fn push(&mut self, step: (u64, f64), emit: &mut impl FnMut(u64, f64)) {
+        emit(self.last.0, self.last.1);
+        self.last = step;
+        self.n += 1;
+    }
+
+    /// Adds the pause `[a, b)`.
+    pub(super) fn pause(&mut self, a: u64, b: u64, emit: &mut impl FnMut(u64, f64)) {
+        if self.n >= 2 && a <= self.last.0 {
+            // Overlaps or touches the previous pause, whose end is the held step: merge.
+            self.last.0 = self.last.0.max(b);
+        } else if self.n == 1 && a == self.span_start {
+            self.last.1 = 0.0;
+            self.push((b, 1.0), emit);
+        } else {
+            self.push((a, 0.0), emit);
+            self.push((b, 1.0), emit);
+        }
+    }
+
+    /// Ends the series at `span_end` and emits the held step.
+    pub(super) fn finish(mut self, span_end: u64, emit: &mut impl FnMut(u64, f64)) {
+        if self.last.0 < span_end {
+            self.push((span_end, 1.0), emit);
+        }
+        emit(self.last.0, self.last.1);
     }
 }
 
@@ -188,7 +229,7 @@ impl<'a> MmuCurve<'a> {
                 m: ((i128::from(w) + 2 * i128::from(dur - 1)) / i128::from(dur)).max(1) as usize,
                 last_band: ((p.end() - w - p.t(0)) / dur) as usize,
                 series: k,
-                slack_ns: 1.0 + p.sums.last().map_or(0.0, |s| s.abs()) * 1e-12,
+                slack_ns: 1.0 + p.sums.get(p.sums.len() - 1).abs() * 1e-12,
             };
             // Groups of 4^k fine bands prune only when a group is much shorter than the window; the lowest bound
             // is refined first so that the minimum is low early, then everything in time order.

@@ -4,6 +4,7 @@
 //! the prefix sums, branch and bound over the groups, and an exact two-pointer sweep of the bands that survive.
 
 use super::UtilSeries;
+use super::col::{Col, ColBuilder};
 
 /// Number of bands per series (Go's `bandsPerSeries`): keeps [`MmuCurve::worst`](super::MmuCurve::worst)
 /// identical to Go.
@@ -28,21 +29,22 @@ pub(super) struct Bands {
     pub(super) dur: i64,
 }
 
-/// One series prepared for queries: prefix sums, band summaries, candidate steps.
+/// One series prepared for queries: prefix sums, band summaries, candidate steps. The per-step arrays are
+/// [`Col`]s: borrowed or in memory, or on disk for a series too big for memory ([`Prepared::build`]).
 #[derive(Debug)]
 pub(super) struct Prepared<'a> {
     /// Step times (below 2⁶²). `[ns]`
-    pub(super) times: &'a [u64],
+    pub(super) times: Col<'a, u64>,
     /// Utilisation of each step; see [`Prepared::u`] for the end marker.
-    util: &'a [f64],
+    util: Col<'a, f64>,
     /// `sums[k]` = integral from `times[0]` to `times[k]`. `[ns]`
-    pub(super) sums: Vec<f64>,
+    pub(super) sums: Col<'a, f64>,
     /// Go's 1000 bands (worst windows) and the fine bands (MMU).
     pub(super) go: Bands,
     pub(super) fine: Fine,
     /// Steps where utilisation falls (candidate left edges) and rises (candidate right edges).
-    falls: Vec<u32>,
-    rises: Vec<u32>,
+    falls: Col<'a, u32>,
+    rises: Col<'a, u32>,
     /// Longest stretch at utilisation 0 and its start: windows up to that long have MMU 0. `[ns]`
     pub(super) zero_run: (i64, i64),
 }
@@ -63,53 +65,94 @@ pub(super) struct Fine {
 impl<'a> Prepared<'a> {
     pub(super) fn new(s: &'a UtilSeries) -> Option<Self> {
         let n = s.times.len().min(s.util.len());
-        let times = &s.times[..n];
-        let ok = n >= 2 && n < u32::MAX as usize && times[n - 1] > times[0];
-        if !ok || times.windows(2).any(|w| w[1] < w[0]) || times[n - 1] >= i64::MAX as u64 {
-            return None;
+        let (times, util) = (Col::Slice(&s.times[..n]), Col::Slice(&s.util[..n]));
+        // In memory nothing can fail.
+        Self::build(times, util, None).ok().flatten()
+    }
+
+    /// Prepares the steps `times`/`util` (None when fewer than two, no duration, unsorted or too late). With
+    /// `spill = Some(fine_bands)` the derived per-step arrays go to temporary files and the fine bands are at most
+    /// `fine_bands` (the result is the same, only the pruning coarser); otherwise all is in memory.
+    pub(super) fn build(
+        times: Col<'a, u64>,
+        util: Col<'a, f64>,
+        spill: Option<usize>,
+    ) -> std::io::Result<Option<Self>> {
+        let n = times.len().min(util.len());
+        let ok = n >= 2 && n < u32::MAX as usize && times.get(n - 1) > times.get(0);
+        if !ok || times.get(n - 1) >= i64::MAX as u64 {
+            return Ok(None);
         }
         // Every index array is reserved at its final length (counted first): growing by doubling would hold up
         // to twice the memory at its peak on a series of millions of steps.
-        let u = |k: usize| if k + 1 >= n { 0.0 } else { s.util[k] };
-        let falls = (1..n).filter(|&k| u(k) < u(k - 1)).count();
-        let rises = (1..n).filter(|&k| u(k) > u(k - 1)).count();
-        let mut p = Prepared {
-            times,
-            util: &s.util[..n],
-            sums: Vec::with_capacity(n),
-            go: Bands::default(),
-            fine: Fine::default(),
-            falls: Vec::with_capacity(falls),
-            rises: Vec::with_capacity(rises),
-            zero_run: (0, 0),
-        };
-        let mut sum = 0.0;
-        p.sums.push(0.0);
+        let u = |k: usize| if k + 1 >= n { 0.0 } else { util.get(k) };
+        let (mut falls, mut rises) = (0, 0);
+        let mut prev_t = times.get(0);
         for k in 1..n {
-            sum += p.util[k - 1] * (times[k] - times[k - 1]) as f64;
-            p.sums.push(sum);
-            if p.u(k) < p.u(k - 1) {
-                p.falls.push(k as u32);
-            } else if p.u(k) > p.u(k - 1) {
-                p.rises.push(k as u32);
+            let t = times.get(k);
+            if t < prev_t {
+                return Ok(None);
             }
+            prev_t = t;
+            let (a, b) = (u(k - 1), u(k));
+            falls += usize::from(b < a);
+            rises += usize::from(b > a);
         }
+        let spill_at = if spill.is_some() { 0 } else { usize::MAX };
+        let mut sums = ColBuilder::new(spill_at, n)?;
+        let mut fall_col = ColBuilder::new(spill_at, falls)?;
+        let mut rise_col = ColBuilder::new(spill_at, rises)?;
+        let mut sum = 0.0;
+        sums.push(0.0)?;
+        let mut zero_run = (0, 0);
         let mut run_start = None;
+        let (mut t_prev, mut u_prev) = (times.get(0), util.get(0));
         for k in 0..n {
-            match (p.u(k) == 0.0 && k + 1 < n, run_start) {
-                (true, None) => run_start = Some(p.t(k)),
+            let (t, uk) = (times.get(k), u(k));
+            if k >= 1 {
+                sum += util.get(k - 1) * (t - t_prev) as f64;
+                sums.push(sum)?;
+                if uk < u_prev {
+                    fall_col.push(k as u32)?;
+                } else if uk > u_prev {
+                    rise_col.push(k as u32)?;
+                }
+            }
+            match (uk == 0.0 && k + 1 < n, run_start) {
+                (true, None) => run_start = Some(t as i64),
                 (false, Some(a)) => {
-                    if p.t(k) - a > p.zero_run.0 {
-                        p.zero_run = (p.t(k) - a, a);
+                    if t as i64 - a > zero_run.0 {
+                        zero_run = (t as i64 - a, a);
                     }
                     run_start = None;
                 }
                 _ => {}
             }
+            (t_prev, u_prev) = (t, uk);
         }
+        let mut p = Prepared {
+            times,
+            util,
+            sums: sums.finish(),
+            go: Bands::default(),
+            fine: Fine::default(),
+            falls: fall_col.finish(),
+            rises: rise_col.finish(),
+            zero_run,
+        };
         p.go = p.bands(BANDS_PER_SERIES.min(n));
-        p.fine = p.fine_bands((n / STEPS_PER_FINE_BAND).max(1));
-        Some(p)
+        let fine = (n / STEPS_PER_FINE_BAND).max(1);
+        p.fine = p.fine_bands(spill.map_or(fine, |cap| fine.min(cap.max(1))));
+        Ok(Some(p))
+    }
+
+    /// The first I/O error of a spilled array, if any.
+    pub(super) fn error(&self) -> Option<&str> {
+        (self.times.error())
+            .or(self.util.error())
+            .or(self.sums.error())
+            .or(self.falls.error())
+            .or(self.rises.error())
     }
 
     fn fine_bands(&self, num_bands: usize) -> Fine {
@@ -126,18 +169,10 @@ impl<'a> Prepared<'a> {
             let start = self.t(0) + i as i64 * f.dur;
             f.cum.push(self.advance(&mut pos, start));
             f.pos.push(pos as u32);
-            while self
-                .falls
-                .get(fall)
-                .is_some_and(|&k| self.t(k as usize) < start)
-            {
+            while fall < self.falls.len() && self.t(self.falls.get(fall) as usize) < start {
                 fall += 1;
             }
-            while self
-                .rises
-                .get(rise)
-                .is_some_and(|&k| self.t(k as usize) < start)
-            {
+            while rise < self.rises.len() && self.t(self.rises.get(rise) as usize) < start {
                 rise += 1;
             }
             f.fall_lo.push(fall as u32);
@@ -175,7 +210,7 @@ impl<'a> Prepared<'a> {
 
     /// Step `k`'s time. `[ns]`
     pub(super) fn t(&self, k: usize) -> i64 {
-        self.times[k] as i64
+        self.times.get(k) as i64
     }
 
     /// Step `k`'s utilisation; the end marker counts as 0 (Go's final event), which matters only past the end.
@@ -183,7 +218,7 @@ impl<'a> Prepared<'a> {
         if k + 1 >= self.util.len() {
             0.0
         } else {
-            self.util[k]
+            self.util.get(k)
         }
     }
 
@@ -204,9 +239,9 @@ impl<'a> Prepared<'a> {
                 *pos += 1;
             }
         } else {
-            let from = *pos;
-            let ahead = self.times[from..].partition_point(|&t| t as i64 <= time);
-            *pos = (from + ahead).saturating_sub(1);
+            *pos = (self.times)
+                .partition_point_from(*pos, |t| t as i64 <= time)
+                .saturating_sub(1);
         }
         let tp = self.t(*pos);
         let partial = if time != tp {
@@ -214,12 +249,12 @@ impl<'a> Prepared<'a> {
         } else {
             0.0
         };
-        self.sums[*pos] + partial
+        self.sums.get(*pos) + partial
     }
 
     pub(super) fn pos_at(&self, time: i64) -> usize {
-        self.times
-            .partition_point(|&t| t as i64 <= time)
+        (self.times)
+            .partition_point_from(0, |t| t as i64 <= time)
             .saturating_sub(1)
     }
 
@@ -304,7 +339,7 @@ impl<'a> Prepared<'a> {
     /// Exact minimum over window starts in fine band `i`: the left edge on each fall and the right edge on each
     /// rise inside the band, each with a forward cursor for the other edge.
     pub(super) fn sweep(&self, i: usize, q: &Query, best: &mut Best) {
-        let (times, util, sums, f) = (self.times, self.util, &self.sums, &self.fine);
+        let (times, util, sums, f) = (&self.times, &self.util, &self.sums, &self.fine);
         let n = times.len();
         let w = q.w;
         let start = self.t(0) + i as i64 * f.dur;
@@ -314,18 +349,18 @@ impl<'a> Prepared<'a> {
         let mut found: Option<(f64, i64)> = None;
         // Left edge on a fall: the start is the step time.
         let mut r = f.pos[j] as usize;
-        for &k in &self.falls[f.fall_lo[i] as usize..f.fall_lo[i + 1] as usize] {
-            let k = k as usize;
-            let s = times[k] as i64;
+        for x in f.fall_lo[i] as usize..f.fall_lo[i + 1] as usize {
+            let k = self.falls.get(x) as usize;
+            let s = times.get(k) as i64;
             if s >= stop {
                 break;
             }
             let e = s + w;
-            while r + 1 < n && times[r + 1] as i64 <= e {
+            while r + 1 < n && times.get(r + 1) as i64 <= e {
                 r += 1;
             }
             // At the end marker (r = n − 1) the partial length is 0, so its value does not matter.
-            let num = sums[r] + util[r] * (e - times[r] as i64) as f64 - sums[k];
+            let num = sums.get(r) + util.get(r) * (e - times.get(r) as i64) as f64 - sums.get(k);
             if num <= thr {
                 thr = num;
                 found = Some((num, s));
@@ -333,19 +368,19 @@ impl<'a> Prepared<'a> {
         }
         // Right edge on a rise: the end is the step time.
         let mut l = f.pos[i] as usize;
-        for &k in &self.rises[f.rise_lo[j] as usize..] {
-            let k = k as usize;
-            let s = times[k] as i64 - w;
+        for x in f.rise_lo[j] as usize..self.rises.len() {
+            let k = self.rises.get(x) as usize;
+            let s = times.get(k) as i64 - w;
             if s < start {
                 continue;
             }
             if s >= stop {
                 break;
             }
-            while times[l + 1] as i64 <= s {
+            while times.get(l + 1) as i64 <= s {
                 l += 1;
             }
-            let num = sums[k] - (sums[l] + util[l] * (s - times[l] as i64) as f64);
+            let num = sums.get(k) - (sums.get(l) + util.get(l) * (s - times.get(l) as i64) as f64);
             if num <= thr {
                 thr = num;
                 found = Some((num, s));

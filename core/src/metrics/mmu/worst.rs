@@ -44,9 +44,8 @@ impl MmuCurve<'_> {
 impl Prepared<'_> {
     /// The first step time after `time`, searching from the cursor (`i64::MAX` when none).
     fn next(&self, pos: usize, time: i64) -> i64 {
-        self.times[pos..]
-            .iter()
-            .map(|&t| t as i64)
+        (pos..self.times.len())
+            .map(|k| self.times.get(k) as i64)
             .find(|&t| t > time)
             .unwrap_or(i64::MAX)
     }

@@ -1,0 +1,393 @@
+//! Disk-backed storage for more fixed-size records than memory should hold (issue 21, item 4: `gclab mmu` on a
+//! 1 GB input within 200 MB).
+//!
+//! A [`Spill`] appends records ([`Record`]: a fixed little-endian encoding) to an anonymous temporary file in the
+//! system temp folder, a block at a time; only the block being filled lives in memory. It is read back with
+//! positional reads, so readers never disturb one another: sequentially ([`Spill::iter`], one block buffered) or
+//! by index through [`Paged`], a bounded cache of a few blocks that suits the MMU's forward cursors.
+//!
+//! Invariants and edge cases:
+//! - On Unix the file is unlinked as soon as it is created: a killed process leaves nothing behind. Elsewhere it
+//!   is removed when the [`Spill`] is dropped.
+//! - An I/O error (a full disk, say) cannot be returned from `push` or `get` without rewriting every caller's
+//!   inner loop, so it is sticky: the first one is kept ([`Spill::error`]), later writes are dropped and failed
+//!   reads give zeros. A caller must check [`Spill::error`] before trusting what it computed (the MMU does, and
+//!   reports it as an error naming the temp folder).
+
+use std::cell::{OnceCell, RefCell};
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes per block: the unit written, read and cached.
+const BLOCK_BYTES: usize = 64 << 10;
+/// Blocks a [`Paged`] keeps (1 MiB): room for the few cursors an MMU query moves through one array at once.
+const CACHE_BLOCKS: usize = 16;
+
+/// A record of fixed size with a little-endian encoding.
+pub trait Record: Copy + Default {
+    /// Encoded size. `[bytes]`
+    const SIZE: usize;
+    /// Writes the record to `out` (`SIZE` bytes).
+    fn put(self, out: &mut [u8]);
+    /// Reads a record from `b` (`SIZE` bytes).
+    fn take(b: &[u8]) -> Self;
+}
+
+macro_rules! record_num {
+    ($($t:ty),*) => {$(
+        impl Record for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+            fn take(b: &[u8]) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(b);
+                <$t>::from_le_bytes(a)
+            }
+        }
+    )*};
+}
+record_num!(u32, u64, f64);
+
+/// Records in a temporary file, appended a block at a time.
+#[derive(Debug)]
+pub struct Spill<T: Record> {
+    file: Option<File>,
+    #[cfg(not(unix))]
+    path: PathBuf,
+    /// Records written to the file.
+    flushed: usize,
+    /// Records not yet written (fewer than a block).
+    tail: Vec<T>,
+    error: OnceCell<String>,
+}
+
+impl<T: Record> Spill<T> {
+    /// Records per block.
+    pub const BLOCK: usize = if BLOCK_BYTES / T::SIZE > 0 {
+        BLOCK_BYTES / T::SIZE
+    } else {
+        1
+    };
+
+    /// An empty spill file in the system temp folder.
+    pub fn new() -> io::Result<Self> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir();
+        let path: PathBuf = dir.join(format!(
+            "gclab-spill-{}-{}.tmp",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        #[cfg(unix)]
+        std::fs::remove_file(&path)?;
+        Ok(Spill {
+            file: Some(file),
+            #[cfg(not(unix))]
+            path,
+            flushed: 0,
+            tail: Vec::with_capacity(Self::BLOCK),
+            error: OnceCell::new(),
+        })
+    }
+
+    /// Records held.
+    pub fn len(&self) -> usize {
+        self.flushed + self.tail.len()
+    }
+
+    /// No record held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first I/O error met, if any (see the module notes).
+    pub fn error(&self) -> Option<&str> {
+        self.error.get().map(String::as_str)
+    }
+
+    fn fail(&self, e: &io::Error) {
+        let _ = self.error.set(format!(
+            "temporary file in {}: {e}",
+            std::env::temp_dir().display()
+        ));
+    }
+
+    /// Appends `x`.
+    pub fn push(&mut self, x: T) {
+        self.tail.push(x);
+        if self.tail.len() >= Self::BLOCK {
+            self.flush_tail();
+        }
+    }
+
+    fn flush_tail(&mut self) {
+        let mut buf = vec![0u8; self.tail.len() * T::SIZE];
+        for (x, out) in self.tail.iter().zip(buf.chunks_exact_mut(T::SIZE)) {
+            x.put(out);
+        }
+        let at = (self.flushed * T::SIZE) as u64;
+        if self.error.get().is_none()
+            && let Err(e) = self.file.as_ref().map_or(Ok(()), |f| write_at(f, &buf, at))
+        {
+            self.fail(&e);
+        }
+        self.flushed += self.tail.len();
+        self.tail.clear();
+    }
+
+    /// Records `[start, start + out.len())` into `out` (zeros past the end or after an error).
+    pub fn read(&self, start: usize, out: &mut [T]) {
+        let on_disk = self.flushed.saturating_sub(start).min(out.len());
+        if on_disk > 0 {
+            let mut buf = vec![0u8; on_disk * T::SIZE];
+            let ok = self.error.get().is_none()
+                && match self
+                    .file
+                    .as_ref()
+                    .map(|f| read_at(f, &mut buf, (start * T::SIZE) as u64))
+                {
+                    Some(Err(e)) => {
+                        self.fail(&e);
+                        false
+                    }
+                    _ => true,
+                };
+            for (x, b) in out.iter_mut().zip(buf.chunks_exact(T::SIZE)) {
+                *x = if ok { T::take(b) } else { T::default() };
+            }
+        }
+        for (k, x) in out.iter_mut().enumerate().skip(on_disk) {
+            *x = (start + k)
+                .checked_sub(self.flushed)
+                .and_then(|i| self.tail.get(i))
+                .copied()
+                .unwrap_or_default();
+        }
+    }
+
+    /// The records in order, one block buffered.
+    pub fn iter(&self) -> SpillIter<'_, T> {
+        SpillIter {
+            spill: self,
+            next: 0,
+            buf: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl<T: Record> Drop for Spill<T> {
+    fn drop(&mut self) {
+        drop(self.file.take());
+        #[cfg(not(unix))]
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Sequential reader of a [`Spill`].
+#[derive(Debug)]
+pub struct SpillIter<'a, T: Record> {
+    spill: &'a Spill<T>,
+    /// Index of the record after the buffer.
+    next: usize,
+    buf: Vec<T>,
+    at: usize,
+}
+
+impl<T: Record> Iterator for SpillIter<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        if self.at == self.buf.len() {
+            let n = Spill::<T>::BLOCK.min(self.spill.len().saturating_sub(self.next));
+            if n == 0 {
+                return None;
+            }
+            self.buf.resize(n, T::default());
+            self.spill.read(self.next, &mut self.buf);
+            self.next += n;
+            self.at = 0;
+        }
+        self.at += 1;
+        Some(self.buf[self.at - 1])
+    }
+}
+
+/// A finished [`Spill`] read by index through a cache of [`CACHE_BLOCKS`] blocks (least recently used out).
+#[derive(Debug)]
+pub struct Paged<T: Record> {
+    spill: Spill<T>,
+    cache: RefCell<Cache<T>>,
+}
+
+#[derive(Debug)]
+struct Cache<T> {
+    /// `(block, records, last use)`.
+    slots: Vec<(usize, Vec<T>, u64)>,
+    clock: u64,
+    /// Slot of the last hit.
+    last: usize,
+}
+
+impl<T: Record> Paged<T> {
+    /// Reads `spill` by index.
+    pub fn new(spill: Spill<T>) -> Self {
+        Paged {
+            spill,
+            cache: RefCell::new(Cache {
+                slots: Vec::with_capacity(CACHE_BLOCKS),
+                clock: 0,
+                last: 0,
+            }),
+        }
+    }
+
+    /// Records held.
+    pub fn len(&self) -> usize {
+        self.spill.len()
+    }
+
+    /// No record held.
+    pub fn is_empty(&self) -> bool {
+        self.spill.is_empty()
+    }
+
+    /// The first I/O error met, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.spill.error()
+    }
+
+    /// Record `k` (`T::default()` past the end).
+    #[inline(always)]
+    pub fn get(&self, k: usize) -> T {
+        let block = k / Spill::<T>::BLOCK;
+        let i = k % Spill::<T>::BLOCK;
+        let mut c = self.cache.borrow_mut();
+        let last = c.last;
+        if let Some((b, v, _)) = c.slots.get(last)
+            && *b == block
+        {
+            return v.get(i).copied().unwrap_or_default();
+        }
+        self.miss(&mut c, block, i)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn miss(&self, c: &mut Cache<T>, block: usize, i: usize) -> T {
+        c.clock += 1;
+        let now = c.clock;
+        let slot = match c.slots.iter().position(|s| s.0 == block) {
+            Some(s) => s,
+            None => {
+                let start = block * Spill::<T>::BLOCK;
+                let n = Spill::<T>::BLOCK.min(self.spill.len().saturating_sub(start));
+                let s = if c.slots.len() < CACHE_BLOCKS {
+                    c.slots.push((block, Vec::new(), now));
+                    c.slots.len() - 1
+                } else {
+                    (0..c.slots.len())
+                        .min_by_key(|&s| c.slots[s].2)
+                        .unwrap_or(0)
+                };
+                let (b, v, _) = &mut c.slots[s];
+                *b = block;
+                v.resize(n, T::default());
+                self.spill.read(start, v);
+                s
+            }
+        };
+        c.slots[slot].2 = now;
+        c.last = slot;
+        c.slots[slot].1.get(i).copied().unwrap_or_default()
+    }
+}
+
+#[cfg(unix)]
+fn write_at(f: &File, buf: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(f, buf, at)
+}
+
+#[cfg(unix)]
+fn read_at(f: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, at)
+}
+
+#[cfg(not(unix))]
+fn write_at(mut f: &File, buf: &[u8], at: u64) -> io::Result<()> {
+    use std::io::{Seek, SeekFrom, Write};
+    f.seek(SeekFrom::Start(at))?;
+    f.write_all(buf)
+}
+
+#[cfg(not(unix))]
+fn read_at(mut f: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    f.seek(SeekFrom::Start(at))?;
+    f.read_exact(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spilled_records_read_back_in_order_by_index_and_across_blocks() {
+        let mut s = Spill::<u64>::new().expect("temp file");
+        let n = 3 * Spill::<u64>::BLOCK + 17;
+        for k in 0..n as u64 {
+            s.push(k * 3);
+        }
+        assert_eq!(s.len(), n, "len");
+        assert!(
+            s.iter().enumerate().all(|(k, v)| v == 3 * k as u64),
+            "sequential"
+        );
+        assert_eq!(s.iter().count(), n, "count");
+        let p = Paged::new(s);
+        for k in [
+            0,
+            n - 1,
+            5,
+            Spill::<u64>::BLOCK,
+            2 * Spill::<u64>::BLOCK - 1,
+            17,
+            n - 2,
+        ] {
+            assert_eq!(p.get(k), 3 * k as u64, "record {k}");
+        }
+        // More distinct blocks than the cache holds, in a cycle.
+        for round in 0..3 {
+            for b in 0..4 {
+                let k = b * Spill::<u64>::BLOCK + round;
+                assert_eq!(p.get(k), 3 * k as u64, "record {k}");
+            }
+        }
+        assert_eq!(p.get(n), 0, "past the end");
+        assert!(p.error().is_none(), "no error");
+    }
+
+    #[test]
+    fn floats_round_trip_bit_for_bit() {
+        let mut s = Spill::<f64>::new().expect("temp file");
+        let xs = [0.1, -0.0, f64::MIN_POSITIVE, 1.0 / 3.0, f64::MAX];
+        for x in xs {
+            s.push(x);
+        }
+        let back: Vec<f64> = s.iter().collect();
+        assert!(
+            back.iter().zip(xs).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "bits"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! One array of a prepared series ([`Col`]): borrowed from a [`UtilSeries`](super::UtilSeries), built in memory,
+//! or spilled to a temporary file and read through a bounded block cache ([`Paged`]) when the input is too big
+//! for memory. The MMU reads it by index; its cursors move forward, so a spilled array is read almost
+//! sequentially. [`ColBuilder`] fills one in memory or on disk.
+
+use crate::io::spill::{Paged, Record, Spill};
+
+/// An array of `T`, in memory or on disk.
+#[derive(Debug)]
+pub(super) enum Col<'a, T: Record> {
+    Slice(&'a [T]),
+    Vec(Vec<T>),
+    Paged(Paged<T>),
+}
+
+impl<T: Record> Col<'_, T> {
+    /// Element `k`.
+    #[inline(always)]
+    pub(super) fn get(&self, k: usize) -> T {
+        match self {
+            Col::Slice(s) => s[k],
+            Col::Vec(v) => v[k],
+            Col::Paged(p) => p.get(k),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Col::Slice(s) => s.len(),
+            Col::Vec(v) => v.len(),
+            Col::Paged(p) => p.len(),
+        }
+    }
+
+    /// The first index in `[from, len)` at which `pred` is false (`pred` holds on a prefix of the range), by
+    /// galloping from `from`: cheap when the answer is near, as for the MMU's forward cursors.
+    pub(super) fn partition_point_from(&self, from: usize, pred: impl Fn(T) -> bool) -> usize {
+        let n = self.len();
+        let (mut lo, mut step) = (from, 1);
+        // Invariant: pred holds below `lo`; find `hi` where it fails (or n).
+        let mut hi = loop {
+            let probe = lo.saturating_add(step);
+            if probe >= n {
+                break n;
+            }
+            if !pred(self.get(probe - 1)) {
+                break probe - 1;
+            }
+            lo = probe;
+            step *= 2;
+        };
+        // pred holds on [from, lo) and fails at hi (or hi = n).
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(self.get(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// The I/O error of a spilled array, if any.
+    pub(super) fn error(&self) -> Option<&str> {
+        match self {
+            Col::Paged(p) => p.error(),
+            _ => None,
+        }
+    }
+}
+
+/// Fills a [`Col`]: in memory until it holds `spill_at` elements, then in a temporary file.
+#[derive(Debug)]
+pub(super) struct ColBuilder<T: Record> {
+    vec: Vec<T>,
+    spill: Option<Spill<T>>,
+    spill_at: usize,
+}
+
+impl<T: Record> ColBuilder<T> {
+    /// In memory with `capacity` reserved, moving to disk once `spill_at` elements are held (`usize::MAX`:
+    /// never; 0: from the start).
+    pub(super) fn new(spill_at: usize, capacity: usize) -> std::io::Result<Self> {
+        let spill = if spill_at == 0 {
+            Some(Spill::new()?)
+        } else {
+            None
+        };
+        Ok(ColBuilder {
+            vec: Vec::with_capacity(if spill.is_some() { 0 } else { capacity }),
+            spill,
+            spill_at,
+        })
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, x: T) -> std::io::Result<()> {
+        match &mut self.spill {
+            Some(s) => s.push(x),
+            None => {
+                self.vec.push(x);
+                if self.vec.len() >= self.spill_at {
+                    let mut s = Spill::new()?;
+                    self.vec.drain(..).for_each(|x| s.push(x));
+                    self.vec = Vec::new();
+                    self.spill = Some(s);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Elements held.
+    pub(super) fn len(&self) -> usize {
+        self.vec.len() + self.spill.as_ref().map_or(0, Spill::len)
+    }
+
+    pub(super) fn finish<'a>(self) -> Col<'a, T> {
+        match self.spill {
+            Some(s) => Col::Paged(Paged::new(s)),
+            None => Col::Vec(self.vec),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn galloping_search_matches_the_slice_search_from_every_start() {
+        let v: Vec<u64> = (0..300u64).map(|k| k / 3 * 7).collect();
+        let c = Col::Slice(&v);
+        for from in [0, 1, 5, 100, 299] {
+            for t in [0u64, 6, 7, 8, 350, 697, 698, 10_000] {
+                let want = from + v[from..].partition_point(|&x| x <= t);
+                assert_eq!(
+                    c.partition_point_from(from, |x| x <= t),
+                    want,
+                    "from {from}, t {t}"
+                );
+            }
+        }
+    }
+}

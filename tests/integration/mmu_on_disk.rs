@@ -1,0 +1,111 @@
+//! The on-disk MMU (`MmuCurve::from_pauses_on_disk`, used by `gclab mmu` on inputs too big for memory) against
+//! the in-memory one, forced onto disk with tiny sort runs and spill thresholds: on every real log and Go
+//! recording in `../shared/data` (and the test fixtures) the MMU at every default window and at odd windows is
+//! bit-for-bit the same, and so are the worst windows (`worst` and Go's `worst_go`), with several mutators too.
+
+use std::path::PathBuf;
+
+use gclab_core::importers::{Format, Imported, import_file};
+use gclab_core::metrics::mmu::{MmuCurve, default_windows_ns};
+use gclab_tests::{repo_root, shared_data};
+
+fn inputs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let dirs = [
+        shared_data().join("jvm-logs"),
+        repo_root().join("tests/fixtures/logs"),
+    ];
+    for dir in dirs {
+        for e in std::fs::read_dir(&dir).expect("log folder").flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "log") {
+                out.push(p);
+            }
+        }
+    }
+    for e in std::fs::read_dir(shared_data().join("go-mmu"))
+        .expect("go-mmu")
+        .flatten()
+    {
+        out.push(e.path().join("pauses.csv"));
+    }
+    out.sort();
+    assert!(out.len() >= 6, "expected the real logs, found {out:?}");
+    out
+}
+
+fn same(a: &MmuCurve, b: &MmuCurve, w: u64, what: &str) {
+    let (x, y) = (a.mmu(w), b.mmu(w));
+    assert_eq!(
+        x.utilization.to_bits(),
+        y.utilization.to_bits(),
+        "{what}: MMU at {w} ns: {} in memory, {} on disk",
+        x.utilization,
+        y.utilization
+    );
+    assert_eq!(
+        a.worst(w, 5),
+        b.worst(w, 5),
+        "{what}: worst windows at {w} ns"
+    );
+    assert_eq!(
+        a.worst_go(w, 5),
+        b.worst_go(w, 5),
+        "{what}: Go's worst at {w} ns"
+    );
+}
+
+#[test]
+fn the_mmu_on_disk_is_bit_for_bit_the_mmu_in_memory_on_every_real_log() {
+    for path in inputs() {
+        let (_, data) = import_file(&path, Format::Auto).expect("import");
+        let Imported::Pauses(p) = &data else {
+            panic!("{}: expected pauses", path.display());
+        };
+        let span = p.span_ns;
+        let series = data.util_series(span);
+        let memory = MmuCurve::new(&series);
+        let spans = || p.pauses.iter().map(|q| (q.start_ns, q.end_ns, q.mutator));
+        // Runs of 7 pauses, every series on disk from 16 steps; and the default (all in memory at this size).
+        for (run, spill) in [(7, 16), (3, 1), (1 << 20, 1 << 16)] {
+            let disk = MmuCurve::on_disk_with(spans(), p.mutators.len(), span, run, spill)
+                .expect("temp files");
+            let what = format!("{} (runs of {run}, spill from {spill})", path.display());
+            let mut windows = default_windows_ns(span.1 - span.0);
+            windows.extend([1, 999_999, 3_333_333, (span.1 - span.0) / 3]);
+            for w in windows {
+                same(&memory, &disk, w, &what);
+            }
+            assert!(disk.error().is_none(), "{what}: no I/O error");
+        }
+    }
+}
+
+#[test]
+fn several_mutators_and_a_narrower_span_on_disk_match_memory() {
+    // The G1 log's pauses dealt to three mutators round robin, over the middle half of the log.
+    let path = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
+    let (_, data) = import_file(&path, Format::Auto).expect("import");
+    let Imported::Pauses(p) = &data else {
+        panic!("expected pauses");
+    };
+    let spans: Vec<(u64, u64, usize)> = (p.pauses.iter().enumerate())
+        .map(|(k, q)| (q.start_ns, q.end_ns, k % 3))
+        .collect();
+    let (a, b) = p.span_ns;
+    let span = (a + (b - a) / 4, b - (b - a) / 4);
+    let series: Vec<_> = (0..4)
+        .map(|m| {
+            let mine: Vec<(u64, u64)> = (spans.iter())
+                .filter(|s| s.2 == m)
+                .map(|s| (s.0, s.1))
+                .collect();
+            gclab_core::metrics::mmu::UtilSeries::from_pauses(&mine, span.0, span.1)
+        })
+        .collect();
+    let memory = MmuCurve::new(&series);
+    let disk = MmuCurve::on_disk_with(spans.iter().copied(), 4, span, 5, 8).expect("temp files");
+    for w in default_windows_ns(span.1 - span.0) {
+        same(&memory, &disk, w, "three mutators of four");
+    }
+}
