@@ -139,7 +139,7 @@ def layer(room):
     """A model's own configuration (`collector::config`, `platform::kvm::config`, …) sits with the collector and
     workload layer whatever its model's layer, so the scenario file can put the sections together; every other
     room takes its top-level module's layer."""
-    if room.endswith("::config"):
+    if room.endswith("::config") or "::config::" in room:
         return 2
     return LAYER.get(room.split("::")[0], 0)
 
