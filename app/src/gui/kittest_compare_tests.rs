@@ -79,7 +79,8 @@ fn kittest_a_pinned_log_compares_with_the_run_and_with_another_log_in_minmu_and_
         "the log's MinMU curve is drawn beside it, named after the file"
     );
     assert!(
-        h.query_by_label_contains("energy not in a GC log").is_some(),
+        h.query_by_label_contains("energy not in a GC log")
+            .is_some(),
         "no energy Δ against a log, and it says why"
     );
     assert!(h.query_by_label("Δ").is_none(), "the table has no Δ column");

@@ -97,7 +97,11 @@ pub(super) fn summary(h: &H, row: &str) -> String {
 
 /// Opens the combo box labelled `combo` and clicks its entry `entry`.
 /// Sets the slider labelled `label` to `value` through accesskit and returns the run it caused.
-pub(super) fn drag_to(h: &mut H, label: &str, value: f64) -> std::sync::Arc<super::analysis::RunView> {
+pub(super) fn drag_to(
+    h: &mut H,
+    label: &str,
+    value: f64,
+) -> std::sync::Arc<super::analysis::RunView> {
     h.get_by_role_and_label(Role::Slider, label)
         .set_value_accesskit(value);
     h.run_steps(2);

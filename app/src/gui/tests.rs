@@ -216,7 +216,10 @@ fn pin_with_a_log_open_pins_the_log_not_the_hidden_run() {
     app.queue(Command::CloseLog);
     frame(&ctx, &mut app);
     assert!(
-        app.state.baseline.as_ref().is_some_and(|b| b.run().is_none()),
+        app.state
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.run().is_none()),
         "the log stays pinned under the run"
     );
 }

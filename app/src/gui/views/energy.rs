@@ -58,7 +58,14 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             }
         });
     }
-    legend_row(ui, &items);
+    // Short (the overview at 1280×720 and 150 %): the legend folds away so the bars stay above the fold (#19 item 5).
+    if height < 170.0 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("energy-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
     no_energy_in_baseline(ui, st);
     // mJ for the kvm-soc's millijoules, J for a phone's tens of joules.
     let biggest = v

@@ -62,7 +62,14 @@ pub fn plot(
     let variant_curves = if run { variants.curves.as_slice() } else { &[] };
     let start_y = ui.cursor().min.y;
     ui.horizontal_wrapped(|ui| {
-        let title = format!("Minimum mutator utilisation (MinMU){}", m.title_suffix);
+        // A narrow column (the overview at 1280×720 and 150 %) gets the short name: the long one took two rows
+        // from a short plot (#19 item 5). The full name is in its hover text and the glossary.
+        let name = if ui.available_width() < 330.0 {
+            "MinMU"
+        } else {
+            "Minimum mutator utilisation (MinMU)"
+        };
+        let title = format!("{name}{}", m.title_suffix);
         heading(
             ui,
             &title,
@@ -107,11 +114,7 @@ pub fn plot(
     if baseline.is_some() {
         items.insert(
             1,
-            (
-                pal.baseline,
-                base_name.as_str(),
-                "the pinned run or GC log",
-            ),
+            (pal.baseline, base_name.as_str(), "the pinned run or GC log"),
         );
     }
     if !m.reported.is_empty() {
@@ -132,7 +135,14 @@ pub fn plot(
             "this variant on the same scenario",
         ));
     }
-    legend_row(ui, &items);
+    // Short (the overview at 1280×720 and 150 %): the legend folds away so the curve keeps its height (#19 item 5).
+    if height < 220.0 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("mmu-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
     if let Some(note) = st
         .current
         .as_ref()

@@ -61,10 +61,12 @@ pub fn ui(
         ));
     }
     // The pinned run's or log's pauses, named after it.
-    let base = st
-        .baseline
-        .as_ref()
-        .and_then(|b| Some((format!("baseline: {}", b.shown().name()), b.shown().pauses()?)));
+    let base = st.baseline.as_ref().and_then(|b| {
+        Some((
+            format!("baseline: {}", b.shown().name()),
+            b.shown().pauses()?,
+        ))
+    });
     if let Some((name, _)) = &base {
         items.push((
             pal.baseline,
@@ -82,8 +84,9 @@ pub fn ui(
         log.max_pause_ms.max(1e-3) * 0.08
     };
     let (base_max_ms, base_end_s) = base.as_ref().map_or((0.0, 0.0), |(_, ps)| {
-        ps.iter()
-            .fold((0.0, 0.0), |(m, e): (f64, f64), p| (m.max(p[1]), e.max(p[0])))
+        ps.iter().fold((0.0, 0.0), |(m, e): (f64, f64), p| {
+            (m.max(p[1]), e.max(p[0]))
+        })
     });
     let resp = time_plot("log-pauses")
         .height(plot_height(ui, start_y, height))
