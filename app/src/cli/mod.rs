@@ -37,6 +37,14 @@ impl CliError {
         }
     }
 
+    /// Bad input whose message is already on stderr: exit status 2, nothing more printed.
+    pub fn input_reported() -> Self {
+        CliError {
+            message: String::new(),
+            code: 2,
+        }
+    }
+
     /// A failure that is not the input's fault: exit status 1.
     pub fn other(message: impl Into<String>) -> Self {
         CliError {
@@ -79,7 +87,9 @@ pub fn main(args: &[String]) -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
+            if !e.message.is_empty() {
+                let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
+            }
             e.code
         }
     }
@@ -187,16 +197,32 @@ fn subcommands_of(path: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `gclab open FILE`. A bad scenario is bad input (exit 2), reported before any window opens. A trace or a GC log
-/// opens on the default scenario and is read on the app's loader thread (errors go to the status bar).
+/// `gclab open FILE`. A bad scenario is bad input (exit 2): its one-line error goes to stderr at once, then — when
+/// there is a display — the window opens on the default scenario with the same error in red in its status bar
+/// (as a bad log does), and gclab exits 2 when the window closes (#19 item 7). Without a display: the error and
+/// exit 2, no window. A trace or a GC log opens on the default scenario and is read on the app's loader thread
+/// (errors go to the status bar).
 fn open(path: &str) -> Result<(), CliError> {
     if matches!(
         gclab_core::input::sniff_arg(path),
         Ok(gclab_core::InputKind::Scenario)
     ) {
-        return gclab_core::Scenario::load(path, &[])
-            .map_err(CliError::from)
-            .and_then(|sc| open_window(sc, false));
+        let e = match gclab_core::Scenario::load(path, &[]) {
+            Ok(sc) => return open_window(sc, false),
+            Err(e) => CliError::from(e),
+        };
+        if !has_display() {
+            return Err(e);
+        }
+        let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
+        // The app opens the file again, as its Open button does, and shows why it failed; a window that cannot
+        // open adds nothing to the error already printed.
+        let _ = crate::gui::run_app_opening(
+            gclab_core::Scenario::default_preset()?,
+            Some(path.into()),
+            false,
+        );
+        return Err(CliError::input_reported());
     }
     match std::fs::metadata(path) {
         Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
@@ -208,6 +234,17 @@ fn open(path: &str) -> Result<(), CliError> {
         Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
         Err(e) => Err(CliError::input(format!("{path}: {e}"))),
     }
+}
+
+/// Whether a window can open: on Linux and the BSDs an X11 or Wayland display is named in the environment
+/// (without one, winit fails after probing; a CI job or an ssh session has neither).
+fn has_display() -> bool {
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
 /// `gclab completions SHELL`: the completion script, from the same definition as the parser.

@@ -168,7 +168,10 @@ fn file_row(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
     ui.separator();
     if ui
         .button("Pin as baseline")
-        .on_hover_text("Keep this run: every view then draws it beside the next runs, with deltas")
+        .on_hover_text(
+            "Keep what is on screen (the run or the GC log): the views then draw it beside the next runs or \
+             logs, with deltas",
+        )
         .clicked()
     {
         cmds.push(Command::PinBaseline);
@@ -435,7 +438,7 @@ pub fn ui(ui: &mut egui::Ui, st: &mut AppState, sweep: &SweepState, cmds: &mut V
     if let Some(b) = &st.baseline {
         ui.separator();
         ui.label(egui::RichText::new("Baseline (pinned)").strong());
-        ui.label(&b.label);
+        ui.label(b.shown().name());
     }
     ui.separator();
     ui.label(egui::RichText::new("Sweep").strong())

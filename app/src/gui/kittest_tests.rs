@@ -20,14 +20,14 @@ use gclab_core::Scenario;
 use super::GclabApp;
 use super::state::ViewKind;
 
-type H = Harness<'static, Option<GclabApp>>;
+pub(super) type H = Harness<'static, Option<GclabApp>>;
 
 /// A harness showing the app on `sc` at the window's default size.
-fn harness(sc: Scenario) -> H {
+pub(super) fn harness(sc: Scenario) -> H {
     harness_sized(sc, [1500.0, 940.0], false)
 }
 
-fn harness_sized(sc: Scenario, size: [f32; 2], wgpu: bool) -> H {
+pub(super) fn harness_sized(sc: Scenario, size: [f32; 2], wgpu: bool) -> H {
     let b = Harness::builder().with_size(size).with_max_steps(8);
     let b = if wgpu { b.wgpu() } else { b };
     b.build_ui_state(
@@ -39,7 +39,7 @@ fn harness_sized(sc: Scenario, size: [f32; 2], wgpu: bool) -> H {
     )
 }
 
-fn app(h: &H) -> &GclabApp {
+pub(super) fn app(h: &H) -> &GclabApp {
     h.state()
         .as_ref()
         .expect("the app is built on the first frame")
@@ -47,7 +47,7 @@ fn app(h: &H) -> &GclabApp {
 
 /// Steps frames until the newest request's run is on screen (at most 60 s), then lets the UI settle (which also
 /// checks that every input widget has an accessible name).
-fn wait_for_run(h: &mut H) {
+pub(super) fn wait_for_run(h: &mut H) {
     let t0 = Instant::now();
     loop {
         h.step();
@@ -68,13 +68,13 @@ fn wait_for_run(h: &mut H) {
 }
 
 /// Runs frames until nothing more changes (or a few frames pass).
-fn settle(h: &mut H) {
+pub(super) fn settle(h: &mut H) {
     let _ = h.run_ok();
     h.run_steps(2);
 }
 
 /// The text of every label on screen, in document order.
-fn labels(h: &H) -> Vec<String> {
+pub(super) fn labels(h: &H) -> Vec<String> {
     h.root()
         .query_all_by(|n| n.role() == Role::Label)
         .filter_map(|n| n.accesskit_node().value())
@@ -82,7 +82,7 @@ fn labels(h: &H) -> Vec<String> {
 }
 
 /// The current run's value in the summary table's row `row`, as shown.
-fn summary(h: &H, row: &str) -> String {
+pub(super) fn summary(h: &H, row: &str) -> String {
     let l = labels(h);
     let start = l
         .iter()
@@ -97,7 +97,11 @@ fn summary(h: &H, row: &str) -> String {
 
 /// Opens the combo box labelled `combo` and clicks its entry `entry`.
 /// Sets the slider labelled `label` to `value` through accesskit and returns the run it caused.
-fn drag_to(h: &mut H, label: &str, value: f64) -> std::sync::Arc<super::analysis::RunView> {
+pub(super) fn drag_to(
+    h: &mut H,
+    label: &str,
+    value: f64,
+) -> std::sync::Arc<super::analysis::RunView> {
     h.get_by_role_and_label(Role::Slider, label)
         .set_value_accesskit(value);
     h.run_steps(2);
@@ -105,7 +109,7 @@ fn drag_to(h: &mut H, label: &str, value: f64) -> std::sync::Arc<super::analysis
     app(h).state.current.clone().expect("a run")
 }
 
-fn choose(h: &mut H, combo: &str, entry: &str) {
+pub(super) fn choose(h: &mut H, combo: &str, entry: &str) {
     h.get_by_role_and_label(Role::ComboBox, combo).click();
     settle(h);
     // AccessKit's click: the entry may lie below the popup's scrolled part.
@@ -384,14 +388,14 @@ fn kittest_view_snapshots() {
 }
 
 /// A file in `tests/fixtures/logs/`.
-fn fixture_log(name: &str) -> std::path::PathBuf {
+pub(super) fn fixture_log(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/logs")
         .join(name)
 }
 
 /// Types `path` into the file field and clicks Open, as a user does; waits for the log loader.
-fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
+pub(super) fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
     h.get_by_role_and_label(Role::TextInput, "file:").focus();
     h.run_steps(1);
     h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);

@@ -35,6 +35,8 @@ mod format;
 pub mod glossary;
 pub mod headless;
 #[cfg(test)]
+mod kittest_compare_tests;
+#[cfg(test)]
 mod kittest_tests;
 pub mod lesson;
 pub mod log;

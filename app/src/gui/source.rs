@@ -2,6 +2,8 @@
 //! trace is on screen, and [`Shown`] is what a view asks of it (its length, the collection nearest a time, its
 //! per-mutator utilisation for the worst windows, its MinMU curve), so a view is written once for every source.
 //! The simulated run stays underneath a file (`AppState::current`) and comes back when the file closes.
+//! [`Pinned`] is what "Pin as baseline" kept — a run or a GC log — so a log compares with a run, or with another
+//! log, in the views both can fill (#19 item 7).
 
 use std::sync::Arc;
 
@@ -22,6 +24,33 @@ pub enum Source {
     Log(Arc<LogView>),
     /// A recorded trace opened over the run, replayed as recorded.
     Trace(Arc<TraceReplay>),
+}
+
+/// The pinned baseline: a run or a GC log (a trace replayed as recorded has no pauses, MinMU or energy to compare).
+#[derive(Clone)]
+pub enum Pinned {
+    /// A simulated run.
+    Run(Arc<RunView>),
+    /// An opened GC log.
+    Log(Arc<LogView>),
+}
+
+impl Pinned {
+    /// The run, when a run is pinned (views only a run fills: heap map, energy, CPU, occupancy).
+    pub fn run(&self) -> Option<&Arc<RunView>> {
+        match self {
+            Pinned::Run(v) => Some(v),
+            Pinned::Log(_) => None,
+        }
+    }
+
+    /// What views ask of it, whatever it is.
+    pub fn shown(&self) -> &dyn Shown {
+        match self {
+            Pinned::Run(v) => &**v,
+            Pinned::Log(l) => &**l,
+        }
+    }
 }
 
 /// A MinMU curve and the lines drawn with it.
@@ -53,6 +82,10 @@ pub trait Shown {
     fn util_series(&self) -> Option<&[UtilSeries]>;
     /// The MinMU curve (`None`: no pauses recorded).
     fn minmu(&self) -> Option<MinMu<'_>>;
+    /// What it is, for a legend or a compare label: the scenario's label, or the file's name.
+    fn name(&self) -> String;
+    /// Every stop-the-world pause as `(start [s], length [ms])`, in time order (`None`: no pause lengths).
+    fn pauses(&self) -> Option<Vec<[f64; 2]>>;
 }
 
 impl Shown for RunView {
@@ -77,6 +110,21 @@ impl Shown for RunView {
             gc_share: "the GC share of CPU",
         })
     }
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+    fn pauses(&self) -> Option<Vec<[f64; 2]>> {
+        // One bar per pause instant: a stop-the-world pause stops every mutator, so it is listed once per mutator.
+        let mut out: Vec<[f64; 2]> = self
+            .run
+            .pauses
+            .iter()
+            .map(|p| [p.start.0 as f64 * 1e-9, (p.end.0 - p.start.0) as f64 * 1e-6])
+            .collect();
+        out.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        out.dedup();
+        Some(out)
+    }
 }
 
 impl Shown for LogView {
@@ -100,6 +148,18 @@ impl Shown for LogView {
             gc_share: "the paused share of time",
         })
     }
+    fn name(&self) -> String {
+        format!("GC log {}", self.name)
+    }
+    fn pauses(&self) -> Option<Vec<[f64; 2]>> {
+        let mut out: Vec<[f64; 2]> = self
+            .kinds
+            .iter()
+            .flat_map(|k| k.bars.iter().map(|&(t, ms)| [t, ms]))
+            .collect();
+        out.sort_by(|a, b| a[0].total_cmp(&b[0]));
+        Some(out)
+    }
 }
 
 impl Shown for TraceReplay {
@@ -113,6 +173,12 @@ impl Shown for TraceReplay {
         None
     }
     fn minmu(&self) -> Option<MinMu<'_>> {
+        None
+    }
+    fn name(&self) -> String {
+        format!("trace {}", self.name)
+    }
+    fn pauses(&self) -> Option<Vec<[f64; 2]>> {
         None
     }
 }

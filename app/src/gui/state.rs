@@ -12,7 +12,7 @@ use gclab_core::{GovernorKind, HotplugKind};
 
 use super::analysis::RunView;
 use super::log::LogView;
-pub use super::source::{Shown, Source};
+pub use super::source::{Pinned, Shown, Source};
 use super::theme::Theme;
 use super::trace::TraceReplay;
 
@@ -259,8 +259,8 @@ pub struct AppState {
     pub controls: Controls,
     /// The run on screen.
     pub current: Option<Arc<RunView>>,
-    /// The pinned baseline.
-    pub baseline: Option<Arc<RunView>>,
+    /// The pinned baseline: a run or a GC log.
+    pub baseline: Option<Pinned>,
     /// Generation of the newest request.
     pub generation: u64,
     /// A request newer than `current` is being computed.
@@ -332,6 +332,11 @@ impl AppState {
             glossary_open: false,
             glossary_filter: String::new(),
         }
+    }
+
+    /// The pinned run, if a run (not a log) is pinned: for the views only a run fills.
+    pub fn baseline_run(&self) -> Option<&Arc<RunView>> {
+        self.baseline.as_ref().and_then(Pinned::run)
     }
 
     /// What the views draw from: the opened file, else the current run (`None` before the first run).

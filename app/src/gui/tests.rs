@@ -99,7 +99,7 @@ fn a_pinned_baseline_stays_while_the_current_run_changes() {
     app.state.controls.collector = CollectorKind::Base;
     app.queue(Command::Rerun);
     settle(&ctx, &mut app);
-    let b = app.state.baseline.clone().expect("a baseline");
+    let b = app.state.baseline_run().cloned().expect("a baseline run");
     let c = app.state.current.clone().expect("a run");
     assert_eq!(
         b.run.summary.collector, "adaptive",
@@ -194,7 +194,7 @@ fn a_baseline_does_not_survive_a_platform_switch() {
 }
 
 #[test]
-fn pin_with_a_log_open_does_not_pin_the_hidden_run() {
+fn pin_with_a_log_open_pins_the_log_not_the_hidden_run() {
     let (ctx, mut app) = headless(Scenario::default_preset().expect("default preset"));
     settle(&ctx, &mut app);
     let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -205,14 +205,22 @@ fn pin_with_a_log_open_does_not_pin_the_hidden_run() {
         frame(&ctx, &mut app);
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(app.state.log().is_some(), "the log opened");
+    let shown = app.state.log().cloned().expect("the log opened");
     app.queue(Command::PinBaseline);
     frame(&ctx, &mut app);
-    assert!(app.state.baseline.is_none(), "the hidden run is not pinned");
     assert!(
-        app.state.status.is_error && app.state.status.message.contains("GC log"),
-        "and the status bar says why: {}",
-        app.state.status.message
+        matches!(&app.state.baseline, Some(super::state::Pinned::Log(l)) if std::sync::Arc::ptr_eq(l, &shown)),
+        "the log on screen is pinned, not the run under it"
+    );
+    // A knob closes the log: the run comes back and the pinned log stays, to compare with.
+    app.queue(Command::CloseLog);
+    frame(&ctx, &mut app);
+    assert!(
+        app.state
+            .baseline
+            .as_ref()
+            .is_some_and(|b| b.run().is_none()),
+        "the log stays pinned under the run"
     );
 }
 

@@ -67,7 +67,11 @@ impl GclabApp {
                         self.state.path_text = path.display().to_string();
                         rerun = true;
                     }
-                    Err(e) => self.state.error(format!("not loaded: {e}")),
+                    Err(e) => {
+                        // The path stays in the field: fix the file, press Open again.
+                        self.state.path_text = path.display().to_string();
+                        self.state.error(format!("not loaded: {e}"));
+                    }
                 },
                 Command::LoadText { text, origin } => {
                     match Scenario::from_toml_str(&text, &origin, None, &[]) {
@@ -130,18 +134,7 @@ impl GclabApp {
                     self.state
                         .info(format!("saving the window to {}", path.display()));
                 }
-                Command::PinBaseline => {
-                    if let Some(l) = self.state.log() {
-                        // The run under the log is hidden: pinning it would compare something not on screen.
-                        let msg = format!(
-                            "nothing pinned: {} is a GC log; close it to pin the simulated run",
-                            l.name
-                        );
-                        self.state.error(msg);
-                    } else {
-                        self.state.baseline = self.state.current.clone();
-                    }
-                }
+                Command::PinBaseline => self.pin(),
                 Command::ClearBaseline => self.state.baseline = None,
                 Command::Playback(p) => {
                     self.startup_playhead = None;

@@ -58,7 +58,7 @@ impl GclabApp {
                             .and_then(|k| CollectorKind::ALL.into_iter().find(|c| c.name() == k))
                     {
                         // Compare mode for screenshots: the first run becomes the baseline, then `kind` runs.
-                        st.baseline = Some(view.clone());
+                        st.baseline = Some(state::Pinned::Run(view.clone()));
                         st.controls.collector = kind;
                         self.commands.push(Command::Rerun);
                     }
@@ -243,6 +243,29 @@ impl GclabApp {
         });
     }
 
+    /// Pins what is on screen as the baseline: the run, or the GC log (#19 item 7: a log compares with a run or
+    /// another log). A trace replayed as recorded has nothing the compare views draw: it says so and pins nothing.
+    pub(super) fn pin(&mut self) {
+        let pinned = match &self.state.source {
+            Source::Run => self.state.current.clone().map(state::Pinned::Run),
+            Source::Log(l) => Some(state::Pinned::Log(l.clone())),
+            Source::Trace(t) => {
+                let msg = format!(
+                    "nothing pinned: {} is a trace replayed as recorded — it has no pauses, MinMU or energy to \
+                     compare; re-simulate it as a workload to pin a run",
+                    t.name
+                );
+                self.state.error(msg);
+                return;
+            }
+        };
+        if let Some(p) = pinned {
+            self.state
+                .info(format!("pinned as baseline: {}", p.shown().name()));
+            self.state.baseline = Some(p);
+        }
+    }
+
     pub(super) fn close_log(&mut self) {
         if !matches!(std::mem::take(&mut self.state.source), Source::Run) {
             self.state.worst = None;
@@ -256,8 +279,7 @@ impl GclabApp {
         // A baseline from another platform has no meaningful Δ (energies differ by 10⁶): it goes.
         if self
             .state
-            .baseline
-            .as_ref()
+            .baseline_run()
             .is_some_and(|b| b.scenario.platform() != sc.platform())
         {
             self.state.baseline = None;

@@ -132,7 +132,7 @@ pub fn lanes(
         ],
     );
     let avail = super::plot_height(ui, start_y, height);
-    match st.baseline.as_ref().filter(|b| b.cpu.is_some()) {
+    match st.baseline_run().filter(|b| b.cpu.is_some()) {
         Some(b) => {
             let each = (avail - 40.0) / 2.0;
             ui.label(egui::RichText::new(format!("current: {}", v.label)).small());
@@ -234,7 +234,7 @@ fn lanes_plot(
 /// The CPU tab: lanes, power over time, time at each frequency.
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
     let h = ui.available_height();
-    let base = st.baseline.as_ref().filter(|b| b.cpu.is_some());
+    let base = st.baseline_run().filter(|b| b.cpu.is_some());
     lanes(
         ui,
         st,

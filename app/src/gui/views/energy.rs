@@ -58,19 +58,27 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             }
         });
     }
-    legend_row(ui, &items);
+    // Short (the overview at 1280×720 and 150 %): the legend folds away so the bars stay above the fold (#19 item 5).
+    if height < 170.0 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("energy-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
+    no_energy_in_baseline(ui, st);
     // mJ for the kvm-soc's millijoules, J for a phone's tens of joules.
     let biggest = v
         .energy
         .total
-        .max(st.baseline.as_ref().map_or(0.0, |b| b.energy.total));
+        .max(st.baseline_run().map_or(0.0, |b| b.energy.total));
     let (unit, unit_name) = if biggest > 2.0 {
         (1.0, "energy [J]")
     } else {
         (1e3, "energy [mJ]")
     };
     // A baseline from the other platform splits its energy otherwise: its bars would be mislabelled.
-    let runs: Vec<(f64, &RunView, &str)> = match &st.baseline {
+    let runs: Vec<(f64, &RunView, &str)> = match st.baseline_run() {
         Some(b) if b.energy.scheme == scheme => {
             vec![(1.0, v.as_ref(), "current"), (0.0, b.as_ref(), "baseline")]
         }
@@ -164,7 +172,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
 /// The summary table: current, baseline and delta.
 pub fn table(ui: &mut egui::Ui, st: &AppState, pal: &Palette) {
     let Some(v) = &st.current else { return };
-    let b = st.baseline.as_deref();
+    let b = st.baseline_run().map(AsRef::as_ref);
     let cur_rows = rows(v);
     let base_rows = b.map(rows);
     egui::Grid::new("summary-table")
@@ -209,6 +217,22 @@ pub fn table(ui: &mut egui::Ui, st: &AppState, pal: &Palette) {
                 ui.end_row();
             }
         });
+}
+
+/// A pinned GC log has no energy: the bars and the table say so instead of a Δ (#19 item 7).
+fn no_energy_in_baseline(ui: &mut egui::Ui, st: &AppState) {
+    if let Some(b) = st.baseline.as_ref().filter(|b| b.run().is_none()) {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(format!(
+                    "baseline {}: energy not in a GC log (no Δ)",
+                    b.shown().name()
+                ))
+                .weak(),
+            )
+            .wrap(),
+        );
+    }
 }
 
 struct Row {

@@ -43,15 +43,33 @@ pub fn plot(
     cmds: &mut Vec<Command>,
     height: f32,
 ) {
-    let Some(m) = st.shown().and_then(|s| s.minmu()) else {
-        return;
-    };
+    let Some(shown) = st.shown() else { return };
+    let Some(m) = shown.minmu() else { return };
     let run = matches!(st.source, Source::Run);
-    let baseline = st.baseline.as_ref().filter(|_| run);
+    // The pinned run or log, whatever is on screen (#19 item 7: a log against a run, or two logs).
+    let baseline = st
+        .baseline
+        .as_ref()
+        .and_then(|b| Some((b.shown().name(), b.shown().minmu()?)));
+    // Compared, each curve is named: the scenario's label or the log's file name.
+    let (cur_name, base_name) = match &baseline {
+        Some((name, _)) => (
+            format!("current: {}", shown.name()),
+            format!("baseline (dashed): {name}"),
+        ),
+        None => (m.label.to_string(), String::new()),
+    };
     let variant_curves = if run { variants.curves.as_slice() } else { &[] };
     let start_y = ui.cursor().min.y;
     ui.horizontal_wrapped(|ui| {
-        let title = format!("Minimum mutator utilisation (MinMU){}", m.title_suffix);
+        // A narrow column (the overview at 1280×720 and 150 %) gets the short name: the long one took two rows
+        // from a short plot (#19 item 5). The full name is in its hover text and the glossary.
+        let name = if ui.available_width() < 330.0 {
+            "MinMU"
+        } else {
+            "Minimum mutator utilisation (MinMU)"
+        };
+        let title = format!("{name}{}", m.title_suffix);
         heading(
             ui,
             &title,
@@ -75,7 +93,7 @@ pub fn plot(
     });
     let overhead = format!("for long windows MinMU tends to 1 minus {}", m.gc_share);
     let mut items = vec![
-        (pal.current, m.label, "MinMU of what is on screen"),
+        (pal.current, cur_name.as_str(), "MinMU of what is on screen"),
         (
             pal.gc,
             "max pause",
@@ -94,7 +112,10 @@ pub fn plot(
         ),
     ];
     if baseline.is_some() {
-        items.insert(1, (pal.baseline, "baseline (dashed)", "the pinned run"));
+        items.insert(
+            1,
+            (pal.baseline, base_name.as_str(), "the pinned run or GC log"),
+        );
     }
     if !m.reported.is_empty() {
         items.push((
@@ -114,7 +135,14 @@ pub fn plot(
             "this variant on the same scenario",
         ));
     }
-    legend_row(ui, &items);
+    // Short (the overview at 1280×720 and 150 %): the legend folds away so the curve keeps its height (#19 item 5).
+    if height < 220.0 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("mmu-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
     if let Some(note) = st
         .current
         .as_ref()
@@ -128,7 +156,7 @@ pub fn plot(
         m.curve
             .iter()
             .chain(m.reported)
-            .chain(baseline.iter().flat_map(|b| &b.mmu_curve))
+            .chain(baseline.iter().flat_map(|(_, b)| b.curve))
             .chain(variant_curves.iter().flat_map(|(_, c)| c))
             .map(|p| p.x),
     );
@@ -157,9 +185,9 @@ pub fn plot(
             )),
         })
         .show(ui, |p| {
-            if let Some(b) = baseline {
+            if let Some((_, b)) = &baseline {
                 p.line(
-                    Line::new(format!("baseline: {}", b.label), b.mmu_curve.as_slice())
+                    Line::new(base_name.as_str(), b.curve)
                         .color(pal.baseline)
                         .style(LineStyle::dashed_loose())
                         .width(2.0),
@@ -176,7 +204,11 @@ pub fn plot(
                     .width(2.0),
                 );
             }
-            p.line(Line::new(m.label, m.curve).color(pal.current).width(2.5));
+            p.line(
+                Line::new(cur_name.as_str(), m.curve)
+                    .color(pal.current)
+                    .width(2.5),
+            );
             if !m.reported.is_empty() {
                 p.points(
                     Points::new("the runtime's own MMU", m.reported)

@@ -260,11 +260,13 @@ pub fn ui(
             {
                 cmds.push(Command::ResimulateTrace(t.path.clone()));
             }
-        } else if let Some(b) = &st.baseline {
+        }
+        if let Some(b) = &st.baseline {
             ui.separator();
             ui.add(
                 egui::Label::new(
-                    egui::RichText::new(format!("baseline: {}", b.label)).color(pal.baseline),
+                    egui::RichText::new(format!("baseline: {}", b.shown().name()))
+                        .color(pal.baseline),
                 )
                 .truncate(),
             );

@@ -47,7 +47,7 @@ fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             "each bank can be gated on its own",
         ),
     ];
-    if st.baseline.is_some() {
+    if st.baseline_run().is_some() {
         items.push((pal.baseline, "baseline: live + dead", "the pinned run"));
     }
     // Short (the overview at 1280×720 and 150 %): the legend folds away so the plot keeps its height.
@@ -95,7 +95,7 @@ fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
                     .width(2.0)
                     .allow_band(false),
             );
-            if let Some(b) = &st.baseline {
+            if let Some(b) = st.baseline_run() {
                 p.line(
                     Line::new("baseline: live + dead", b.used_line.as_slice())
                         .color(pal.baseline)

@@ -49,8 +49,10 @@ pub fn of_run(
     });
     region(ui, right, |ui| {
         let h = right.height();
-        super::mmu::plot(ui, st, pal, variants, cmds, h * 0.4);
-        super::energy::bars(ui, st, pal, h * 0.25, cmds);
+        // A short column (1280×720 at 150 %) gives the plots more of it: the table scrolls (#19 item 5).
+        let (mmu, energy) = if h < 450.0 { (0.45, 0.33) } else { (0.4, 0.25) };
+        super::mmu::plot(ui, st, pal, variants, cmds, h * mmu);
+        super::energy::bars(ui, st, pal, h * energy, cmds);
         egui::ScrollArea::vertical()
             .id_salt("overview-table")
             .show(ui, |ui| super::energy::table(ui, st, pal));

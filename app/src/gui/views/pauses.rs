@@ -1,6 +1,7 @@
 //! The pause timeline of a GC log ([`crate::gui::log::LogView`]), where a run has its heap map: each
 //! stop-the-world pause a bar at its start as high as it lasted, coloured by the kind the runtime logged, the
 //! concurrent phases as a band beneath, a 50 ms line when pauses come near it. Shares the time axis and playhead.
+//! A pinned baseline (a run or another log, #19 item 7) draws its pauses behind, in the baseline's grey.
 
 use egui_plot::{Bar, BarChart, HLine, LineStyle, PlotPoints, Polygon};
 
@@ -59,6 +60,20 @@ pub fn ui(
              CPU time from the program",
         ));
     }
+    // The pinned run's or log's pauses, named after it.
+    let base = st.baseline.as_ref().and_then(|b| {
+        Some((
+            format!("baseline: {}", b.shown().name()),
+            b.shown().pauses()?,
+        ))
+    });
+    if let Some((name, _)) = &base {
+        items.push((
+            pal.baseline,
+            name.as_str(),
+            "the pinned run's or log's pauses, drawn behind this log's",
+        ));
+    }
     items.push((pal.playhead, "playhead", "the instant marked in every view"));
     legend_row(ui, &items);
     // About 2 px wide at the full span, so a short pause is still seen.
@@ -68,13 +83,19 @@ pub fn ui(
     } else {
         log.max_pause_ms.max(1e-3) * 0.08
     };
+    let (base_max_ms, base_end_s) = base.as_ref().map_or((0.0, 0.0), |(_, ps)| {
+        ps.iter().fold((0.0, 0.0), |(m, e): (f64, f64), p| {
+            (m.max(p[1]), e.max(p[0]))
+        })
+    });
     let resp = time_plot("log-pauses")
         .height(plot_height(ui, start_y, height))
         .y_axis_label("pause [ms]")
         .include_x(0.0)
         .include_x(log.duration_s)
         .include_y(0.0)
-        .include_y(log.max_pause_ms * 1.1)
+        .include_y(log.max_pause_ms.max(base_max_ms) * 1.1)
+        .include_x(base_end_s)
         .include_y(-band_ms * 1.2)
         .show(ui, |p| {
             // Concurrent phases: a band under the axis, as long as they ran.
@@ -96,6 +117,21 @@ pub fn ui(
                         .allow_hover(false),
                     );
                 }
+            }
+            if let Some((name, ps)) = &base {
+                let bars: Vec<Bar> = ps
+                    .iter()
+                    .map(|&[t, ms]| {
+                        Bar::new(t + bar_w, ms)
+                            .width(bar_w * 2.0)
+                            .fill(Palette::faded(pal.baseline, 150))
+                    })
+                    .collect();
+                p.bar_chart(
+                    BarChart::new(name.clone(), bars)
+                        .color(pal.baseline)
+                        .allow_hover(false),
+                );
             }
             for (i, k) in log.kinds.iter().enumerate() {
                 let c = pal.category(i);

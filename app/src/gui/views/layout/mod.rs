@@ -91,7 +91,7 @@ impl LayoutView {
         // What the heading and legend took (more rows at a projector's zoom), not a fixed guess.
         let h = super::plot_height(ui, start_y, height).max(80.0);
         let no_layout = cur.run.layout.objects.is_empty();
-        match (&st.baseline, st.settings.compare_maps && !no_layout) {
+        match (st.baseline_run(), st.settings.compare_maps && !no_layout) {
             (Some(base), true) => {
                 let each = (h - 24.0) / 2.0;
                 ui.add(
@@ -175,21 +175,32 @@ impl LayoutView {
             .show_y(false)
             .allow_double_click_reset(true);
             let resp = plot.show(ui, |p| {
-                if let Some(z) = wheel_zoom
-                    && p.response().hovered()
-                {
+                let zoomed = wheel_zoom.is_some() && p.response().hovered();
+                if let Some(z) = wheel_zoom.filter(|_| zoomed) {
                     p.zoom_bounds_around_hovered(egui::vec2(z, 1.0));
                 }
-                let b = p.plot_bounds();
-                let frame = *p.transform().frame();
+                // The range this frame settles on. `plot_bounds` is last frame's; with auto-bounds the plot ends
+                // this frame on the include range (the map's extent, margins 0), so a new run is rasterised once
+                // for the bounds it shows, not once for the old bounds and again a frame later (#18 item 6).
+                let (b, auto) = (p.plot_bounds(), p.auto_bounds());
+                let [x0, x1] = if auto.x && !zoomed {
+                    [0.0, t_max]
+                } else {
+                    [b.min()[0], b.max()[0]]
+                };
+                let [y0, y1] = if auto.y && !zoomed {
+                    [0.0, top_kib]
+                } else {
+                    [b.min()[1], b.max()[1]]
+                };
+                // This frame's plot rectangle (the transform's is last frame's).
+                let frame = p.response().rect;
                 // Level of detail while the user drags or scrolls: when a full raster is slow (a huge run), draw
                 // at half resolution until the gesture ends, then once more at full resolution.
                 let scale = if interacting && slow { 0.5 } else { 1.0 };
                 // The image covers only the part of the view inside the map's extent: an image as wide as the
                 // last frame's bounds would feed those bounds back into the plot's auto-bounds, so a shorter
                 // run after a long one stayed squashed into the old time axis (#19 item 7).
-                let (x0, x1) = (b.min()[0], b.max()[0]);
-                let (y0, y1) = (b.min()[1], b.max()[1]);
                 let Some(ext) =
                     image_extent([x0, x1], [y0, y1], [0.0, v.duration_s], [0.0, top_kib])
                 else {
