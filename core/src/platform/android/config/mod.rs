@@ -9,8 +9,8 @@ use crate::cpu::CpuConfig;
 use crate::units::ByteSize;
 
 mod system;
-pub use system::{AndroidSystem, SystemClass};
 pub(super) use system::SYSTEM_CLASSES;
+pub use system::{AndroidSystem, SystemClass};
 
 /// `[android.heap]`: Dalvik heap sizing (SYSTOR'15 Table 2, models.md §1.1–§1.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

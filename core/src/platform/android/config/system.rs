@@ -82,7 +82,8 @@ impl Default for AndroidSystem {
 }
 
 /// The classes in thread-creation order, with their thread-name prefixes.
-pub(in crate::platform::android) const SYSTEM_CLASSES: [&str; 3] = ["surfaceflinger", "system_server", "kthread"];
+pub(in crate::platform::android) const SYSTEM_CLASSES: [&str; 3] =
+    ["surfaceflinger", "system_server", "kthread"];
 
 impl AndroidSystem {
     /// Class `c` of [`CLASSES`]: the display's vsync is periodic, the others Poisson.
