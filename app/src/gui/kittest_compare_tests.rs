@@ -6,7 +6,8 @@ use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::kittest_tests::{
-    app, choose, drag_to, fixture_log, harness, open_through_the_path_field, settle, wait_for_run,
+    app, choose, default_under_k_allocation_at_k_1, drag_to, fixture_log, harness,
+    open_through_the_path_field, settle, wait_for_run,
 };
 
 #[test]
@@ -14,12 +15,7 @@ fn kittest_a_new_run_rasterises_the_heap_map_once_not_again_while_the_plot_bound
     // #18 item 6: the map's cache key held the plot's bounds, which reach a new run's extent a frame after the run
     // arrives: every slider move rasterised the map twice (28 % of the round trip). Runs of different lengths (k = 1,
     // k = 1000) are the case where the bounds move.
-    let mut h = harness(Scenario::default_preset().expect("default preset"));
-    wait_for_run(&mut h);
-    choose(&mut h, "collector", "k-allocation");
-    wait_for_run(&mut h);
-    let long = drag_to(&mut h, "k", 1.0);
-    settle(&mut h);
+    let (mut h, long) = default_under_k_allocation_at_k_1();
     let before = app(&h).layout.rebuilds;
     let short = drag_to(&mut h, "k", 1000.0);
     settle(&mut h);

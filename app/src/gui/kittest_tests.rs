@@ -897,6 +897,18 @@ fn kittest_the_pareto_explorer_lists_the_frontier_and_a_click_resimulates_that_p
     let _ = std::fs::remove_file(&path);
 }
 
+/// The default scenario switched to k-allocation with k = 1 (a long run), settled: the harness and that run — the
+/// start of the tests where a later, shorter run (k = 1000) must redraw the heap map.
+pub(super) fn default_under_k_allocation_at_k_1() -> (H, Arc<super::analysis::RunView>) {
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    choose(&mut h, "collector", "k-allocation");
+    wait_for_run(&mut h);
+    let long = drag_to(&mut h, "k", 1.0);
+    settle(&mut h);
+    (h, long)
+}
+
 /// The time range the overview's heap map shows, and the run's duration. `[s]`
 fn heap_map_range(h: &H) -> ([f64; 2], [f64; 2], f64) {
     let a = app(h);
@@ -908,12 +920,7 @@ fn heap_map_range(h: &H) -> ([f64; 2], [f64; 2], f64) {
 fn kittest_the_heap_map_follows_a_shorter_run_and_compare_maps_share_one_time_axis() {
     // #19 item 7: k = 1 (a long run), then k = 1000 (a short one) left the second run squashed into the left few
     // per cent of the first run's time axis.
-    let mut h = harness(Scenario::default_preset().expect("default preset"));
-    wait_for_run(&mut h);
-    choose(&mut h, "collector", "k-allocation");
-    wait_for_run(&mut h);
-    let long = drag_to(&mut h, "k", 1.0);
-    settle(&mut h);
+    let (mut h, long) = default_under_k_allocation_at_k_1();
     let short = drag_to(&mut h, "k", 1000.0);
     settle(&mut h);
     assert!(
