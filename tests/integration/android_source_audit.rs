@@ -97,32 +97,24 @@ fn a_trim_holds_the_heap_lock() {
     // gcDaemonThread runs trimHeaps between dvmLockHeap and dvmUnlockHeap: mutators allocating during a trim
     // wait for it, so there are more heap contentions than with a lock-free trim. javac has none otherwise; a
     // 1 ms trim timeout makes the daemon trim after nearly every concurrent collection.
-    for (p, sets) in [
-        // javac with a 1 ms trim timeout trims after nearly every collection, so the locked trims' contentions
-        // stand out (61 vs 9 at seed 1, the other processes off). Pandora's few trims do not: 65 vs 68 with the
-        // other processes off, 84 vs 102 with them on — a shifted schedule moves more contentions than the trims add.
-        (
-            "android/javac",
-            &[
-                "android.heap.trim_idle_ms=1",
-                "android.system.enabled=false",
-            ][..],
-        ),
-    ] {
-        let mut locked_sets = sets.to_vec();
-        locked_sets.push("android.gc.trim_locked=true");
-        let locked = run(p, &locked_sets);
-        let free = run(p, sets);
-        let (a, b) = (
-            locked.summary.heap_contentions.unwrap_or(0),
-            free.summary.heap_contentions.unwrap_or(0),
-        );
-        eprintln!("{p}: contentions with locked trims {a}, lock-free {b}");
-        assert!(
-            a > b,
-            "{p}: contentions with locked trims {a}, lock-free {b}"
-        );
-    }
+    // javac with a 1 ms trim timeout trims after nearly every collection, so the locked trims' contentions stand
+    // out (61 vs 9 at seed 1, the other processes off). Pandora's few trims do not: 65 vs 68 with the other
+    // processes off, 84 vs 102 with them on — a shifted schedule moves more contentions than the trims add.
+    let sets = [
+        "android.heap.trim_idle_ms=1",
+        "android.system.enabled=false",
+    ];
+    let locked = run(
+        "android/javac",
+        &[sets[0], sets[1], "android.gc.trim_locked=true"],
+    );
+    let free = run("android/javac", &sets);
+    let (a, b) = (
+        locked.summary.heap_contentions.unwrap_or(0),
+        free.summary.heap_contentions.unwrap_or(0),
+    );
+    eprintln!("android/javac: contentions with locked trims {a}, lock-free {b}");
+    assert!(a > b, "contentions with locked trims {a}, lock-free {b}");
 }
 
 #[test]

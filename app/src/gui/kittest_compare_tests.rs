@@ -6,7 +6,7 @@ use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::kittest_tests::{
-    app, choose, default_under_k_allocation_at_k_1, drag_to, fixture_log, harness,
+    app, default_under_k_allocation_at_k_1, drag_to, fixture_log, harness,
     open_through_the_path_field, settle, wait_for_run,
 };
 
