@@ -136,7 +136,7 @@ pub fn ui(
         "the heap size the knobs set; the sweep runs ⅛× to 8× around it",
     ));
     // Short (1280×720 at 200 %, presenting): the legend folds away so the three plots keep their room (#19 item 5).
-    if ui.available_height() < 320.0 {
+    if ui.available_height() < 260.0 {
         egui::CollapsingHeader::new("legend")
             .id_salt("tradeoff-legend")
             .show(ui, |ui| legend_row(ui, &items));
