@@ -8,7 +8,7 @@ use egui::{ColorImage, TextureOptions};
 use egui_plot::{AxisHints, Bar, BarChart, Line, Plot, PlotImage, PlotPoint, VLine};
 use gclab_core::CpuTimeline;
 
-use super::{category_marks, heading, legend_row, playhead, seek_on_click, time_plot};
+use super::{category_marks, heading, legend_row, playhead_and_click, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
@@ -222,11 +222,7 @@ fn lanes_plot(
                     .allow_hover(false),
             );
         }
-        p.vline(playhead(st, pal));
-        p.response()
-            .clicked()
-            .then(|| p.pointer_coordinate().map(|c| c.x))
-            .flatten()
+        playhead_and_click(p, st, pal)
     });
     seek_on_click(resp.inner, cmds);
 }
@@ -271,11 +267,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
                 );
             }
             p.line(Line::new("CPU power", pts).color(pal.current));
-            p.vline(playhead(st, pal));
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
+            playhead_and_click(p, st, pal)
         });
     seek_on_click(resp.inner, cmds);
     ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());

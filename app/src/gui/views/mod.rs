@@ -48,6 +48,28 @@ pub fn playhead(st: &AppState, pal: &Palette) -> VLine {
         .allow_hover(false)
 }
 
+/// Draws the playhead on a time plot and returns the time where the plot was clicked (not dragged), for
+/// [`seek_on_click`].
+pub fn playhead_and_click(
+    p: &mut egui_plot::PlotUi<'_>,
+    st: &AppState,
+    pal: &Palette,
+) -> Option<f64> {
+    p.vline(playhead(st, pal));
+    p.response()
+        .clicked()
+        .then(|| p.pointer_coordinate().map(|c| c.x))
+        .flatten()
+}
+
+/// The line at the heap's top (the address axis in KiB), on a run's and a trace's heap maps alike.
+pub fn heap_top(heap_kib: f64, pal: &Palette) -> egui_plot::HLine {
+    egui_plot::HLine::new("heap top", heap_kib)
+        .color(pal.guide)
+        .width(1.5)
+        .allow_hover(false)
+}
+
 /// Queues a seek when a time plot was clicked (not dragged) at `t`.
 pub fn seek_on_click(clicked_at: Option<f64>, cmds: &mut Vec<Command>) {
     if let Some(t) = clicked_at {

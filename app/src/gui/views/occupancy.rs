@@ -5,7 +5,7 @@
 
 use egui_plot::{FilledArea, HLine, Line, LineStyle, Points};
 
-use super::{heading, legend_row, playhead, plot_height, seek_on_click, time_plot};
+use super::{heading, legend_row, playhead_and_click, plot_height, seek_on_click, time_plot};
 use crate::gui::command::Command;
 use crate::gui::log::LogView;
 use crate::gui::state::{AppState, Source};
@@ -113,11 +113,7 @@ fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
                         .allow_hover(false),
                 );
             }
-            p.vline(playhead(st, pal));
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
+            playhead_and_click(p, st, pal)
         });
     seek_on_click(resp.inner, cmds);
 }
@@ -204,11 +200,7 @@ fn of_log(
                     .color(pal.live)
                     .radius(2.0),
             );
-            p.vline(playhead(st, pal));
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
+            playhead_and_click(p, st, pal)
         });
     seek_on_click(resp.inner, cmds);
 }

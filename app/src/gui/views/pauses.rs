@@ -5,7 +5,7 @@
 
 use egui_plot::{Bar, BarChart, HLine, LineStyle, PlotPoints, Polygon};
 
-use super::{heading, legend_row, playhead, plot_height, seek_on_click, time_plot};
+use super::{heading, legend_row, playhead_and_click, plot_height, seek_on_click, time_plot};
 use crate::gui::command::Command;
 use crate::gui::log::LogView;
 use crate::gui::state::AppState;
@@ -153,11 +153,7 @@ pub fn ui(
                         .style(LineStyle::dashed_dense()),
                 );
             }
-            p.vline(playhead(st, pal));
-            p.response()
-                .clicked()
-                .then(|| p.pointer_coordinate().map(|c| c.x))
-                .flatten()
+            playhead_and_click(p, st, pal)
         });
     seek_on_click(resp.inner, cmds);
 }

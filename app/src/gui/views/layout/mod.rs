@@ -14,7 +14,7 @@ pub mod now;
 pub mod trace;
 
 use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};
-use super::{heading, legend_row, playhead, seek_on_click, time_plot};
+use super::{heading, heap_top, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
@@ -270,12 +270,7 @@ impl LayoutView {
                             .allow_hover(false),
                     );
                 }
-                p.hline(
-                    HLine::new("heap top", heap_kib)
-                        .color(pal.guide)
-                        .width(1.5)
-                        .allow_hover(false),
-                );
+                p.hline(heap_top(heap_kib, pal));
                 p.vline(playhead(st, pal));
                 if let Some(w) = &st.worst
                     && !is_baseline

@@ -4,7 +4,7 @@
 //! ([`crate::gui::trace`]). The map texture is rebuilt only when the visible range or size changes.
 
 use egui::{Pos2, Rect, Sense, Stroke, TextureHandle, TextureOptions};
-use egui_plot::{HLine, PlotImage, PlotPoint};
+use egui_plot::{PlotImage, PlotPoint};
 
 use crate::background::BackgroundTask;
 use crate::gui::command::Command;
@@ -13,7 +13,7 @@ use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
 use crate::gui::trace::TraceReplay;
 use crate::gui::views::raster::GC_LANE_FRACTION;
-use crate::gui::views::{heading, legend_row, playhead, seek_on_click, time_plot};
+use crate::gui::views::{heading, heap_top, legend_row, playhead, seek_on_click, time_plot};
 
 /// Width of the "heap at the playhead" column. `[points]`
 const NOW_W: f32 = 120.0;
@@ -209,12 +209,7 @@ pub fn map(
                         .allow_hover(false),
                     );
                 }
-                p.hline(
-                    HLine::new("heap top", heap_kib)
-                        .color(pal.guide)
-                        .width(1.5)
-                        .allow_hover(false),
-                );
+                p.hline(heap_top(heap_kib, pal));
                 p.vline(playhead(st, pal));
                 (p.pointer_coordinate(), p.response().clicked())
             });
