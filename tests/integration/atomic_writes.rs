@@ -228,3 +228,104 @@ fn issue_21_trace_import_may_replace_its_own_input() {
     assert_eq!(left.len(), 2, "no temporary file left: {left:?}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The other writers (issue 21 item 1 names CLI outputs, traces and exports): each is started again and again
+/// with its destination holding an old file, killed with `SIGKILL` once the output folder (temporaries included)
+/// reaches a random size, and must leave the old file or the complete new one. `OUT` in the arguments stands for
+/// the destination.
+#[test]
+fn issue_21_every_writer_killed_mid_output_leaves_the_old_file_or_the_new_one() {
+    let d = scratch("writers");
+    let trace = d.join("in.gctrace");
+    let o = gclab(&[
+        "trace",
+        "record",
+        "preset:kvm/kwml",
+        "--set",
+        BIG,
+        "-o",
+        s(&trace),
+    ]);
+    assert!(
+        o.status.success(),
+        "record: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let log = gclab_tests::shared_data().join("jvm-logs/jdk17-zgc-xmx256m.log");
+    let writers: [(&str, Vec<&str>); 4] = [
+        (
+            "trace import",
+            vec!["trace", "import", s(&trace), "-o", "OUT"],
+        ),
+        (
+            "export-perfetto",
+            vec![
+                "export-perfetto",
+                "preset:kvm/kwml",
+                "--set",
+                BIG,
+                "-o",
+                "OUT",
+            ],
+        ),
+        ("mmu --json", vec!["mmu", s(&log), "--json", "OUT"]),
+        (
+            "sweep --json",
+            vec![
+                "sweep",
+                "preset:kvm/kwml",
+                "--vary",
+                "collector.k=10,100",
+                "--json",
+                "OUT",
+            ],
+        ),
+    ];
+    let mut rng = SimRng::new(1121);
+    let mut kills = 0;
+    for (name, args) in &writers {
+        let with = |out: &Path| -> Vec<String> {
+            args.iter()
+                .map(|a| {
+                    if *a == "OUT" {
+                        s(out).to_string()
+                    } else {
+                        (*a).to_string()
+                    }
+                })
+                .collect()
+        };
+        let reference = d.join(format!("reference-{}", name.replace(' ', "-")));
+        let argv = with(&reference);
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let o = gclab(&argv);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let new = std::fs::read(&reference).expect("reference output");
+        let out_dir = d.join("out");
+        let out = out_dir.join("dest");
+        let old = format!("the previous output of {name}\n").into_bytes();
+        for round in 0..3 {
+            let _ = std::fs::remove_dir_all(&out_dir);
+            std::fs::create_dir_all(&out_dir).expect("out folder");
+            std::fs::write(&out, &old).expect("old output");
+            let at = old.len() as u64 + 1 + rng.next_u64() % new.len() as u64;
+            let argv = with(&out);
+            let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+            kills += u32::from(kill_at(&argv, &out_dir, at));
+            let now = std::fs::read(&out).expect("the output exists after a kill");
+            assert!(
+                now == old || now == new,
+                "{name}, round {round}, killed at {at} bytes: the output is {} bytes, neither the old ({}) nor the new ({})",
+                now.len(),
+                old.len(),
+                new.len()
+            );
+        }
+    }
+    assert!(kills > 0, "no round killed a writer before it finished");
+    let _ = std::fs::remove_dir_all(&d);
+}

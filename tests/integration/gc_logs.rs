@@ -851,6 +851,42 @@ fn issue_21_span_beyond_the_time_cap_is_an_error_never_a_wrong_mmu() {
     );
 }
 
+/// Issue 21 item 3: a span reaching past the data counted unobserved time as the program running — at a 100 s
+/// window the G1 log gave 0.9796 instead of 0.9148. The span is clamped to the data, and the output says so.
+#[test]
+fn issue_21_span_beyond_the_data_is_clamped_never_a_different_mmu() {
+    let log = jvm_log("jdk17-g1-xmx128m");
+    let log = log.to_str().expect("utf-8 path");
+    let base = mmu_json(&["mmu", log, "--windows", "100s,1ms", "--json", "-"]);
+    let far = mmu_json(&[
+        "mmu",
+        log,
+        "--span-ns",
+        "0,100000000000000",
+        "--windows",
+        "100s,1ms",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(
+        far["mmu"], base["mmu"],
+        "the same MMU as the data's own span"
+    );
+    assert_eq!(
+        far["span_ns"], base["span_ns"],
+        "clamped to the data's span"
+    );
+    let warned = far["warnings"].as_array().is_some_and(|w| {
+        w.iter()
+            .any(|m| m.as_str().is_some_and(|m| m.contains("clamped")))
+    });
+    assert!(warned, "the clamp is reported: {}", far["warnings"]);
+    let o = gclab(&["mmu", log, "--span-ns", "100000000000000,200000000000000"]);
+    assert_eq!(o.status.code(), Some(2), "a span past the data's end");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("does not overlap"), "{err}");
+}
+
 #[test]
 fn issue_21_windows_with_an_empty_item_are_rejected() {
     let log = jvm_log("jdk17-g1-xmx128m");

@@ -41,6 +41,48 @@ fn every_asset_file_is_embedded_and_loads() {
     }
 }
 
+/// Issue 21 (audit): `--set kvm.energy.*` on an android preset was accepted and changed nothing. An override of
+/// the other platform's section is refused, naming the platform the scenario runs on; the same key on its own
+/// platform, or with `platform` switched by the same overrides, is fine.
+#[test]
+fn issue_21_an_override_of_the_other_platforms_section_is_refused() {
+    let e = Scenario::load(
+        "preset:android/lusearch",
+        &["kvm.energy.cpu_energy_per_cycle_j=5e-11".into()],
+    )
+    .expect_err("kvm key on android");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("kvm.energy.cpu_energy_per_cycle_j") && msg.contains("android-krait"),
+        "{msg}"
+    );
+    let e = Scenario::load("preset:kvm/kwml", &["android.cpu.cores=2".into()])
+        .expect_err("android key on kvm");
+    assert!(e.to_string().contains("kvm-soc"), "{e}");
+    Scenario::load(
+        "preset:kvm/kwml",
+        &["kvm.energy.cpu_energy_per_cycle_j=5e-11".into()],
+    )
+    .expect("its own platform's key");
+    Scenario::load(
+        "preset:kvm/kwml",
+        &[
+            "platform=android-krait".into(),
+            "android.cpu.cores=2".into(),
+        ],
+    )
+    .map(|_| ())
+    .or_else(|e| {
+        // A kvm workload may not run on android; what must not happen is the platform refusal.
+        assert!(
+            !e.to_string().contains("configures another platform"),
+            "{e}"
+        );
+        Ok::<(), ()>(())
+    })
+    .expect("switching the platform first");
+}
+
 #[test]
 fn overrides_reach_profile_arrays() {
     let sc = Scenario::load(

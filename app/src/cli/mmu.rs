@@ -136,7 +136,28 @@ fn measure(
     )
     .map_err(|e| CliError::input(e.to_string()))?;
     drop(shown);
-    let span_ns = span.unwrap_or_else(|| data.default_span_ns());
+    let data_span_ns = data.default_span_ns();
+    let mut warnings = data.warnings().messages();
+    // A span reaching past what the input covers would count unobserved time as the program running (a wrong,
+    // too-high MMU at long windows): it is clamped to the data and the output says so (#21 item 3).
+    let span_ns = match span {
+        None => data_span_ns,
+        Some((a, b)) if a < data_span_ns.0 || b > data_span_ns.1 => {
+            let clamped = (a.max(data_span_ns.0), b.min(data_span_ns.1));
+            if clamped.1 <= clamped.0 {
+                return Err(CliError::input(format!(
+                    "{input}: --span-ns {a},{b} does not overlap the data, which covers [{}, {}] ns",
+                    data_span_ns.0, data_span_ns.1
+                )));
+            }
+            warnings.push(format!(
+                "--span-ns {a},{b} reaches beyond the data, which covers [{}, {}] ns: clamped to [{}, {}] ns",
+                data_span_ns.0, data_span_ns.1, clamped.0, clamped.1
+            ));
+            clamped
+        }
+        Some(s) => s,
+    };
     if span_ns.1 <= span_ns.0 {
         return Err(CliError::input(format!(
             "{input}: the observation span [{}, {}] ns is empty (expected pauses ending after time 0, or --span-ns A,B)",
@@ -163,7 +184,6 @@ fn measure(
         ),
         Imported::Util(_) => ((0, 0), 0, (0, 0)),
     };
-    let warnings = data.warnings().messages();
     let log_mmu = data.reported_mmu().last().cloned();
     // The exact MMU works below MAX_TIME_NS (as `Imported::util_series` clamps).
     let clamped = (span_ns.0.min(MAX_TIME_NS), span_ns.1.min(MAX_TIME_NS));

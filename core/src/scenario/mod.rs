@@ -229,6 +229,23 @@ impl Scenario {
                 },
                 message: e.message().to_string(),
             })?;
+        // An override of the other platform's section would be accepted and change nothing (`kvm.energy.*` on an
+        // android run): refused, naming the platform the scenario runs on (#21).
+        if let Some((k, arg)) = set_keys
+            .iter()
+            .find(|(k, _)| other_platform_key(file.platform, k))
+        {
+            return Err(ScenarioError::BadOverride {
+                arg: arg.clone(),
+                message: format!(
+                    "`{k}` configures another platform, but this scenario runs on {} (it would change nothing)",
+                    match file.platform {
+                        PlatformKind::KvmSoc => "kvm-soc",
+                        PlatformKind::AndroidKrait => "android-krait",
+                    }
+                ),
+            });
+        }
         let origin_of = |field: &str| -> Origin {
             if let Some((_, arg)) = set_keys
                 .iter()
@@ -388,6 +405,15 @@ fn first_bad_override(raw: &Table, overrides: &[(String, Value)]) -> Result<(), 
             })?;
     }
     Ok(())
+}
+
+/// Whether an override key configures the platform the scenario does not run on.
+fn other_platform_key(platform: PlatformKind, k: &str) -> bool {
+    let section = k.split('.').next().unwrap_or(k);
+    match platform {
+        PlatformKind::KvmSoc => section == "android",
+        PlatformKind::AndroidKrait => section == "kvm",
+    }
 }
 
 /// Fills the defaults that depend on the platform: on android-krait the heap is Dalvik's (growth limit 96 MiB,

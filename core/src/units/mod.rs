@@ -190,9 +190,17 @@ fn parse_ns(text: &str, bare_ns: bool) -> Result<u64, String> {
     let f: f64 = num
         .parse()
         .map_err(|_| format!("`{t}` is not a duration (expected e.g. 10ms)"))?;
-    let v = (f * mult).round();
+    let exact = f * mult;
+    let v = exact.round();
     if !v.is_finite() || v >= MAX_TIME_NS as f64 {
         return Err(too_large());
+    }
+    // `0.1ms` is 100000.00000000001 in floating point: that is rounding noise, but `1.5ns` is not a time gclab
+    // can hold (whole nanoseconds), so it is refused rather than silently rounded.
+    if (exact - v).abs() > 1e-6 * v.max(1.0) {
+        return Err(format!(
+            "`{t}` is not a whole number of nanoseconds (expected e.g. 2ns or 1.5us)"
+        ));
     }
     Ok(v as u64)
 }
@@ -257,6 +265,17 @@ mod tests {
         assert!(parse_time_ns("4611686018427387904").is_err(), "2^62");
         assert!(parse_time_ns("9223372036854775807").is_err(), "2^63 − 1");
         assert!(parse_time_ns("-5ms").is_err(), "negative");
+    }
+
+    #[test]
+    fn a_fraction_of_a_nanosecond_is_refused_not_rounded() {
+        let e = parse_duration_ns("1.5ns").expect_err("half a nanosecond");
+        assert!(e.contains("whole number of nanoseconds"), "{e}");
+        assert!(parse_time_ns("0.0000000015s").is_err());
+        // Floating-point noise is not a fraction: 0.1 ms is 100000.00000000001 ns in f64.
+        assert_eq!(parse_duration_ns("0.1ms"), Ok(100_000));
+        assert_eq!(parse_duration_ns("0.3s"), Ok(300_000_000));
+        assert_eq!(parse_duration_ns("2ns"), Ok(2));
     }
 
     #[test]
