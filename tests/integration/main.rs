@@ -23,6 +23,10 @@ mod cli;
 mod determinism;
 /// Fuzz findings and hand-made hostile inputs through every parser: errors naming the input, never panics.
 mod fuzz_regressions;
+/// The fuzz targets' entry points (`fuzz/src/lib.rs`; the fuzz crate itself needs libFuzzer and nightly), replayed
+/// by `fuzz_regressions`.
+#[path = "../../fuzz/src/lib.rs"]
+mod fuzz_entries;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
 /// Issue 21's hostile inputs: each gives exit 2 and one plain line naming file, place and expectation.
