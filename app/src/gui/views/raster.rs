@@ -275,4 +275,77 @@ mod tests {
             .count();
         assert!(non_free > 2000, "objects are drawn");
     }
+    /// FNV-1a over the pixels' bytes.
+    fn pixel_hash(img: &ColorImage) -> u64 {
+        img.pixels
+            .iter()
+            .flat_map(|p| p.to_array())
+            .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    #[test]
+    fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
+        let mut runs = Vec::new();
+        for preset in ["kvm/calculator", "android/quadrant"] {
+            let sc = Scenario::preset(preset).expect("preset");
+            runs.push(simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"));
+        }
+        let sc = Scenario::default_preset().expect("default preset");
+        runs.insert(0, simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"));
+        let mut got = Vec::new();
+        for run in &runs {
+            for theme in [Theme::Light, Theme::Dark] {
+                let pal = Palette::of(theme);
+                let dur = run.duration.as_secs_f64();
+                let top = run.geometry.heap_bytes as f64 * (1.0 + GC_LANE_FRACTION);
+                for (t0, t1, a0, a1, w, h) in [
+                    (0.0, dur, 0.0, top, 1100, 420),
+                    (dur * 0.45, dur * 0.55, 0.0, top, 1100, 420),
+                    (-dur * 0.1, dur * 1.1, top * 0.2, top * 0.3, 333, 517),
+                    (dur * 0.3, dur * 0.3001, 0.0, top, 64, 48),
+                ] {
+                    let spec = RasterSpec {
+                        t0,
+                        t1,
+                        a0,
+                        a1,
+                        width: w,
+                        height: h,
+                        lanes: true,
+                    };
+                    got.push(pixel_hash(&rasterize(run, &spec, &pal)));
+                }
+            }
+        }
+        // Measured on the raster before its speed-up (commit 0ce5468), so any change to what is drawn fails here.
+        let want: [u64; 24] = [
+            0x5f59c24e164b6aec,
+            0x6be668d043642601,
+            0xcf07164ab50d8ce4,
+            0x786cc59279bc9221,
+            0x74afcec501e6a9cf,
+            0xd97a94a3c3b5b376,
+            0x96eea6b64028e40d,
+            0x769ecbf1c552ffa6,
+            0xba05b84d6ea26e8b,
+            0x1c9c1a88a9603e3f,
+            0x7501736e269efd86,
+            0xf75133bc93b60225,
+            0xa3f889701d29f136,
+            0x90f55239725bc2a2,
+            0x46b4602f600bbfdf,
+            0x5177784cb253225,
+            0x448d4ff6a85aa24c,
+            0x4bd4e4b96cfdbbb9,
+            0xc10ab4f4f1642da4,
+            0xfa5f2015e9db9b25,
+            0x15fcb6a2acb783e1,
+            0xadbb024926c393ce,
+            0x34c911e1f6c2c199,
+            0xe1f49497809b79a5,
+        ];
+        assert_eq!(got, want, "{got:#x?}");
+    }
 }
