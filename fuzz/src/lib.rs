@@ -53,9 +53,7 @@ pub fn trace_text(name: &str, data: &[u8]) -> Outcome {
 pub fn trace_binary(name: &str, data: &[u8]) -> Outcome {
     let mut bytes = BINARY_MAGIC.to_vec();
     bytes.extend_from_slice(data);
-    read_trace(name, bytes)
-        .map(drop)
-        .map_err(|e| e.to_string())
+    read_trace(name, bytes).map(drop).map_err(|e| e.to_string())
 }
 
 /// False when `GCLAB_FUZZ_NO_MMU` is set: the GC-log targets then stop after the import, to explore the parsers
@@ -84,8 +82,7 @@ fn use_imported<S: PauseSink>(data: &Imported<S>) {
 }
 
 fn gc_import(name: &str, data: &[u8], format: Format) -> Outcome {
-    let (_, imported) =
-        importers::import_bytes(name, data, format).map_err(|e| e.to_string())?;
+    let (_, imported) = importers::import_bytes(name, data, format).map_err(|e| e.to_string())?;
     use_imported(&imported);
     Ok(())
 }
@@ -129,8 +126,8 @@ pub fn pause_spans(name: &str, data: &[u8]) -> Outcome {
         _ => Format::Auto,
     };
     let src = std::io::BufReader::with_capacity(7, rest);
-    let (_, imported) = importers::import_reader_as::<PauseSpans>(name, src, format)
-        .map_err(|e| e.to_string())?;
+    let (_, imported) =
+        importers::import_reader_as::<PauseSpans>(name, src, format).map_err(|e| e.to_string())?;
     use_imported(&imported);
     Ok(())
 }
