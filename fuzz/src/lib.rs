@@ -18,8 +18,11 @@ use gclab_core::trace::{BINARY_MAGIC, Form, TraceError, TraceHeader, TraceReader
 /// What an entry point gives back: `Err` is the input's error message (it names the input).
 pub type Outcome = Result<(), String>;
 
+/// An entry point: the bytes of an input called `name`, driven to the end.
+pub type Entry = fn(&str, &[u8]) -> Outcome;
+
 /// Every target by name, with its entry point.
-pub const TARGETS: [(&str, fn(&str, &[u8]) -> Outcome); 10] = [
+pub const TARGETS: [(&str, Entry); 10] = [
     ("trace_text", trace_text),
     ("trace_binary", trace_binary),
     ("jvm_log", jvm_log),
