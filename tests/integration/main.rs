@@ -21,12 +21,12 @@ mod atomic_writes;
 mod cli;
 /// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
 mod determinism;
-/// Fuzz findings and hand-made hostile inputs through every parser: errors naming the input, never panics.
-mod fuzz_regressions;
 /// The fuzz targets' entry points (`fuzz/src/lib.rs`; the fuzz crate itself needs libFuzzer and nightly), replayed
 /// by `fuzz_regressions`.
 #[path = "../../fuzz/src/lib.rs"]
 mod fuzz_entries;
+/// Fuzz findings and hand-made hostile inputs through every parser: errors naming the input, never panics.
+mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.
 mod gc_logs;
 /// Issue 21's hostile inputs: each gives exit 2 and one plain line naming file, place and expectation.

@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use egui_plot::PlotPoint;
-use gclab_core::{Cancel, Progress, Scenario};
 use gclab_core::importers::{Format, Imported, import_file_watched};
 use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
+use gclab_core::{Cancel, Progress, Scenario};
 
 use crate::background::BackgroundTask;
 
@@ -473,8 +473,10 @@ fn open(path: PathBuf, progress: &mut LoadProgress, cancel: &Cancel) -> Result<O
             .map_err(|e| e.to_string()),
         InputKind::Trace(_) => super::trace::TraceReplay::load(&path, progress, cancel)
             .map(|t| Opened::Trace(Arc::new(t))),
-        InputKind::GcLog(format) => LogView::load(&path, format, Box::new(progress.clone()), cancel)
-            .map(|l| Opened::Log(Arc::new(l))),
+        InputKind::GcLog(format) => {
+            LogView::load(&path, format, Box::new(progress.clone()), cancel)
+                .map(|l| Opened::Log(Arc::new(l)))
+        }
         InputKind::AllocTrace(format) => {
             super::trace::load_imported_as(&path, format, progress, cancel)
                 .map(|t| Opened::Trace(Arc::new(t)))
@@ -515,11 +517,15 @@ mod tests {
 
     #[test]
     fn the_loader_opens_every_kind_and_its_progress_advances_to_the_end() {
-        let scenario = std::env::temp_dir().join(format!("gclab-loader-{}.toml", std::process::id()));
+        let scenario =
+            std::env::temp_dir().join(format!("gclab-loader-{}.toml", std::process::id()));
         let text = Scenario::default_preset().expect("preset").to_toml_string();
         std::fs::write(&scenario, text).expect("temp file");
         for (file, want) in [
-            (fixture("tests/fixtures/logs/jdk17-serial-xmx128m.log"), "log"),
+            (
+                fixture("tests/fixtures/logs/jdk17-serial-xmx128m.log"),
+                "log",
+            ),
             (fixture("tests/fixtures/trace/v2.gctrace"), "trace"),
             (scenario.clone(), "scenario"),
         ] {
@@ -543,7 +549,8 @@ mod tests {
 
     #[test]
     fn a_bad_scenario_fails_on_the_loader_naming_the_file_and_its_kind() {
-        let path = std::env::temp_dir().join(format!("gclab-loader-bad-{}.toml", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("gclab-loader-bad-{}.toml", std::process::id()));
         std::fs::write(&path, "format_version = 1\n[heap]\nsize = \"lots\"\n").expect("temp file");
         let (r, _) = load_watching(path.clone());
         let e = r.expect_err("a bad scenario is refused");

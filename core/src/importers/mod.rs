@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use crate::input::lines::MAX_LINE_BYTES;
 pub use crate::input::warnings::Warnings;
 pub use error::{ImportError, ImportErrorKind};
-pub use format::{Format, detect};
 use format::GC_LOG_EXPECTED;
+pub use format::{Format, detect};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
@@ -48,13 +48,17 @@ pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
 
-
 /// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data. HotSpot and
 /// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file. A gzip-,
 /// zstd- or bzip2-compressed file (a rotated `gc.log.0.gz`, Go's `util_system_sweep.csv.gz`) is decompressed on the
 /// fly, found by its magic bytes; line numbers in errors are then those of the decompressed text.
 pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
-    import_file_watched(path, format, Box::new(crate::progress::NoProgress), &Cancel::never())
+    import_file_watched(
+        path,
+        format,
+        Box::new(crate::progress::NoProgress),
+        &Cancel::never(),
+    )
 }
 
 /// `src` (the file called `name`) with any compression undone.
@@ -243,7 +247,6 @@ fn describe(format: Format) -> &'static str {
         Format::Logcat => "logcat",
     }
 }
-
 
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -136,4 +136,3 @@ pub fn classify(name: &str, head: &Head) -> Result<InputKind, NoKind> {
         }),
     }
 }
-

@@ -15,7 +15,7 @@ pub(crate) mod head;
 pub mod lines;
 pub mod warnings;
 
-pub use head::{Head, InputKind, SNIFF_BYTES, SNIFF_LINES, NoKind, classify, read_head};
+pub use head::{Head, InputKind, NoKind, SNIFF_BYTES, SNIFF_LINES, classify, read_head};
 pub use lines::{Line, LineReport, Lines, MAX_LINE_BYTES};
 pub use warnings::Warnings;
 
@@ -24,8 +24,8 @@ use std::path::Path;
 
 use crate::importers::Format;
 use crate::importers::alloc::{self as trace_import, ImportFormat};
-use crate::trace::reader::decompressed;
 use crate::trace::TraceError;
+use crate::trace::reader::decompressed;
 
 /// A file whose kind cannot be told: it cannot be read, is empty, or matches no known kind.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

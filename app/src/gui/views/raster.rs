@@ -256,13 +256,17 @@ impl Frame<'_> {
             if o.freed.0 <= t0_ns {
                 continue;
             }
-            let moves = &layout.moves[o.moves_start as usize..(o.moves_start + o.moves_len) as usize];
+            let moves =
+                &layout.moves[o.moves_start as usize..(o.moves_start + o.moves_len) as usize];
             let (mut start, mut addr) = (o.alloc.0, o.addr);
             let mut seg = |s: u64, e: u64, addr: u64| {
                 if e <= t0_ns || s >= t1_ns || e <= s {
                     return;
                 }
-                let (y0, y1) = (self.row_of((addr + o.size) as f64), self.row_of(addr as f64));
+                let (y0, y1) = (
+                    self.row_of((addr + o.size) as f64),
+                    self.row_of(addr as f64),
+                );
                 if acc.misses(y0, y1) {
                     return;
                 }
@@ -404,7 +408,10 @@ mod tests {
             runs.push(simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"));
         }
         let sc = Scenario::default_preset().expect("default preset");
-        runs.insert(0, simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"));
+        runs.insert(
+            0,
+            simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"),
+        );
         let mut got = Vec::new();
         for run in &runs {
             for theme in [Theme::Light, Theme::Dark] {
