@@ -1,4 +1,6 @@
 //! Fuzz target `logcat`: arbitrary bytes through [`gclab_fuzz::logcat`]. See docs/fuzzing.md.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| gclab_fuzz::logcat(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = gclab_fuzz::logcat("fuzz.logcat", data);
+});

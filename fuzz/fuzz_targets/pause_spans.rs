@@ -1,4 +1,6 @@
 //! Fuzz target `pause_spans`: arbitrary bytes through [`gclab_fuzz::pause_spans`]. See docs/fuzzing.md.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| gclab_fuzz::pause_spans(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let _ = gclab_fuzz::pause_spans("fuzz.gc", data);
+});

@@ -1,17 +1,39 @@
-//! The entry points of gclab's fuzz targets (one per parser; `fuzz_targets/*.rs` call them). Each feeds arbitrary
-//! bytes to the same public function the CLI and the app use and drives the result to the end, as they do. Errors
-//! are fine; a panic, an allocation beyond libFuzzer's limits or a hang is a finding. Every finding's minimised
-//! input lives in `tests/fixtures/fuzz/<target>/`, replayed by `tests/integration/fuzz_regressions.rs`.
+//! The entry points of gclab's fuzz targets (one per parser; `fuzz_targets/*.rs` call them) and of their
+//! regression test (`tests/integration/fuzz_regressions.rs` includes this file as a module and replays every
+//! finding through the same function). Each feeds bytes, called `name`, to the same public function the CLI and
+//! the app use and drives the result to the end, as they do; it returns the input's error, if any. Errors are
+//! fine; a panic, an allocation beyond libFuzzer's limits or a hang is a finding. Every finding's minimised input
+//! lives in `tests/fixtures/fuzz/<target>/`.
 
 use std::io::Cursor;
 use std::path::PathBuf;
 
+use gclab_core::importers::alloc::{self as import, ImportReport};
 use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
+use gclab_core::input::Lines;
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
-use gclab_core::importers::alloc::{self as import, ImportReport};
-use gclab_core::input::Lines;
 use gclab_core::trace::{BINARY_MAGIC, Form, TraceError, TraceHeader, TraceReader, TraceWriter};
+
+/// What an entry point gives back: `Err` is the input's error message (it names the input).
+pub type Outcome = Result<(), String>;
+
+/// An entry point: the bytes of an input called `name`, driven to the end.
+pub type Entry = fn(&str, &[u8]) -> Outcome;
+
+/// Every target by name, with its entry point.
+pub const TARGETS: [(&str, Entry); 10] = [
+    ("trace_text", trace_text),
+    ("trace_binary", trace_binary),
+    ("jvm_log", jvm_log),
+    ("logcat", logcat),
+    ("gc_csv", gc_csv),
+    ("pause_spans", pause_spans),
+    ("objects_csv", objects_csv),
+    ("heaptrack", heaptrack),
+    ("et2", et2),
+    ("scenario", scenario),
+];
 
 /// Reads a whole trace from `bytes` (either form, possibly compressed), event by event.
 fn read_trace(name: &str, bytes: Vec<u8>) -> Result<u64, TraceError> {
@@ -24,15 +46,17 @@ fn read_trace(name: &str, bytes: Vec<u8>) -> Result<u64, TraceError> {
 }
 
 /// `trace_text`: [`TraceReader::from_read`] on the raw bytes (sniffing, decompression, the text form).
-pub fn trace_text(data: &[u8]) {
-    let _ = read_trace("fuzz.gctrace.txt", data.to_vec());
+pub fn trace_text(name: &str, data: &[u8]) -> Outcome {
+    read_trace(name, data.to_vec())
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 /// `trace_binary`: [`TraceReader::from_read`] on the binary magic followed by the bytes (the header and records).
-pub fn trace_binary(data: &[u8]) {
+pub fn trace_binary(name: &str, data: &[u8]) -> Outcome {
     let mut bytes = BINARY_MAGIC.to_vec();
     bytes.extend_from_slice(data);
-    let _ = read_trace("fuzz.gctrace", bytes);
+    read_trace(name, bytes).map(drop).map_err(|e| e.to_string())
 }
 
 /// False when `GCLAB_FUZZ_NO_MMU` is set: the GC-log targets then stop after the import, to explore the parsers
@@ -60,42 +84,42 @@ fn use_imported<S: PauseSink>(data: &Imported<S>) {
     let _ = data.warnings().messages();
 }
 
-fn gc_import(name: &str, data: &[u8], format: Format) {
-    if let Ok((_, imported)) = importers::import_bytes(name, data, format) {
-        use_imported(&imported);
-    }
+fn gc_import(name: &str, data: &[u8], format: Format) -> Outcome {
+    let (_, imported) = importers::import_bytes(name, data, format).map_err(|e| e.to_string())?;
+    use_imported(&imported);
+    Ok(())
 }
 
 /// `jvm_log`: [`importers::import_bytes`] as a HotSpot unified log.
-pub fn jvm_log(data: &[u8]) {
-    gc_import("fuzz.log", data, Format::Jvm);
+pub fn jvm_log(name: &str, data: &[u8]) -> Outcome {
+    gc_import(name, data, Format::Jvm)
 }
 
 /// `logcat`: [`importers::import_bytes`] as Android logcat.
-pub fn logcat(data: &[u8]) {
-    gc_import("fuzz.logcat", data, Format::Logcat);
+pub fn logcat(name: &str, data: &[u8]) -> Outcome {
+    gc_import(name, data, Format::Logcat)
 }
 
 /// `gc_csv`: the first byte picks the pause CSV, the utilisation CSV or format detection (`auto`); the rest is
 /// the file.
-pub fn gc_csv(data: &[u8]) {
+pub fn gc_csv(name: &str, data: &[u8]) -> Outcome {
     let Some((&pick, rest)) = data.split_first() else {
-        return;
+        return Ok(());
     };
     let format = match pick % 3 {
         0 => Format::PausesCsv,
         1 => Format::UtilCsv,
         _ => Format::Auto,
     };
-    gc_import("fuzz.csv", rest, format);
+    gc_import(name, rest, format)
 }
 
 /// `pause_spans`: the streaming path `gclab mmu` takes ([`importers::import_reader_as`] keeping [`PauseSpans`]).
 /// The first byte picks the format (HotSpot log, logcat, pause CSV, utilisation CSV or detection); the rest is the
 /// file, read through a 7-byte buffer so that lines cross buffer ends.
-pub fn pause_spans(data: &[u8]) {
+pub fn pause_spans(name: &str, data: &[u8]) -> Outcome {
     let Some((&pick, rest)) = data.split_first() else {
-        return;
+        return Ok(());
     };
     let format = match pick % 5 {
         0 => Format::Jvm,
@@ -105,14 +129,15 @@ pub fn pause_spans(data: &[u8]) {
         _ => Format::Auto,
     };
     let src = std::io::BufReader::with_capacity(7, rest);
-    if let Ok((_, imported)) = importers::import_reader_as::<PauseSpans>("fuzz.gc", src, format) {
-        use_imported(&imported);
-    }
+    let (_, imported) =
+        importers::import_reader_as::<PauseSpans>(name, src, format).map_err(|e| e.to_string())?;
+    use_imported(&imported);
+    Ok(())
 }
 
 /// Runs a trace importer into an in-memory binary trace and reads the result back: whatever an importer writes,
-/// the reader must accept.
-fn trace_import<F>(name: &str, import: F)
+/// the reader must accept (a panic otherwise).
+fn trace_import<F>(name: &str, import: F) -> Outcome
 where
     F: FnOnce(
         &mut dyn FnMut(&TraceHeader) -> Result<TraceWriter<Vec<u8>>, TraceError>,
@@ -122,9 +147,7 @@ where
         TraceWriter::new(Vec::new(), Form::Binary, h)
             .map_err(|e| TraceError::file("out", e.to_string()))
     };
-    let Ok((report, w)) = import(&mut make) else {
-        return;
-    };
+    let (report, w) = import(&mut make).map_err(|e| e.to_string())?;
     let _ = report.warnings.messages();
     let out = match w.finish() {
         Ok(out) => out,
@@ -133,45 +156,40 @@ where
     if let Err(e) = read_trace("out", out) {
         panic!("{name}: the importer wrote a trace the reader rejects: {e}");
     }
+    Ok(())
 }
 
 /// `objects_csv`: the objects-CSV trace importer on the bytes (possibly compressed).
-pub fn objects_csv(data: &[u8]) {
-    trace_import("objects_csv", |make| {
-        let lines: Lines = gclab_core::input::Lines::of_bytes("fuzz.csv", data.to_vec())?;
-        import::objects_csv::import(lines, make)
-    });
+pub fn objects_csv(name: &str, data: &[u8]) -> Outcome {
+    trace_import(name, |make| {
+        import::objects_csv::import(Lines::of_bytes(name, data.to_vec())?, make)
+    })
 }
 
 /// `heaptrack`: heaptrack's raw-capture importer on the bytes (possibly compressed).
-pub fn heaptrack(data: &[u8]) {
-    trace_import("heaptrack", |make| {
-        let lines: Lines = gclab_core::input::Lines::of_bytes("fuzz.heaptrack", data.to_vec())?;
-        import::heaptrack::import(lines, make)
-    });
+pub fn heaptrack(name: &str, data: &[u8]) -> Outcome {
+    trace_import(name, |make| {
+        import::heaptrack::import(Lines::of_bytes(name, data.to_vec())?, make)
+    })
 }
 
 /// `et2`: the Elephant Tracks 2 importer (it reads a path twice): the bytes are written to a per-process file.
-pub fn et2(data: &[u8]) {
+pub fn et2(name: &str, data: &[u8]) -> Outcome {
     let dir = std::env::temp_dir().join(format!("gclab-fuzz-et2-{}", std::process::id()));
-    if std::fs::create_dir_all(&dir).is_err() {
-        return;
-    }
     let path: PathBuf = dir.join("trace");
-    if std::fs::write(&path, data).is_err() {
-        return;
-    }
-    trace_import("et2", |make| import::et2::import("fuzz.et2", &path, make));
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(&path, data))
+        .map_err(|e| format!("{name}: {}: {e}", path.display()))?;
+    trace_import(name, |make| import::et2::import(name, &path, make))
 }
 
 /// `scenario`: a scenario file's text through [`Scenario::from_toml_str`] (as `Scenario::load` reads it: the
 /// file must be UTF-8), then written back and parsed again.
-pub fn scenario(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if let Ok(s) = Scenario::from_toml_str(text, "fuzz.toml", None, &[]) {
-        let again = s.to_toml_string();
-        let _ = Scenario::from_toml_str(&again, "fuzz-again.toml", None, &[]);
-    }
+pub fn scenario(name: &str, data: &[u8]) -> Outcome {
+    let text = std::str::from_utf8(data)
+        .map_err(|e| format!("{name}: not UTF-8 ({e}): expected a scenario's TOML text"))?;
+    let s = Scenario::from_toml_str(text, name, None, &[]).map_err(|e| e.to_string())?;
+    let again = s.to_toml_string();
+    Scenario::from_toml_str(&again, name, None, &[]).map_err(|e| e.to_string())?;
+    Ok(())
 }

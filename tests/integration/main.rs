@@ -21,6 +21,10 @@ mod atomic_writes;
 mod cli;
 /// Same scenario + seed → bit-identical runs, also under the sweep's parallelism; stored fingerprints.
 mod determinism;
+/// The fuzz targets' entry points (`fuzz/src/lib.rs`; the fuzz crate itself needs libFuzzer and nightly), replayed
+/// by `fuzz_regressions`.
+#[path = "../../fuzz/src/lib.rs"]
+mod fuzz_entries;
 /// Fuzz findings and hand-made hostile inputs through every parser: errors naming the input, never panics.
 mod fuzz_regressions;
 /// Real HotSpot and Android GC logs: pause extraction, ZGC's own MMU reproduced, bad input, `gclab mmu` on logs.

@@ -42,6 +42,7 @@ pub fn settle(ctx: &egui::Context, app: &mut GclabApp) -> u32 {
         n += 1;
         let st = &app.state;
         if !st.computing
+            && !app.logs.busy()
             && st
                 .current
                 .as_ref()

@@ -69,6 +69,12 @@ pub(super) fn wait_for_run(h: &mut H) {
 
 /// Runs frames until nothing more changes (or a few frames pass).
 pub(super) fn settle(h: &mut H) {
+    // A file being opened (scenarios too) is read on the loader's thread: wait for it.
+    let t0 = Instant::now();
+    while app(h).logs.busy() && t0.elapsed() < Duration::from_secs(30) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
     let _ = h.run_ok();
     h.run_steps(2);
 }

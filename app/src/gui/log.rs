@@ -6,20 +6,21 @@
 //! A log has no object addresses, bank power states, CPU frequencies or energy; the views that show those say so
 //! rather than stay blank.
 //!
-//! Loading never blocks the UI: [`FileLoader`] reads and parses on the `file-loader` thread and sends one reply on
-//! a bounded channel; the top bar shows the share of the file read so far, and "Cancel loading" stops the reader at
-//! its next read (the reply, an error, is dropped).
+//! Loading never blocks the UI: [`FileLoader`] reads and parses every file the app opens (a scenario, a trace, an
+//! allocation trace, a GC log) on the `file-loader` thread and sends one reply on a bounded channel; the top bar
+//! shows the share of the file read so far (core's `Progress`, shared as a [`LoadProgress`]), and "Cancel loading"
+//! stops the reader at its next read (the reply, an error, is dropped).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use egui_plot::PlotPoint;
-use gclab_core::Cancel;
 use gclab_core::importers::{Format, Imported, import_file_watched};
 use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
+use gclab_core::{Cancel, Progress, Scenario};
 
 use crate::background::BackgroundTask;
 
@@ -103,23 +104,19 @@ impl std::fmt::Debug for LogView {
     }
 }
 
-/// True when `path` names a scenario file (opened as a scenario, not as a log).
-pub fn is_scenario_path(path: &Path) -> bool {
-    input::is_scenario_path(path)
-}
-
 impl LogView {
     /// Reads and derives `path` in `format` (any format `gclab mmu` accepts, `Auto` to detect it; HotSpot and
-    /// logcat logs carry heap sizes), adding the bytes read to `bytes_read`; setting `cancel` stops the read.
+    /// logcat logs carry heap sizes), reporting the share of the file read to `progress`; setting `cancel` stops
+    /// the read.
     pub fn load(
         path: &Path,
         format: Format,
-        bytes_read: Arc<AtomicU64>,
+        progress: Box<dyn Progress>,
         cancel: &Cancel,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();
         let (format, data) =
-            import_file_watched(path, format, bytes_read, cancel).map_err(|e| e.to_string())?;
+            import_file_watched(path, format, progress, cancel).map_err(|e| e.to_string())?;
         let mut v = LogView::build(path, format, &data)?;
         v.load_s = t0.elapsed().as_secs_f64();
         Ok(v)
@@ -338,25 +335,55 @@ fn decimate_bars(bars: Vec<(f64, f64)>, duration_s: f64) -> Vec<(f64, f64)> {
 /// A file the loader opened.
 #[derive(Debug, Clone)]
 pub enum Opened {
+    /// A scenario file, read and checked (the app runs it).
+    Scenario(PathBuf, Box<Scenario>),
     /// A GC log.
     Log(Arc<LogView>),
     /// A recorded gclab trace, replayed as recorded.
     Trace(Arc<super::trace::TraceReplay>),
 }
 
+/// A file the loader could not open: which file, what the input layer said it is (when it could tell), and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadFailed {
+    /// The file.
+    pub path: PathBuf,
+    /// What the file is, when the input layer could tell.
+    pub kind: Option<InputKind>,
+    /// Why it did not open (names the file).
+    pub message: String,
+}
+
+/// The loader's progress: core's [`Progress`] (the fraction done) written by the loader thread and read by the
+/// UI; clones share one value.
+#[derive(Debug, Clone, Default)]
+pub struct LoadProgress(Arc<AtomicU64>);
+
+impl Progress for LoadProgress {
+    fn report(&mut self, fraction: f64) {
+        self.0.store(fraction.to_bits(), Ordering::Relaxed);
+    }
+}
+
+impl LoadProgress {
+    /// The fraction done last reported, in [0, 1].
+    pub fn fraction(&self) -> f64 {
+        f64::from_bits(self.0.load(Ordering::Relaxed)).clamp(0.0, 1.0)
+    }
+}
+
 /// The app's one file loader: sniffs a file once (`gclab_core::input::sniff`) and loads what its `InputKind`
-/// says — a gclab trace or an imported allocation trace (replayed), or a GC log — as the `file-loader`
-/// [`BackgroundTask`]; the UI polls, shows progress (events read for a trace, bytes read for a log) and can cancel
-/// (every reader stops at its next check of the task's core `Cancel`). A scenario is refused here: the command
-/// handling opens it before asking the loader.
+/// says — a scenario (read and checked), a gclab trace or an imported allocation trace (replayed), or a GC log —
+/// as the `file-loader` [`BackgroundTask`]; the UI polls, shows progress (the share of the file read, core's
+/// `Progress`) and can cancel (every reader stops at its next check of the task's core `Cancel`). Every file the
+/// app opens comes here: the Open button and dialog, a dropped file, `gclab open FILE`, the last session's file
+/// and a lesson's log.
 pub struct FileLoader {
-    task: BackgroundTask<Result<Opened, String>>,
+    task: BackgroundTask<Result<Opened, LoadFailed>>,
     /// The file being loaded and when loading started.
     pub loading: Option<(PathBuf, Instant)>,
-    /// Events read so far (traces).
-    pub progress: Arc<AtomicU64>,
-    /// Bytes read so far (logs) and the file's size. `[bytes]`
-    pub bytes_read: Arc<AtomicU64>,
+    /// The share of the file read so far.
+    pub progress: LoadProgress,
     /// Size of the file being loaded. `[bytes]`
     pub file_bytes: u64,
 }
@@ -366,8 +393,7 @@ impl Default for FileLoader {
         FileLoader {
             task: BackgroundTask::new("file-loader", 1),
             loading: None,
-            progress: Arc::default(),
-            bytes_read: Arc::default(),
+            progress: LoadProgress::default(),
             file_bytes: 0,
         }
     }
@@ -378,32 +404,11 @@ impl FileLoader {
     pub fn start(&mut self, path: PathBuf, wake: &egui::Context) -> Result<(), String> {
         self.cancel();
         let p2 = path.clone();
-        self.progress = Arc::new(AtomicU64::new(0));
-        self.bytes_read = Arc::new(AtomicU64::new(0));
+        self.progress = LoadProgress::default();
         self.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-        let (progress, bytes_read) = (Arc::clone(&self.progress), Arc::clone(&self.bytes_read));
+        let mut progress = self.progress.clone();
         self.task.start(Some(wake), move |sink| {
-            // What the file is comes from `gclab_core::input`: a gclab trace, a GC log, or an allocation trace
-            // gclab imports (heaptrack, Elephant Tracks 2, objects CSV), imported on the way.
-            let cancel = sink.cancel();
-            let r = match input::sniff(&p2) {
-                Err(e) => Err(e.to_string()),
-                Ok(InputKind::Trace(_)) => super::trace::TraceReplay::load(&p2, &progress, cancel)
-                    .map(|t| Opened::Trace(Arc::new(t))),
-                Ok(InputKind::GcLog(format)) => {
-                    LogView::load(&p2, format, bytes_read, cancel)
-                        .map(|l| Opened::Log(Arc::new(l)))
-                }
-                Ok(InputKind::AllocTrace(format)) => {
-                    super::trace::load_imported_as(&p2, format, &progress, cancel)
-                        .map(|t| Opened::Trace(Arc::new(t)))
-                }
-                Ok(InputKind::Scenario) => Err(format!(
-                    "{}: this is a scenario: expected a GC log or a trace here (open it as a scenario)",
-                    p2.display()
-                )),
-            };
-            let _ = sink.send(r);
+            let _ = sink.send(open(p2, &mut progress, sink.cancel()));
         })?;
         self.loading = Some((path, Instant::now()));
         Ok(())
@@ -417,13 +422,16 @@ impl FileLoader {
     }
 
     /// The finished load, if any.
-    pub fn poll(&mut self) -> Option<Result<Opened, String>> {
+    pub fn poll(&mut self) -> Option<Result<Opened, LoadFailed>> {
         let r = self.task.poll_latest();
         if r.is_some() {
             self.loading = None;
-        } else if self.loading.is_some() && !self.task.running() {
-            self.loading = None;
-            return Some(Err("the log loader stopped".into()));
+        } else if let Some((path, _)) = self.loading.take_if(|_| !self.task.running()) {
+            return Some(Err(LoadFailed {
+                path,
+                kind: None,
+                message: "the file loader stopped".into(),
+            }));
         }
         r
     }
@@ -431,5 +439,123 @@ impl FileLoader {
     /// True while a file is loading.
     pub fn busy(&self) -> bool {
         self.loading.is_some()
+    }
+
+    /// How far the load is, for the top bar: `, 42 % of 12.3 MB read`, or nothing before the first report.
+    pub fn progress_text(&self) -> String {
+        let f = self.progress.fraction();
+        if f > 0.0 && self.file_bytes > 0 {
+            format!(
+                ", {:.0} % of {:.1} MB read",
+                100.0 * f,
+                self.file_bytes as f64 * 1e-6
+            )
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// Opens `path` as what the input layer says it is (on the loader thread), reporting to `progress` and stopping
+/// at `cancel`.
+fn open(path: PathBuf, progress: &mut LoadProgress, cancel: &Cancel) -> Result<Opened, LoadFailed> {
+    let kind = input::sniff(&path).map_err(|e| LoadFailed {
+        path: path.clone(),
+        kind: None,
+        message: e.to_string(),
+    })?;
+    let opened = match kind {
+        InputKind::Scenario => Scenario::load(&path.to_string_lossy(), &[])
+            .map(|sc| {
+                progress.report(1.0);
+                Opened::Scenario(path.clone(), Box::new(sc))
+            })
+            .map_err(|e| e.to_string()),
+        InputKind::Trace(_) => super::trace::TraceReplay::load(&path, progress, cancel)
+            .map(|t| Opened::Trace(Arc::new(t))),
+        InputKind::GcLog(format) => {
+            LogView::load(&path, format, Box::new(progress.clone()), cancel)
+                .map(|l| Opened::Log(Arc::new(l)))
+        }
+        InputKind::AllocTrace(format) => {
+            super::trace::load_imported_as(&path, format, progress, cancel)
+                .map(|t| Opened::Trace(Arc::new(t)))
+        }
+    };
+    opened.map_err(|message| LoadFailed {
+        path,
+        kind: Some(kind),
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(p: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
+    }
+
+    /// Loads `path` on the loader's thread; returns the result and every fraction the top bar could have read.
+    fn load_watching(path: PathBuf) -> (Result<Opened, LoadFailed>, Vec<f64>) {
+        let ctx = egui::Context::default();
+        let mut loader = FileLoader::default();
+        loader.start(path, &ctx).expect("the loader starts");
+        let mut seen = Vec::new();
+        let t0 = Instant::now();
+        loop {
+            seen.push(loader.progress.fraction());
+            if let Some(r) = loader.poll() {
+                seen.push(loader.progress.fraction());
+                return (r, seen);
+            }
+            assert!(t0.elapsed().as_secs() < 60, "the load ends");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    #[test]
+    fn the_loader_opens_every_kind_and_its_progress_advances_to_the_end() {
+        let scenario =
+            std::env::temp_dir().join(format!("gclab-loader-{}.toml", std::process::id()));
+        let text = Scenario::default_preset().expect("preset").to_toml_string();
+        std::fs::write(&scenario, text).expect("temp file");
+        for (file, want) in [
+            (
+                fixture("tests/fixtures/logs/jdk17-serial-xmx128m.log"),
+                "log",
+            ),
+            (fixture("tests/fixtures/trace/v2.gctrace"), "trace"),
+            (scenario.clone(), "scenario"),
+        ] {
+            let file = file.display().to_string();
+            let (r, seen) = load_watching(file.clone().into());
+            let got = match r {
+                Ok(Opened::Log(_)) => "log",
+                Ok(Opened::Trace(_)) => "trace",
+                Ok(Opened::Scenario(..)) => "scenario",
+                Err(e) => panic!("{file}: {}", e.message),
+            };
+            assert_eq!(got, want, "{file}");
+            assert!(
+                seen.windows(2).all(|w| w[0] <= w[1]),
+                "{file}: the bar only moves forward: {seen:?}"
+            );
+            assert_eq!(seen.last(), Some(&1.0), "{file}: the bar ends full");
+        }
+        let _ = std::fs::remove_file(&scenario);
+    }
+
+    #[test]
+    fn a_bad_scenario_fails_on_the_loader_naming_the_file_and_its_kind() {
+        let path =
+            std::env::temp_dir().join(format!("gclab-loader-bad-{}.toml", std::process::id()));
+        std::fs::write(&path, "format_version = 1\n[heap]\nsize = \"lots\"\n").expect("temp file");
+        let (r, _) = load_watching(path.clone());
+        let e = r.expect_err("a bad scenario is refused");
+        assert_eq!(e.kind, Some(InputKind::Scenario));
+        assert!(e.message.contains("size"), "names the field: {}", e.message);
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -10,6 +10,7 @@
 pub mod alloc;
 mod csv_rows;
 mod error;
+pub(crate) mod format;
 pub mod jvm_log;
 mod lines;
 pub mod logcat;
@@ -28,57 +29,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use crate::input::lines::MAX_LINE_BYTES;
 pub use crate::input::warnings::Warnings;
 pub use error::{ImportError, ImportErrorKind};
+use format::GC_LOG_EXPECTED;
+pub use format::{Format, detect};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
 };
 pub use sink::{PauseSink, PauseSpans};
 
-use crate::progress::Cancel;
+use crate::input::head::{InputKind, NoKind, classify, read_head};
+use crate::progress::{Cancel, Progress};
 pub(crate) use tokens::{decimal_scaled, duration_token_ns, size_token_bytes};
-
-/// Input format of `gclab mmu`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Decide from the content (CSV header, log line patterns).
-    Auto,
-    /// `start_ns,end_ns[,mutator][,kind]`: one row per pause.
-    PausesCsv,
-    /// `time_ns,util[,series]`: a utilisation step function.
-    UtilCsv,
-    /// HotSpot unified logging (`-Xlog:gc*,safepoint`).
-    Jvm,
-    /// Android logcat with Dalvik or ART GC lines.
-    Logcat,
-}
-
-impl Format {
-    /// All names accepted by `--format`.
-    pub const NAMES: &'static str = "auto, pauses-csv, util-csv, jvm, logcat";
-
-    /// Parses a `--format` value.
-    pub fn parse(text: &str) -> Option<Format> {
-        Some(match text {
-            "auto" => Format::Auto,
-            "pauses-csv" => Format::PausesCsv,
-            "util-csv" => Format::UtilCsv,
-            "jvm" => Format::Jvm,
-            "logcat" => Format::Logcat,
-            _ => return None,
-        })
-    }
-
-    /// The `--format` name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Auto => "auto",
-            Format::PausesCsv => "pauses-csv",
-            Format::UtilCsv => "util-csv",
-            Format::Jvm => "jvm",
-            Format::Logcat => "logcat",
-        }
-    }
-}
 
 /// Every time and duration an importer yields is below this (about 146 years): the range the exact MMU works in.
 /// A log stamp or duration beyond it is garbled; its line is skipped with [`OUT_OF_RANGE`]. `[ns]`
@@ -87,17 +48,17 @@ pub const MAX_TIME_NS: u64 = crate::units::MAX_TIME_NS;
 pub(crate) const OUT_OF_RANGE: &str =
     "a time or duration beyond 2^62 ns (146 years): expected a plausible time stamp";
 
-/// Lines read ahead to tell the format (`--format auto`).
-const DETECT_LINES: usize = 2000;
-/// Most bytes read ahead to tell the format. `[bytes]`
-const DETECT_BYTES: usize = 4 << 20;
-
 /// Reads and imports `path` (named `path.display()` in errors); returns the format used and the data. HotSpot and
 /// logcat logs are streamed line by line: memory holds one line and the pauses found, not the file. A gzip-,
 /// zstd- or bzip2-compressed file (a rotated `gc.log.0.gz`, Go's `util_system_sweep.csv.gz`) is decompressed on the
 /// fly, found by its magic bytes; line numbers in errors are then those of the decompressed text.
 pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), ImportError> {
-    import_file_watched(path, format, Arc::default(), &Cancel::never())
+    import_file_watched(
+        path,
+        format,
+        Box::new(crate::progress::NoProgress),
+        &Cancel::never(),
+    )
 }
 
 /// `src` (the file called `name`) with any compression undone.
@@ -106,33 +67,44 @@ fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, ImportE
         .map_err(|e| ImportError::new(name, 0, ImportErrorKind::Io(e.message)))
 }
 
-/// [`import_file`] that adds every byte it reads to `bytes_read` (for a progress bar) and stops with an I/O
-/// error ("cancelled") at its next read once `cancel` says so — for callers on another thread than the one waiting.
+/// [`import_file`] that reports to `progress` the share of the file's (compressed) bytes read so far, and stops with
+/// an I/O error ("cancelled") at its next read once `cancel` says so — for callers on another thread than the one
+/// waiting (the app's loader).
 pub fn import_file_watched(
     path: &Path,
     format: Format,
-    bytes_read: Arc<AtomicU64>,
+    mut progress: Box<dyn Progress>,
     cancel: &Cancel,
 ) -> Result<(Format, Imported), ImportError> {
-    import_file_cancellable(path, format, bytes_read, cancel.clone())
+    let size = std::fs::metadata(path).map_or(0, |m| m.len()).max(1);
+    let mut read = 0u64;
+    let count = move |n: usize| {
+        read += n as u64;
+        progress.report((read as f64 / size as f64).min(1.0));
+    };
+    import_file_cancellable(path, format, Box::new(count), cancel.clone())
 }
 
-/// [`import_file_watched`] keeping the pauses as `S`: [`PauseSpans`] for a measurement that needs only their
-/// times (`gclab mmu`), so that memory holds 24 bytes a pause instead of the whole records.
+/// [`import_file`] keeping the pauses as `S`: [`PauseSpans`] for a measurement that needs only their times
+/// (`gclab mmu`), so that memory holds 24 bytes a pause instead of the whole records; adds every byte it reads to
+/// `bytes_read` and stops once `cancel` is set.
 pub fn import_file_as<S: PauseSink>(
     path: &Path,
     format: Format,
     bytes_read: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
 ) -> Result<(Format, Imported<S>), ImportError> {
-    import_file_cancellable(path, format, bytes_read, Cancel::from_flag(cancel))
+    let count = move |n: usize| {
+        bytes_read.fetch_add(n as u64, Ordering::Relaxed);
+    };
+    import_file_cancellable(path, format, Box::new(count), Cancel::from_flag(cancel))
 }
 
-/// [`import_file_as`] stopped by core's [`Cancel`].
+/// [`import_file_as`] telling `count` how many bytes each read brought, stopped by core's [`Cancel`].
 fn import_file_cancellable<S: PauseSink>(
     path: &Path,
     format: Format,
-    bytes_read: Arc<AtomicU64>,
+    count: Box<dyn FnMut(usize)>,
     cancel: Cancel,
 ) -> Result<(Format, Imported<S>), ImportError> {
     let name = path.display().to_string();
@@ -141,17 +113,17 @@ fn import_file_cancellable<S: PauseSink>(
     // Progress counts the file's own (compressed) bytes, so that it runs up to the file's size.
     let watched = Box::new(Watched {
         inner: f,
-        bytes_read,
+        count,
         cancel,
     });
     let src = decompressed(&name, watched)?;
     import_reader_as(&name, BufReader::with_capacity(256 * 1024, src), format)
 }
 
-/// A reader that counts what it reads and refuses to read once cancelled.
+/// A reader that tells `count` what it reads and refuses to read once cancelled.
 struct Watched<R> {
     inner: R,
-    bytes_read: Arc<AtomicU64>,
+    count: Box<dyn FnMut(usize)>,
     cancel: Cancel,
 }
 
@@ -161,7 +133,7 @@ impl<R: Read> Read for Watched<R> {
             return Err(std::io::Error::other("cancelled"));
         }
         let n = self.inner.read(buf)?;
-        self.bytes_read.fetch_add(n as u64, Ordering::Relaxed);
+        (self.count)(n);
         Ok(n)
     }
 }
@@ -195,35 +167,38 @@ pub fn import_reader_as<S: PauseSink>(
     let io = |e: std::io::Error| ImportError::new(name, 0, ImportErrorKind::Io(e.to_string()));
     let mut head = Vec::new();
     let format = match format {
+        // What the source is comes from the input layer's one sniff, over the prefix it reads.
         Format::Auto => {
-            let mut eof = false;
-            // At most DETECT_LINES lines and DETECT_BYTES bytes are held to tell the format.
-            for _ in 0..DETECT_LINES {
-                if head.len() >= DETECT_BYTES {
-                    break;
+            let h = read_head(&mut src).map_err(io)?;
+            let kind = classify(name, &h);
+            head = h.bytes;
+            match kind {
+                Ok(InputKind::GcLog(f)) => f,
+                Ok(other) => {
+                    return Err(ImportError::new(
+                        name,
+                        0,
+                        ImportErrorKind::UnknownFormat(format!(
+                            "this is {}: {GC_LOG_EXPECTED}",
+                            other.describe()
+                        )),
+                    ));
                 }
-                let n = (&mut src)
-                    .take(MAX_LINE_BYTES as u64)
-                    .read_until(b'\n', &mut head)
-                    .map_err(io)?;
-                if n == 0 || n < MAX_LINE_BYTES && !head.ends_with(b"\n") {
-                    eof = true;
-                    break;
+                Err(NoKind::Empty) => {
+                    return Err(ImportError::new(
+                        name,
+                        1,
+                        ImportErrorKind::Empty(format!("{} data", describe(format))),
+                    ));
                 }
-                if !head.ends_with(b"\n") {
-                    break;
+                Err(NoKind::Format { line }) => {
+                    return Err(ImportError::new(
+                        name,
+                        line,
+                        ImportErrorKind::UnknownFormat(GC_LOG_EXPECTED.into()),
+                    ));
                 }
             }
-            let text = String::from_utf8_lossy(&head);
-            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-            if eof && text.trim().is_empty() {
-                return Err(ImportError::new(
-                    name,
-                    1,
-                    ImportErrorKind::Empty(format!("{} data", describe(format))),
-                ));
-            }
-            detect(name, text)?
         }
         f => f,
     };
@@ -273,49 +248,6 @@ fn describe(format: Format) -> &'static str {
     }
 }
 
-/// Tells the format from the content: a CSV header names its columns; logs are recognised by their GC lines
-/// among the first 2000 lines.
-pub fn detect(name: &str, text: &str) -> Result<Format, ImportError> {
-    let (first_no, first) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty())
-        .map_or((0, ""), |(i, l)| (i + 1, l.trim()));
-    let header: Vec<String> = csv_rows::line_fields(first)
-        .iter()
-        .map(|f| f.to_lowercase())
-        .collect();
-    let has = |c: &str| header.iter().any(|h| h == c);
-    if has("start_ns") || has("end_ns") {
-        return Ok(Format::PausesCsv);
-    }
-    if has("time_ns") || has("util") || has("utilization") {
-        return Ok(Format::UtilCsv);
-    }
-    let (mut jvm, mut logcat) = (0, 0);
-    for line in text.lines().take(2000) {
-        if jvm_log::looks_like(line) {
-            jvm += 1;
-        }
-        if logcat::looks_like(line) {
-            logcat += 1;
-        }
-    }
-    match (jvm, logcat) {
-        (0, 0) => Err(ImportError::new(
-            name,
-            first_no,
-            ImportErrorKind::UnknownFormat(
-                "expected a CSV header with start_ns,end_ns or time_ns,util, HotSpot -Xlog:gc lines or logcat \
-                 GC lines (or give --format)"
-                    .into(),
-            ),
-        )),
-        (j, l) if j >= l => Ok(Format::Jvm),
-        _ => Ok(Format::Logcat),
-    }
-}
-
 impl fmt::Display for Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -327,32 +259,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_watched_import_counts_its_bytes_and_stops_when_cancelled() {
+    fn a_watched_import_reports_its_progress_and_stops_when_cancelled() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
-        let size = std::fs::metadata(&path).expect("fixture").len();
-        let (read, cancel) = (
-            Arc::new(AtomicU64::new(0)),
-            Arc::new(AtomicBool::new(false)),
-        );
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Seen(Arc<std::sync::Mutex<Vec<f64>>>);
+        impl Progress for Seen {
+            fn report(&mut self, fraction: f64) {
+                self.0.lock().expect("lock").push(fraction);
+            }
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
         let (_, data) = import_file_watched(
             &path,
             Format::Auto,
-            read.clone(),
+            Box::new(Seen(Arc::clone(&seen))),
             &Cancel::from_flag(cancel.clone()),
         )
         .expect("imports");
-        assert_eq!(
-            read.load(Ordering::Relaxed),
-            size,
-            "every byte counted once"
+        let seen = seen.lock().expect("lock").clone();
+        assert!(
+            seen.windows(2).all(|w| w[0] <= w[1]),
+            "the share read only grows: {seen:?}"
         );
+        assert_eq!(seen.last(), Some(&1.0), "every byte counted once");
         assert_eq!(data, import_file(&path, Format::Auto).expect("imports").1);
         cancel.store(true, Ordering::Relaxed);
         let e = import_file_watched(
             &path,
             Format::Auto,
-            Arc::default(),
+            Box::new(crate::progress::NoProgress),
             &Cancel::from_flag(cancel),
         )
         .expect_err("cancelled");

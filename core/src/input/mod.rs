@@ -11,50 +11,21 @@
 //! warnings type ([`Warnings`]), used alike by the GC-log importers ([`crate::importers`]) and the
 //! allocation-trace importers ([`crate::importers::alloc`]).
 
+pub(crate) mod head;
 pub mod lines;
 pub mod warnings;
 
+pub use head::{Head, InputKind, NoKind, SNIFF_BYTES, SNIFF_LINES, classify, read_head};
 pub use lines::{Line, LineReport, Lines, MAX_LINE_BYTES};
 pub use warnings::Warnings;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
+use crate::importers::Format;
 use crate::importers::alloc::{self as trace_import, ImportFormat};
-use crate::importers::{self, Format};
+use crate::trace::TraceError;
 use crate::trace::reader::decompressed;
-use crate::trace::{BINARY_MAGIC, Form, TEXT_MAGIC, TraceError};
-
-/// Most lines of the (decompressed) prefix read to tell a file's kind: as many as a GC log may need.
-pub const SNIFF_LINES: usize = 2000;
-/// Most bytes of the (decompressed) prefix read to tell a file's kind. `[bytes]`
-pub const SNIFF_BYTES: usize = 4 << 20;
-
-/// What a file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InputKind {
-    /// A scenario (`*.toml`, or `preset:NAME` through [`sniff_arg`]).
-    Scenario,
-    /// A gclab trace in this form.
-    Trace(Form),
-    /// An allocation trace of another tool that `gclab trace import` reads (never [`ImportFormat::Gclab`]).
-    AllocTrace(ImportFormat),
-    /// A GC log or pause/utilisation CSV that `gclab mmu` reads (never [`Format::Auto`]).
-    GcLog(Format),
-}
-
-impl InputKind {
-    /// The kind in words, for messages: `a HotSpot GC log`, `a heaptrack allocation trace`, ….
-    pub fn describe(self) -> String {
-        match self {
-            InputKind::Scenario => "a scenario".into(),
-            InputKind::Trace(Form::Binary) => "a gclab trace (binary)".into(),
-            InputKind::Trace(Form::Text) => "a gclab trace (text)".into(),
-            InputKind::AllocTrace(f) => format!("a {} allocation trace", f.name()),
-            InputKind::GcLog(f) => format!("a GC log ({})", f.name()),
-        }
-    }
-}
 
 /// A file whose kind cannot be told: it cannot be read, is empty, or matches no known kind.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -102,63 +73,31 @@ pub fn is_scenario_path(path: &Path) -> bool {
 }
 
 /// What the file at `path` is (named `path.display()` in errors). A `.toml` name is a scenario; a directory holding
-/// an Elephant Tracks `trace*` file is that trace; otherwise at most [`SNIFF_LINES`] lines and [`SNIFF_BYTES`] bytes
-/// of the decompressed content are read. A file named `*.gctrace`/`*.gct`/`*.gctb` whose content is not recognised
-/// is still a trace, so that the trace reader reports what is wrong with it.
+/// an Elephant Tracks `trace*` file is that trace; otherwise the decompressed content's prefix ([`read_head`]) is
+/// told by [`sniff_head`].
 pub fn sniff(path: &Path) -> Result<InputKind, InputError> {
     let name = path.display().to_string();
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
     if is_scenario_path(path) && !path.is_dir() {
         return Ok(InputKind::Scenario);
     }
     let file = trace_import::et2::trace_file(path);
     let head = prefix(&name, &file)?;
-    if head.starts_with(&BINARY_MAGIC) {
-        return Ok(InputKind::Trace(Form::Binary));
-    }
-    let text = String::from_utf8_lossy(&head);
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let first_record = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'));
-    if first_record.is_some_and(|l| l.starts_with(TEXT_MAGIC)) {
-        return Ok(InputKind::Trace(Form::Text));
-    }
-    if matches!(ext.as_str(), "gctrace" | "gct" | "gctb") {
-        let binary = head.first() == Some(&BINARY_MAGIC[0]) || head.contains(&0);
-        return Ok(InputKind::Trace(if binary {
-            Form::Binary
-        } else {
-            Form::Text
-        }));
-    }
-    let first_no = text
-        .lines()
-        .position(|l| !l.trim().is_empty())
-        .map_or(1, |i| i + 1);
-    if text.trim().is_empty() {
-        return Err(InputError::Unknown {
-            file: name,
-            line: 1,
-            message: format!("empty file: {EXPECTED}"),
-        });
-    }
-    if let Some(f) = trace_import::detect_text(text) {
-        return Ok(InputKind::AllocTrace(f));
-    }
-    match importers::detect(&name, text) {
-        Ok(f) => Ok(InputKind::GcLog(f)),
-        Err(_) => Err(InputError::Unknown {
-            file: name,
-            line: first_no,
-            message: format!("cannot tell the format: {EXPECTED}"),
-        }),
-    }
+    sniff_head(&name, &head)
+}
+
+/// [`classify`] worded as an [`InputError`] naming `name`.
+pub fn sniff_head(name: &str, head: &Head) -> Result<InputKind, InputError> {
+    classify(name, head).map_err(|u| {
+        let (line, what) = match u {
+            NoKind::Empty => (1, "empty file"),
+            NoKind::Format { line } => (line, "cannot tell the format"),
+        };
+        InputError::Unknown {
+            file: name.to_string(),
+            line,
+            message: format!("{what}: {EXPECTED}"),
+        }
+    })
 }
 
 /// The GC-log format of `path` for `gclab mmu` and the log views: another kind is an error saying what it is.
@@ -196,27 +135,13 @@ fn wrong_kind(path: &Path, kind: InputKind, expected: &str) -> InputError {
     }
 }
 
-/// The decompressed prefix of `file`: up to [`SNIFF_LINES`] lines, [`SNIFF_BYTES`] bytes and lines of at most
-/// [`MAX_LINE_BYTES`].
-fn prefix(name: &str, file: &Path) -> Result<Vec<u8>, InputError> {
+/// The decompressed [`Head`] of `file`.
+fn prefix(name: &str, file: &Path) -> Result<Head, InputError> {
     let f = std::fs::File::open(file)
         .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))?;
     let src = decompressed(name, Box::new(f)).map_err(InputError::Read)?;
-    let mut src = BufReader::new(src);
-    let mut head = Vec::new();
-    for _ in 0..SNIFF_LINES {
-        if head.len() >= SNIFF_BYTES {
-            break;
-        }
-        let n = (&mut src)
-            .take(MAX_LINE_BYTES as u64)
-            .read_until(b'\n', &mut head)
-            .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))?;
-        if n == 0 || !head.ends_with(b"\n") {
-            break;
-        }
-    }
-    Ok(head)
+    read_head(&mut BufReader::new(src))
+        .map_err(|e| InputError::Read(TraceError::file(name, format!("cannot read: {e}"))))
 }
 
 #[cfg(test)]

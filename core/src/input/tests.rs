@@ -1,6 +1,7 @@
 //! `sniff` over the real inputs in `/work/shared/data` and `tests/fixtures`, compressed too, and an unknown file.
 
 use super::*;
+use crate::trace::Form;
 use std::path::PathBuf;
 
 fn repo(p: &str) -> PathBuf {
@@ -92,4 +93,23 @@ fn an_unknown_or_empty_file_is_a_clear_error() {
         .to_string();
     assert!(e.contains("missing.log") && e.contains("cannot"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_gc_log_importer_tells_a_stream_apart_by_the_same_rule() {
+    use crate::importers::{ImportErrorKind, import_reader};
+    let log = std::fs::read(repo("tests/fixtures/logs/jdk17-serial-xmx128m.log")).expect("fixture");
+    let head = read_head(&mut &log[..]).expect("reads");
+    assert_eq!(classify("x.log", &head), Ok(InputKind::GcLog(Format::Jvm)));
+    let (f, _) = import_reader("x.log", &log[..], Format::Auto).expect("a HotSpot log");
+    assert_eq!(f, Format::Jvm, "the importer's Auto agrees with the sniff");
+    // Another kind is told as what it is, not as an unknown format.
+    let objects = b"obj,size,alloc_seq,free_seq\n1,16,0,3\n";
+    let e = import_reader("x.csv", &objects[..], Format::Auto).expect_err("not a GC log");
+    assert!(
+        matches!(&e.kind, ImportErrorKind::UnknownFormat(m) if m.starts_with("this is a objects-csv")),
+        "{e}"
+    );
+    let e = import_reader("blank.csv", &b"\n\n"[..], Format::Auto).expect_err("empty");
+    assert!(matches!(e.kind, ImportErrorKind::Empty(_)), "{e}");
 }

@@ -7,7 +7,8 @@
 //! next `gc_end`; without collections (heaptrack, Elephant Tracks) death is reclamation. Addresses are made
 //! relative to the header's heap base, or to the lowest address in the trace when the base is unknown; when the
 //! trace has no addresses at all (Elephant Tracks) objects are laid out by a bump pointer in allocation order.
-//! Times become [`SimTime`] nanoseconds (a logical clock maps one unit to one nanosecond).
+//! Times become [`SimTime`] nanoseconds (a logical clock maps one unit to one nanosecond). The walk itself
+//! ([`RecordedWalk`] into a [`RecordedSink`]) is shared with the app's trace replay, which keeps flat arrays instead.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,10 +36,160 @@ pub struct RecordedLayout {
     pub synthetic_addresses: bool,
 }
 
-fn free_now(rec: &mut LayoutRecorder, freed: &mut [bool], lid: u32, t: SimTime) {
-    rec.freed(lid, t);
-    if let Some(f) = freed.get_mut(lid as usize) {
-        *f = true;
+/// What replaying a trace as recorded makes of its objects, told by [`RecordedWalk::event`] (the one reading of a
+/// trace's objects: [`RecordedLayout`] records them as a [`HeapLayout`], the app's trace replay as flat arrays).
+/// Times are the caller's own (`T`), converted from the event's before the walk sees them.
+pub trait RecordedSink<T> {
+    /// An object allocated at `t`, `size_bytes` long at `addr` — the trace's address, or a bump address in
+    /// allocation order when the trace has none ([`RecordedWalk::synthetic`]); returns its local id (0, 1, … in
+    /// allocation order).
+    fn alloc(&mut self, t: T, addr: u64, size_bytes: u64, site: u32) -> u32;
+    /// Object `lid` moved to the trace's address `addr` at `t` (never called when addresses are synthesized).
+    fn moved(&mut self, lid: u32, t: T, addr: u64);
+    /// Object `lid` died at `t` (unreachable; still in the heap until [`RecordedSink::freed`]).
+    fn died(&mut self, lid: u32, t: T);
+    /// Object `lid`'s memory was reclaimed at `t`.
+    fn freed(&mut self, lid: u32, t: T);
+    /// A collection ran over `[start, end]`.
+    fn collection(&mut self, start: T, end: T);
+}
+
+/// The walk over a trace's events that turns ids into local ids and deaths into reclamation: in a trace with
+/// collections an object dead at `t` is reclaimed at the next `gc_end`; without collections death is reclamation;
+/// an id allocated again without a death ends the old object there.
+#[derive(Debug)]
+pub struct RecordedWalk<T> {
+    ids: HashMap<u64, u32>,
+    pending: Vec<u32>,
+    open_gc: Option<T>,
+    bump: u64,
+    has_gc: bool,
+    synthetic: bool,
+}
+
+impl<T: Copy> RecordedWalk<T> {
+    /// A walk over a trace that has collections (`has_gc`) and addresses (`!synthetic`), found by a first pass,
+    /// with room for about `objects` live ids (a hint; at most 16 M are reserved).
+    pub fn new(has_gc: bool, synthetic: bool, objects: usize) -> Self {
+        RecordedWalk {
+            ids: HashMap::with_capacity(objects.min(1 << 24)),
+            pending: Vec::new(),
+            open_gc: None,
+            bump: 0,
+            has_gc,
+            synthetic,
+        }
+    }
+
+    /// True when the trace has no addresses and objects are laid out by a bump pointer.
+    pub fn synthetic(&self) -> bool {
+        self.synthetic
+    }
+
+    /// Bytes the bump pointer laid out so far (synthesized addresses).
+    pub fn bump_bytes(&self) -> u64 {
+        self.bump
+    }
+
+    /// Tells `sink` what `ev`, at the caller's time `t`, does to the objects.
+    pub fn event(&mut self, ev: &Event, t: T, sink: &mut impl RecordedSink<T>) {
+        match *ev {
+            Event::Alloc {
+                id,
+                site,
+                size_bytes,
+                addr,
+                ..
+            } => {
+                let a = if self.synthetic {
+                    let a = self.bump;
+                    self.bump = self.bump.saturating_add(size_bytes);
+                    a
+                } else {
+                    addr
+                };
+                let lid = sink.alloc(t, a, size_bytes, site);
+                if let Some(old) = self.ids.insert(id, lid) {
+                    sink.died(old, t);
+                    sink.freed(old, t);
+                }
+            }
+            Event::Move { id, addr, .. } => {
+                if let Some(&lid) = self.ids.get(&id)
+                    && !self.synthetic
+                {
+                    sink.moved(lid, t, addr);
+                }
+            }
+            Event::Death { id, .. } => {
+                if let Some(lid) = self.ids.remove(&id) {
+                    sink.died(lid, t);
+                    if self.has_gc {
+                        self.pending.push(lid);
+                    } else {
+                        sink.freed(lid, t);
+                    }
+                }
+            }
+            Event::GcStart { .. } => self.open_gc = Some(t),
+            Event::GcEnd { .. } => {
+                for lid in self.pending.drain(..) {
+                    sink.freed(lid, t);
+                }
+                sink.collection(self.open_gc.take().unwrap_or(t), t);
+            }
+            Event::Access { .. } => {}
+        }
+    }
+}
+
+/// [`RecordedLayout`]'s sink: a [`LayoutRecorder`] with keyframes of the objects that may still be resident.
+struct LayoutSink {
+    rec: LayoutRecorder,
+    freed: Vec<bool>,
+    maybe_resident: Vec<u32>,
+    collections: Vec<(SimTime, SimTime)>,
+    base: u64,
+    synthetic: bool,
+    span: u64,
+}
+
+impl RecordedSink<SimTime> for LayoutSink {
+    fn alloc(&mut self, t: SimTime, addr: u64, size_bytes: u64, site: u32) -> u32 {
+        let a = if self.synthetic {
+            addr
+        } else {
+            addr.wrapping_sub(self.base)
+        };
+        if self.rec.wants_keyframe() {
+            let freed = &self.freed;
+            self.maybe_resident.retain(|l| !freed[*l as usize]);
+            self.rec.keyframe(t, self.maybe_resident.clone());
+        }
+        let lid = self.rec.alloc(a, size_bytes, t, site);
+        self.freed.push(false);
+        self.maybe_resident.push(lid);
+        self.span = self.span.max(a.saturating_add(size_bytes));
+        lid
+    }
+
+    fn moved(&mut self, lid: u32, t: SimTime, addr: u64) {
+        self.rec.moved(lid, t, addr.wrapping_sub(self.base));
+    }
+
+    fn died(&mut self, lid: u32, t: SimTime) {
+        self.rec.death(lid, t);
+    }
+
+    fn freed(&mut self, lid: u32, t: SimTime) {
+        self.rec.freed(lid, t);
+        if let Some(f) = self.freed.get_mut(lid as usize) {
+            *f = true;
+        }
+    }
+
+    fn collection(&mut self, start: SimTime, end: SimTime) {
+        self.collections.push((start, end));
     }
 }
 
@@ -76,79 +227,29 @@ impl RecordedLayout {
         } else {
             sc.min_addr.unwrap_or(0)
         };
-        let mut rec = LayoutRecorder::new();
-        let mut ids: HashMap<u64, u32> = HashMap::new();
-        let mut freed: Vec<bool> = Vec::new();
-        let mut maybe_resident: Vec<u32> = Vec::new();
-        let mut pending: Vec<u32> = Vec::new();
-        let mut collections = Vec::new();
-        let mut open_gc: Option<SimTime> = None;
-        let (mut bump, mut span, mut end) = (0u64, 0u64, SimTime(0));
+        let mut sink = LayoutSink {
+            rec: LayoutRecorder::new(),
+            freed: Vec::new(),
+            maybe_resident: Vec::new(),
+            collections: Vec::new(),
+            base,
+            synthetic,
+            span: 0,
+        };
+        let mut walk = RecordedWalk::new(sc.has_gc, synthetic, 0);
+        let mut end = SimTime(0);
         for ev in r.by_ref() {
             let ev = ev?;
             let t = time(ev.t());
             end = end.max(t);
-            match ev {
-                Event::Alloc {
-                    id,
-                    site,
-                    size_bytes,
-                    addr,
-                    ..
-                } => {
-                    let a = if synthetic {
-                        let a = bump;
-                        bump = bump.saturating_add(size_bytes);
-                        a
-                    } else {
-                        addr.wrapping_sub(base)
-                    };
-                    if rec.wants_keyframe() {
-                        maybe_resident.retain(|l| !freed[*l as usize]);
-                        rec.keyframe(t, maybe_resident.clone());
-                    }
-                    let lid = rec.alloc(a, size_bytes, t, site);
-                    freed.push(false);
-                    maybe_resident.push(lid);
-                    span = span.max(a.saturating_add(size_bytes));
-                    if let Some(old) = ids.insert(id, lid) {
-                        rec.death(old, t);
-                        free_now(&mut rec, &mut freed, old, t);
-                    }
-                }
-                Event::Move { id, addr, .. } => {
-                    if let Some(&lid) = ids.get(&id)
-                        && !synthetic
-                    {
-                        rec.moved(lid, t, addr.wrapping_sub(base));
-                    }
-                }
-                Event::Death { id, .. } => {
-                    if let Some(lid) = ids.remove(&id) {
-                        rec.death(lid, t);
-                        if sc.has_gc {
-                            pending.push(lid);
-                        } else {
-                            free_now(&mut rec, &mut freed, lid, t);
-                        }
-                    }
-                }
-                Event::GcStart { .. } => open_gc = Some(t),
-                Event::GcEnd { .. } => {
-                    for lid in pending.drain(..) {
-                        free_now(&mut rec, &mut freed, lid, t);
-                    }
-                    collections.push((open_gc.take().unwrap_or(t), t));
-                }
-                Event::Access { .. } => {}
-            }
+            walk.event(&ev, t, &mut sink);
         }
         Ok(RecordedLayout {
             header,
-            layout: rec.finish(),
+            layout: sink.rec.finish(),
             addr_base: base,
-            addr_span: span,
-            collections,
+            addr_span: sink.span,
+            collections: sink.collections,
             end,
             synthetic_addresses: synthetic,
         })

@@ -6,7 +6,7 @@ use gclab_core::Scenario;
 use super::GclabApp;
 use crate::background::BackgroundTask;
 use crate::gui::{
-    Command, PlaybackCommand, Theme, ViewKind, figure, files, lesson, log, pareto, persist, sweep,
+    Command, PlaybackCommand, Theme, ViewKind, figure, files, lesson, pareto, persist, sweep,
 };
 
 impl GclabApp {
@@ -49,7 +49,8 @@ impl GclabApp {
                         Err(e) => self.state.error(format!("not loaded: {e}")),
                     }
                 }
-                Command::LoadFile(path) if !log::is_scenario_path(&path) => {
+                // Every other file — scenario, trace, allocation trace, GC log — is read on the loader's thread.
+                Command::LoadFile(path) => {
                     if let Err(e) = self.logs.start(path, ctx) {
                         self.state.error(format!("not opened: {e}"));
                     }
@@ -60,18 +61,6 @@ impl GclabApp {
                         rerun = true;
                     }
                     Err(e) => self.state.error(e.to_string()),
-                },
-                Command::LoadFile(path) => match Scenario::load(&path.to_string_lossy(), &[]) {
-                    Ok(sc) => {
-                        self.load(sc, "");
-                        self.state.path_text = path.display().to_string();
-                        rerun = true;
-                    }
-                    Err(e) => {
-                        // The path stays in the field: fix the file, press Open again.
-                        self.state.path_text = path.display().to_string();
-                        self.state.error(format!("not loaded: {e}"));
-                    }
                 },
                 Command::LoadText { text, origin } => {
                     match Scenario::from_toml_str(&text, &origin, None, &[]) {

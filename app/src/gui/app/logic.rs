@@ -95,6 +95,11 @@ impl GclabApp {
         let Some(r) = self.logs.poll() else { return };
         let st = &mut self.state;
         match r {
+            Ok(log::Opened::Scenario(path, sc)) => {
+                self.load(*sc, "");
+                self.state.path_text = path.display().to_string();
+                self.rerun();
+            }
             Ok(log::Opened::Trace(t)) => {
                 st.info(format!(
                     "opened the trace {}: {} objects, {} events over {}, {} collections, loaded in {:.0} ms \
@@ -154,7 +159,12 @@ impl GclabApp {
                 }
                 st.source = Source::Log(l);
             }
-            Err(e) => st.error(format!("not opened: {e}")),
+            Err(e) if e.kind == Some(gclab_core::InputKind::Scenario) => {
+                // The path stays in the field: fix the file, press Open again.
+                st.path_text = e.path.display().to_string();
+                st.error(format!("not loaded: {}", e.message));
+            }
+            Err(e) => st.error(format!("not opened: {}", e.message)),
         }
     }
 
@@ -179,7 +189,8 @@ impl GclabApp {
         }
         let dropped: Vec<egui::DroppedFileHandle> = ctx.input(|i| i.raw.dropped_files.clone());
         for f in dropped {
-            if !log::is_scenario_path(f.path()) && f.path().exists() {
+            // A dropped file with a path is opened like any other; only bytes without a file are read here.
+            if f.path().exists() {
                 self.commands
                     .push(Command::LoadFile(f.path().to_path_buf()));
                 continue;

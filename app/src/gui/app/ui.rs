@@ -34,20 +34,7 @@ impl GclabApp {
             if let Some((path, since)) = &self.logs.loading {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    let relaxed = std::sync::atomic::Ordering::Relaxed;
-                    let events = self.logs.progress.load(relaxed);
-                    let bytes = self.logs.bytes_read.load(relaxed);
-                    let done = if events > 0 {
-                        format!(", {:.1} M events read", events as f64 * 1e-6)
-                    } else if bytes > 0 && self.logs.file_bytes > 0 {
-                        format!(
-                            ", {:.0} % of {:.1} MB read",
-                            100.0 * bytes as f64 / self.logs.file_bytes as f64,
-                            self.logs.file_bytes as f64 * 1e-6
-                        )
-                    } else {
-                        String::new()
-                    };
+                    let done = self.logs.progress_text();
                     ui.label(format!(
                         "loading {} … {:.1} s{done}",
                         path.display(),

@@ -1,14 +1,16 @@
-//! Loading a trace for replay: two streaming passes over the file (bounds, then objects) with an event counter for
-//! progress and core's `Cancel` checked every 65 536 events; a synthetic trace for benches and tests; allocation
+//! Loading a trace for replay: two streaming passes over the file (bounds, then objects — the objects through
+//! core's `RecordedWalk`, the same walk `RecordedLayout` takes), reporting the share of the file read to core's
+//! `Progress` and checking core's `Cancel` every 65 536 events; a synthetic trace for benches and tests; allocation
 //! traces of other tools imported on the way, streamed into the passes without a temporary file.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use gclab_core::Cancel;
 use gclab_core::importers::alloc::ImportFormat;
+use gclab_core::trace::reader::CountingRead;
 use gclab_core::trace::{Event, TraceReader};
+use gclab_core::{Cancel, Progress, RecordedSink, RecordedWalk};
 
 use super::*;
 
@@ -17,10 +19,25 @@ type Opener<'a> =
     dyn FnMut(&mut dyn FnMut(TraceReader) -> Result<(), String>) -> Result<(), String> + 'a;
 
 impl TraceReplay {
-    /// Reads `path` (any trace `TraceReader` opens); `events` counts events read (both passes), `cancel` stops.
-    pub fn load(path: &Path, events: &AtomicU64, cancel: &Cancel) -> Result<TraceReplay, String> {
-        TraceReplay::load_passes(path, events, cancel, &mut |pass| {
-            pass(TraceReader::open(path).map_err(|e| e.to_string())?)
+    /// Reads `path` (any trace `TraceReader` opens); `progress` hears the share of the file read (both passes),
+    /// `cancel` stops.
+    pub fn load(
+        path: &Path,
+        progress: &mut dyn Progress,
+        cancel: &Cancel,
+    ) -> Result<TraceReplay, String> {
+        let name = path.display().to_string();
+        let read = Arc::new(AtomicU64::new(0));
+        let watched = Watched {
+            read: &read,
+            total_bytes: 2 * file_bytes(path),
+            progress,
+            cancel,
+        };
+        TraceReplay::load_passes(path, watched, &mut |pass| {
+            let f = std::fs::File::open(path).map_err(|e| format!("{name}: cannot open: {e}"))?;
+            let src = CountingRead::new(f, Arc::clone(&read));
+            pass(TraceReader::from_read(&name, Box::new(src)).map_err(|e| e.to_string())?)
         })
     }
 
@@ -28,13 +45,11 @@ impl TraceReplay {
     /// from the start of the trace); `path` names it.
     fn load_passes(
         path: &Path,
-        events: &AtomicU64,
-        cancel: &Cancel,
+        mut watched: Watched<'_>,
         open: &mut Opener,
     ) -> Result<TraceReplay, String> {
         let t_start = std::time::Instant::now();
         let err = |e: gclab_core::trace::TraceError| e.to_string();
-        let cancelled = || "cancelled".to_string();
         // Pass 1: time range, address range, collections.
         let mut b = Bounds::default();
         let mut n_alloc = 0u64;
@@ -44,10 +59,7 @@ impl TraceReplay {
             for (i, ev) in reader.enumerate() {
                 let ev = ev.map_err(err)?;
                 if i % 65536 == 0 {
-                    events.fetch_add(65536, Ordering::Relaxed);
-                    if cancel.is_cancelled() {
-                        return Err(cancelled());
-                    }
+                    watched.check()?;
                 }
                 let t = ev.t();
                 b.t_min = Some(b.t_min.map_or(t, |m| m.min(t)));
@@ -130,30 +142,24 @@ impl TraceReplay {
             ..Default::default()
         };
         let cap = usize::try_from(n_alloc).unwrap_or(0);
-        for v in [
-            &mut r.addr,
-            &mut r.size,
-            &mut r.alloc,
-            &mut r.death,
-            &mut r.freed,
-        ] {
-            v.reserve_exact(cap);
-        }
+        r.reserve_objects(cap);
+        let (granule, tick_ns) = (r.granule, r.tick_ns);
         let tick = |t: u64| -> u32 {
             let ns = (t.saturating_sub(t0)) as f64 * scale;
-            ((ns / r.tick_ns as f64) as u64).min(u64::from(NEVER - 1)) as u32
+            ((ns / tick_ns as f64) as u64).min(u64::from(NEVER - 1)) as u32
         };
-        let (granule, tick_ns) = (r.granule, r.tick_ns);
-        let _ = tick_ns;
         let gran = |a: u64| -> u32 {
             (remap(a).saturating_sub(base) / granule).min(u64::from(u32::MAX)) as u32
         };
         // Pass 2: objects.
-        let mut ids: HashMap<u64, u32> = HashMap::with_capacity(cap.min(1 << 24));
-        let mut pending: Vec<u32> = Vec::new();
-        let mut open_gc: Option<u32> = None;
-        let mut moves: Vec<TraceMove> = Vec::new();
-        let mut bump = 0u64;
+        let mut walk = RecordedWalk::new(b.has_gc, synthetic, cap);
+        let mut sink = ReplaySink {
+            r: &mut r,
+            moves: Vec::new(),
+            granule,
+            synthetic,
+            gran: &gran,
+        };
         let mut end = 0u32;
         let mut n = 0u64;
         open(&mut |reader: TraceReader| {
@@ -161,83 +167,44 @@ impl TraceReplay {
                 let ev = ev.map_err(err)?;
                 n += 1;
                 if i % 65536 == 0 {
-                    events.fetch_add(65536, Ordering::Relaxed);
-                    if cancel.is_cancelled() {
-                        return Err(cancelled());
-                    }
+                    watched.check()?;
                 }
                 let t = tick(ev.t());
                 end = end.max(t);
-                match ev {
-                    Event::Alloc {
-                        id,
-                        size_bytes,
-                        addr,
-                        ..
-                    } => {
-                        let a = if synthetic {
-                            let a = bump;
-                            bump = bump.saturating_add(size_bytes);
-                            (a / granule).min(u64::from(u32::MAX)) as u32
-                        } else {
-                            gran(addr)
-                        };
-                        let lid = r.alloc.len() as u32;
-                        r.addr.push(a);
-                        r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
-                        r.alloc.push(t);
-                        r.death.push(NEVER);
-                        r.freed.push(NEVER);
-                        if let Some(old) = ids.insert(id, lid) {
-                            // An id reused without a death: the old object is gone.
-                            r.death[old as usize] = r.death[old as usize].min(t);
-                            r.freed[old as usize] = r.freed[old as usize].min(t);
-                        }
-                    }
-                    Event::Move { id, addr, .. } => {
-                        if let Some(&lid) = ids.get(&id)
-                            && !synthetic
-                        {
-                            moves.push(TraceMove {
-                                obj: lid,
-                                t,
-                                addr: gran(addr),
-                            });
-                        }
-                    }
-                    Event::Death { id, .. } => {
-                        if let Some(lid) = ids.remove(&id) {
-                            r.death[lid as usize] = t;
-                            if b.has_gc {
-                                pending.push(lid);
-                            } else {
-                                r.freed[lid as usize] = t;
-                            }
-                        }
-                    }
-                    Event::GcStart { .. } => open_gc = Some(t),
-                    Event::GcEnd { .. } => {
-                        for lid in pending.drain(..) {
-                            r.freed[lid as usize] = t;
-                        }
-                        r.collections.push((open_gc.take().unwrap_or(t), t));
-                    }
-                    Event::Access { .. } => {}
-                }
+                walk.event(&ev, t, &mut sink);
             }
             Ok(())
         })?;
-        drop(ids);
+        watched.progress.report(1.0);
+        let mut moves = sink.moves;
         moves.sort_by_key(|m| (m.obj, m.t));
         moves.shrink_to_fit();
         r.moves = moves;
         r.end = end.max(1);
-        r.heap_bytes = if synthetic { bump } else { span_bytes }.max(1);
+        r.heap_bytes = if synthetic {
+            walk.bump_bytes()
+        } else {
+            span_bytes
+        }
+        .max(1);
         r.events = n;
         r.overview = r.overview_grid();
         r.build_index();
         r.load_s = t_start.elapsed().as_secs_f64();
         Ok(r)
+    }
+
+    /// Room for `n` objects in each per-object array, exactly.
+    fn reserve_objects(&mut self, n: usize) {
+        for v in [
+            &mut self.addr,
+            &mut self.size,
+            &mut self.alloc,
+            &mut self.death,
+            &mut self.freed,
+        ] {
+            v.reserve_exact(n);
+        }
     }
 
     /// A synthetic trace of `n` objects (benchmarks, tests): bump allocation over a 256 MiB heap, one object every
@@ -251,15 +218,7 @@ impl TraceReplay {
             heap_bytes: heap,
             ..Default::default()
         };
-        for v in [
-            &mut r.addr,
-            &mut r.size,
-            &mut r.alloc,
-            &mut r.death,
-            &mut r.freed,
-        ] {
-            v.reserve_exact(n);
-        }
+        r.reserve_objects(n);
         let gc_every: u64 = 10_000_000;
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut bump = 0u64;
@@ -291,6 +250,81 @@ impl TraceReplay {
         r.overview = r.overview_grid();
         r.build_index();
         r
+    }
+}
+
+/// The share of the input read, told to core's `Progress`, and core's `Cancel`, checked together.
+struct Watched<'a> {
+    /// Bytes of the input read so far (all passes).
+    read: &'a AtomicU64,
+    /// Bytes all passes read. `[bytes]`
+    total_bytes: u64,
+    progress: &'a mut dyn Progress,
+    cancel: &'a Cancel,
+}
+
+impl Watched<'_> {
+    /// Reports the share read; `Err` once cancelled.
+    fn check(&mut self) -> Result<(), String> {
+        let read = self.read.load(Ordering::Relaxed) as f64;
+        self.progress
+            .report((read / self.total_bytes.max(1) as f64).min(1.0));
+        if self.cancel.is_cancelled() {
+            return Err("cancelled".to_string());
+        }
+        Ok(())
+    }
+}
+
+/// Size of the file at `path` (0 when it cannot be read: the reader then says why). `[bytes]`
+fn file_bytes(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// The replay's objects as flat arrays, from core's [`RecordedWalk`]: addresses in granules, times in ticks.
+struct ReplaySink<'a> {
+    r: &'a mut TraceReplay,
+    moves: Vec<TraceMove>,
+    granule: u64,
+    synthetic: bool,
+    gran: &'a dyn Fn(u64) -> u32,
+}
+
+impl RecordedSink<u32> for ReplaySink<'_> {
+    fn alloc(&mut self, t: u32, addr: u64, size_bytes: u64, _site: u32) -> u32 {
+        let a = if self.synthetic {
+            (addr / self.granule).min(u64::from(u32::MAX)) as u32
+        } else {
+            (self.gran)(addr)
+        };
+        let r = &mut *self.r;
+        let lid = r.alloc.len() as u32;
+        r.addr.push(a);
+        r.size.push(size_bytes.min(u64::from(u32::MAX)) as u32);
+        r.alloc.push(t);
+        r.death.push(NEVER);
+        r.freed.push(NEVER);
+        lid
+    }
+
+    fn moved(&mut self, lid: u32, t: u32, addr: u64) {
+        self.moves.push(TraceMove {
+            obj: lid,
+            t,
+            addr: (self.gran)(addr),
+        });
+    }
+
+    fn died(&mut self, lid: u32, t: u32) {
+        self.r.death[lid as usize] = t;
+    }
+
+    fn freed(&mut self, lid: u32, t: u32) {
+        self.r.freed[lid as usize] = t;
+    }
+
+    fn collection(&mut self, start: u32, end: u32) {
+        self.r.collections.push((start, end));
     }
 }
 
@@ -339,12 +373,12 @@ fn import_to_temp_as(path: &Path, format: ImportFormat) -> Result<PathBuf, Strin
 /// replay's two passes (`gclab_core::importers::alloc::import_streamed`, once per pass), with no temporary file. `Ok(None)`: `path` is none of the formats gclab imports.
 pub fn load_imported(
     path: &Path,
-    events: &AtomicU64,
+    progress: &mut dyn Progress,
     cancel: &Cancel,
 ) -> Result<Option<TraceReplay>, String> {
     match gclab_core::input::sniff(path) {
         Ok(gclab_core::InputKind::AllocTrace(format)) => {
-            load_imported_as(path, format, events, cancel).map(Some)
+            load_imported_as(path, format, progress, cancel).map(Some)
         }
         _ => Ok(None),
     }
@@ -354,12 +388,21 @@ pub fn load_imported(
 pub fn load_imported_as(
     path: &Path,
     format: ImportFormat,
-    events: &AtomicU64,
+    progress: &mut dyn Progress,
     cancel: &Cancel,
 ) -> Result<TraceReplay, String> {
     let name = path.display().to_string();
-    let read = std::sync::Arc::default();
-    let mut r = TraceReplay::load_passes(path, events, cancel, &mut |pass| {
+    let read: Arc<AtomicU64> = Arc::default();
+    // Each pass imports the input once; Elephant Tracks reads its file twice an import.
+    let reads = if format == ImportFormat::Et2 { 4 } else { 2 };
+    let file = gclab_core::importers::alloc::et2::trace_file(path);
+    let watched = Watched {
+        read: &read,
+        total_bytes: reads * file_bytes(&file),
+        progress,
+        cancel,
+    };
+    let mut r = TraceReplay::load_passes(path, watched, &mut |pass| {
         gclab_core::importers::alloc::import_streamed(&name, path, format, &read, |reader| {
             pass(reader)
         })

@@ -2,7 +2,6 @@
 //! memory budget of 10 M objects.
 
 use std::path::Path;
-use std::sync::atomic::AtomicU64;
 
 use super::*;
 use crate::gui::Palette;
@@ -17,7 +16,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn load(p: &Path) -> TraceReplay {
-    TraceReplay::load(p, &AtomicU64::new(0), &Cancel::never()).expect("trace loads")
+    TraceReplay::load(p, &mut gclab_core::NoProgress, &Cancel::never()).expect("trace loads")
 }
 
 /// The object at `(k, a)` by walking every object and move (what hover did before the index).
@@ -43,7 +42,7 @@ fn allocation_traces_of_other_tools_open_through_an_import() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/object-traces/heaptrack/jq");
     let never = Cancel::never();
     for (file, synthetic) in [("trace.raw.zst", false), ("trace.interpreted.zst", true)] {
-        let r = load_imported(&jq.join(file), &AtomicU64::new(0), &never)
+        let r = load_imported(&jq.join(file), &mut gclab_core::NoProgress, &never)
             .expect("imports")
             .expect("a heaptrack file");
         assert_eq!(r.len(), 68_973, "{file}: every object");
@@ -54,11 +53,11 @@ fn allocation_traces_of_other_tools_open_through_an_import() {
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/logs/jdk17-serial-xmx128m.log");
     assert!(matches!(
-        load_imported(&log, &AtomicU64::new(0), &never),
+        load_imported(&log, &mut gclab_core::NoProgress, &never),
         Ok(None)
     ));
     assert!(matches!(
-        load_imported(&fixture("v1.gctrace"), &AtomicU64::new(0), &never),
+        load_imported(&fixture("v1.gctrace"), &mut gclab_core::NoProgress, &never),
         Ok(None)
     ));
 }

@@ -8,7 +8,7 @@
 //! Level of detail is automatic: never more work per object than its address rows, never more pixels than the
 //! view has.
 
-use egui::ColorImage;
+use egui::{Color32, ColorImage};
 use gclab_core::BankState;
 use gclab_core::Run;
 
@@ -36,61 +36,84 @@ pub struct RasterSpec {
     pub lanes: bool,
 }
 
-/// Per-row difference buffers, one for live and one for dead coverage.
+/// Per-row difference buffers, one for live and one for dead coverage, for the rows `[row0, row1)` of the image.
 pub(crate) struct Acc {
     w: usize,
-    h: usize,
+    row0: usize,
+    row1: usize,
     /// Row length in the buffers (`w + 2`).
     pub(crate) stride: usize,
-    /// Live coverage differences, row-major.
+    /// Live coverage differences, row-major from `row0`.
     pub(crate) live: Vec<f32>,
-    /// Dead coverage differences, row-major.
+    /// Dead coverage differences, row-major from `row0`.
     pub(crate) dead: Vec<f32>,
 }
 
 impl Acc {
     /// Zeroed buffers for a `w × h` image.
     pub(crate) fn new(w: usize, h: usize) -> Acc {
+        Acc::rows(w, 0, h)
+    }
+
+    /// Zeroed buffers for the rows `[row0, row1)` of a `w`-wide image: what falls outside them is not kept, and
+    /// what falls inside is summed exactly as in the whole image's buffers (the same operations in the same order).
+    pub(crate) fn rows(w: usize, row0: usize, row1: usize) -> Acc {
         let stride = w + 2;
+        let n = stride * row1.saturating_sub(row0);
         Acc {
             w,
-            h,
+            row0,
+            row1,
             stride,
-            live: vec![0.0; stride * h],
-            dead: vec![0.0; stride * h],
+            live: vec![0.0; n],
+            dead: vec![0.0; n],
         }
+    }
+
+    /// True when rows `[y0, y1)` (fractional) miss this band.
+    fn misses(&self, y0: f64, y1: f64) -> bool {
+        y1 <= self.row0 as f64 || y0 >= self.row1 as f64
     }
 
     /// Adds coverage of the cell block `[x0, x1) × [y0, y1)` (fractional column and row units).
     pub(crate) fn add(&mut self, dead: bool, x0: f64, x1: f64, y0: f64, y1: f64) {
-        let (w, h) = (self.w as f64, self.h as f64);
+        let w = self.w as f64;
         let (x0, x1) = (x0.max(0.0), x1.min(w));
-        let (y0, y1) = (y0.max(0.0), y1.min(h));
+        let (y0, y1) = (y0.max(self.row0 as f64), y1.min(self.row1 as f64));
         if x1 <= x0 || y1 <= y0 {
             return;
         }
+        let stride = self.stride;
         let buf = if dead { &mut self.dead } else { &mut self.live };
         let (c0, c1) = (x0 as usize, (x1 as usize).min(self.w));
         let r0 = y0 as usize;
-        let r1 = (y1.ceil() as usize).min(self.h);
+        let r1 = (y1.ceil() as usize).min(self.row1);
+        // The column weights are the same in every row: the whole width inside one column, or the first and the
+        // last column's parts.
+        let (inside, first, last) = (
+            (x1 - x0) as f32,
+            ((c0 + 1) as f64 - x0) as f32,
+            (x1 - c1 as f64) as f32,
+        );
         for r in r0..r1 {
             let rf = r as f64;
             let wy = (y1.min(rf + 1.0) - y0.max(rf)) as f32;
             if wy <= 0.0 {
                 continue;
             }
-            let row = &mut buf[r * self.stride..(r + 1) * self.stride];
+            let at = (r - self.row0) * stride;
+            let row = &mut buf[at..at + stride];
             if c0 == c1 {
-                let v = wy * (x1 - x0) as f32;
+                let v = wy * inside;
                 row[c0] += v;
                 row[c0 + 1] -= v;
             } else {
-                let p0 = wy * ((c0 + 1) as f64 - x0) as f32;
+                let p0 = wy * first;
                 row[c0] += p0;
                 row[c0 + 1] -= p0;
                 row[c0 + 1] += wy;
                 row[c1] -= wy;
-                let p1 = wy * (x1 - c1 as f64) as f32;
+                let p1 = wy * last;
                 row[c1] += p1;
                 row[c1 + 1] -= p1;
             }
@@ -98,7 +121,9 @@ impl Acc {
     }
 }
 
-/// Rasterises `run` for `spec`. Rows run from the top (high addresses) down.
+/// Rasterises `run` for `spec`. Rows run from the top (high addresses) down. A large image is drawn in bands of
+/// rows, one per core (`crate::parallel`): each band walks the objects but adds only the rows it holds, so every
+/// pixel is summed exactly as in one pass.
 pub fn rasterize(run: &Run, spec: &RasterSpec, pal: &Palette) -> ColorImage {
     let (w, h) = (spec.width.max(1), spec.height.max(1));
     let top = spec.a1;
@@ -110,38 +135,6 @@ pub fn rasterize(run: &Run, spec: &RasterSpec, pal: &Palette) -> ColorImage {
         return img;
     }
     let col_of = |t_ns: u64| (t_ns as f64 * 1e-9 - spec.t0) / dt;
-    let row_of = |addr: f64| (top - addr) / da;
-    let mut acc = Acc::new(w, h);
-    let layout = &run.layout;
-    let t1_ns = (spec.t1 * 1e9).max(0.0) as u64;
-    let t0_ns = (spec.t0 * 1e9).max(0.0) as u64;
-    let n = layout.objects.partition_point(|o| o.alloc.0 <= t1_ns);
-    for o in &layout.objects[..n] {
-        if o.freed.0 <= t0_ns {
-            continue;
-        }
-        let moves = &layout.moves[o.moves_start as usize..(o.moves_start + o.moves_len) as usize];
-        let (mut start, mut addr) = (o.alloc.0, o.addr);
-        let mut seg = |s: u64, e: u64, addr: u64| {
-            if e <= t0_ns || s >= t1_ns || e <= s {
-                return;
-            }
-            let (y0, y1) = (row_of((addr + o.size) as f64), row_of(addr as f64));
-            let d = o.death.0;
-            if d > s {
-                acc.add(false, col_of(s), col_of(e.min(d)), y0, y1);
-            }
-            if d < e {
-                acc.add(true, col_of(s.max(d)), col_of(e), y0, y1);
-            }
-        };
-        for m in moves {
-            seg(start, m.time.0, addr);
-            start = m.time.0;
-            addr = m.addr;
-        }
-        seg(start, o.freed.0.min(u64::MAX - 1), addr);
-    }
     // Bank state per (bank, column), sampled at the column's centre.
     let g = run.geometry;
     let banks = g.banks as usize;
@@ -162,62 +155,42 @@ pub fn rasterize(run: &Run, spec: &RasterSpec, pal: &Palette) -> ColorImage {
             *s = Some(b.state);
         }
     }
-    let bank_rows = g.bank_bytes as f64 / da;
-    let lane_rows = if spec.lanes && bank_rows >= 12.0 {
-        (bank_rows * 0.08).clamp(3.0, 10.0)
-    } else {
-        0.0
+    let ctx = Frame {
+        run,
+        spec,
+        pal,
+        w,
+        top,
+        da,
+        dt,
+        state: &state,
     };
-    let heap_top = g.heap_bytes as f64;
-    let lane_top = heap_top * (1.0 + GC_LANE_FRACTION);
-    let dur = run.duration.as_secs_f64();
-    // Columns inside the run (others keep the background).
-    let c_first = ((-spec.t0 / dt).max(0.0).ceil() as usize).min(w);
-    let c_last = (((dur - spec.t0) / dt).max(0.0).floor() as usize + 1).min(w);
+    // Bands only pay when there is work to share: a small image or a short run is drawn in one.
+    let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+    let objects = run.layout.objects.len();
+    let n_bands = if w * h >= 64 * 1024 && objects >= 20_000 {
+        cores.clamp(1, 4).min(h)
+    } else {
+        1
+    };
+    let bands: Vec<(usize, usize)> = (0..n_bands)
+        .map(|i| (h * i / n_bands, h * (i + 1) / n_bands))
+        .collect();
+    let drawn = if n_bands > 1 {
+        crate::parallel::map_on_cores(&bands, "heap-raster", |&(a, b)| ctx.band(a, b))
+    } else {
+        vec![None]
+    };
     let mut lane_rows_gc = Vec::new();
-    let mut live_row = vec![0f32; w];
-    let mut dead_row = vec![0f32; w];
-    for r in 0..h {
-        let centre = top - (r as f64 + 0.5) * da;
-        let px = &mut img.pixels[r * w..(r + 1) * w];
-        if centre >= heap_top && centre < lane_top {
-            lane_rows_gc.push(r); // GC lane: painted below.
-            continue;
-        }
-        if centre < 0.0 || centre >= heap_top {
-            continue;
-        }
-        let bank = ((centre / g.bank_bytes as f64) as usize).min(banks.saturating_sub(1));
-        let in_lane = lane_rows > 0.0 && {
-            let from_bank_foot = (centre - bank as f64 * g.bank_bytes as f64) / da;
-            from_bank_foot < lane_rows
-        };
-        let row = r * acc.stride;
-        let (mut l, mut d) = (0f32, 0f32);
-        for c in 0..w {
-            l += acc.live[row + c];
-            d += acc.dead[row + c];
-            live_row[c] = l;
-            dead_row[c] = d;
-        }
-        let states = &state[bank * w..(bank + 1) * w];
-        for c in c_first..c_last {
-            let st = states[c];
-            if in_lane {
-                px[c] = pal.bank(st);
-                continue;
-            }
-            let l = live_row[c].clamp(0.0, 1.0);
-            let d = dead_row[c].clamp(0.0, 1.0 - l);
-            let f = 1.0 - l - d;
-            px[c] = if f >= 0.999 {
-                pal.free(st)
-            } else {
-                Palette::blend(&[(pal.live, l), (pal.dead, d), (pal.free(st), f)])
-            };
-        }
+    for (&(a, b), got) in bands.iter().zip(drawn) {
+        // A band whose worker could not run is drawn here.
+        let (pixels, lanes) = got.unwrap_or_else(|| ctx.band(a, b));
+        img.pixels[a * w..b * w].copy_from_slice(&pixels);
+        lane_rows_gc.extend(lanes);
     }
     // GC lane: a tick in every column holding a collection.
+    let dur = run.duration.as_secs_f64();
+    let (c_first, c_last) = ctx.run_columns(dur);
     let lane_bg = Palette::blend(&[(pal.guide, 0.3), (pal.free_active, 0.7)]);
     let mut gc_cols = vec![false; w];
     for e in &run.gc_events {
@@ -237,6 +210,147 @@ pub fn rasterize(run: &Run, spec: &RasterSpec, pal: &Palette) -> ColorImage {
         }
     }
     img
+}
+
+/// What every band of one raster shares.
+struct Frame<'a> {
+    run: &'a Run,
+    spec: &'a RasterSpec,
+    pal: &'a Palette,
+    w: usize,
+    /// Address at the top row. `[bytes]`
+    top: f64,
+    /// Bytes per row.
+    da: f64,
+    /// Seconds per column.
+    dt: f64,
+    /// Bank state per (bank, column).
+    state: &'a [Option<BankState>],
+}
+
+impl Frame<'_> {
+    fn col_of(&self, t_ns: u64) -> f64 {
+        (t_ns as f64 * 1e-9 - self.spec.t0) / self.dt
+    }
+
+    fn row_of(&self, addr: f64) -> f64 {
+        (self.top - addr) / self.da
+    }
+
+    /// The columns inside the run `[first, last)` (others keep the background).
+    fn run_columns(&self, dur: f64) -> (usize, usize) {
+        let (t0, dt, w) = (self.spec.t0, self.dt, self.w);
+        let c_first = ((-t0 / dt).max(0.0).ceil() as usize).min(w);
+        let c_last = (((dur - t0) / dt).max(0.0).floor() as usize + 1).min(w);
+        (c_first, c_last)
+    }
+
+    /// The coverage of rows `[a, b)`: every object's live and dead spans that reach them.
+    fn coverage(&self, a: usize, b: usize) -> Acc {
+        let mut acc = Acc::rows(self.w, a, b);
+        let layout = &self.run.layout;
+        let t1_ns = (self.spec.t1 * 1e9).max(0.0) as u64;
+        let t0_ns = (self.spec.t0 * 1e9).max(0.0) as u64;
+        let n = layout.objects.partition_point(|o| o.alloc.0 <= t1_ns);
+        for o in &layout.objects[..n] {
+            if o.freed.0 <= t0_ns {
+                continue;
+            }
+            let moves =
+                &layout.moves[o.moves_start as usize..(o.moves_start + o.moves_len) as usize];
+            let (mut start, mut addr) = (o.alloc.0, o.addr);
+            let mut seg = |s: u64, e: u64, addr: u64| {
+                if e <= t0_ns || s >= t1_ns || e <= s {
+                    return;
+                }
+                let (y0, y1) = (
+                    self.row_of((addr + o.size) as f64),
+                    self.row_of(addr as f64),
+                );
+                if acc.misses(y0, y1) {
+                    return;
+                }
+                let d = o.death.0;
+                if d > s {
+                    acc.add(false, self.col_of(s), self.col_of(e.min(d)), y0, y1);
+                }
+                if d < e {
+                    acc.add(true, self.col_of(s.max(d)), self.col_of(e), y0, y1);
+                }
+            };
+            for m in moves {
+                seg(start, m.time.0, addr);
+                start = m.time.0;
+                addr = m.addr;
+            }
+            seg(start, o.freed.0.min(u64::MAX - 1), addr);
+        }
+        acc
+    }
+
+    /// The pixels of rows `[a, b)` (the image's background where nothing is drawn) and which of them are the GC
+    /// lane (painted by the caller).
+    fn band(&self, a: usize, b: usize) -> (Vec<Color32>, Vec<usize>) {
+        let (w, da, pal) = (self.w, self.da, self.pal);
+        let acc = self.coverage(a, b);
+        let bg = Palette::blend(&[(pal.guide, 0.12), (pal.free_active, 0.88)]);
+        let mut pixels = vec![bg; (b - a) * w];
+        let g = self.run.geometry;
+        let banks = g.banks as usize;
+        let bank_rows = g.bank_bytes as f64 / da;
+        let lane_rows = if self.spec.lanes && bank_rows >= 12.0 {
+            (bank_rows * 0.08).clamp(3.0, 10.0)
+        } else {
+            0.0
+        };
+        let heap_top = g.heap_bytes as f64;
+        let lane_top = heap_top * (1.0 + GC_LANE_FRACTION);
+        let (c_first, c_last) = self.run_columns(self.run.duration.as_secs_f64());
+        let mut lane_rows_gc = Vec::new();
+        let mut live_row = vec![0f32; w];
+        let mut dead_row = vec![0f32; w];
+        for r in a..b {
+            let centre = self.top - (r as f64 + 0.5) * da;
+            let px = &mut pixels[(r - a) * w..(r - a + 1) * w];
+            if centre >= heap_top && centre < lane_top {
+                lane_rows_gc.push(r); // GC lane: painted by the caller.
+                continue;
+            }
+            if centre < 0.0 || centre >= heap_top {
+                continue;
+            }
+            let bank = ((centre / g.bank_bytes as f64) as usize).min(banks.saturating_sub(1));
+            let in_lane = lane_rows > 0.0 && {
+                let from_bank_foot = (centre - bank as f64 * g.bank_bytes as f64) / da;
+                from_bank_foot < lane_rows
+            };
+            let row = (r - a) * acc.stride;
+            let (mut l, mut d) = (0f32, 0f32);
+            for c in 0..w {
+                l += acc.live[row + c];
+                d += acc.dead[row + c];
+                live_row[c] = l;
+                dead_row[c] = d;
+            }
+            let states = &self.state[bank * w..(bank + 1) * w];
+            for c in c_first..c_last {
+                let st = states[c];
+                if in_lane {
+                    px[c] = pal.bank(st);
+                    continue;
+                }
+                let l = live_row[c].clamp(0.0, 1.0);
+                let d = dead_row[c].clamp(0.0, 1.0 - l);
+                let f = 1.0 - l - d;
+                px[c] = if f >= 0.999 {
+                    pal.free(st)
+                } else {
+                    Palette::blend(&[(pal.live, l), (pal.dead, d), (pal.free(st), f)])
+                };
+            }
+        }
+        (pixels, lane_rows_gc)
+    }
 }
 
 #[cfg(test)]
@@ -274,5 +388,82 @@ mod tests {
             .filter(|p| ![pal.free_active, pal.free_gated, pal.free_waking].contains(p))
             .count();
         assert!(non_free > 2000, "objects are drawn");
+    }
+
+    /// FNV-1a over the pixels' bytes.
+    fn pixel_hash(img: &ColorImage) -> u64 {
+        img.pixels
+            .iter()
+            .flat_map(|p| p.to_array())
+            .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+    }
+
+    #[test]
+    fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
+        let mut runs = Vec::new();
+        for preset in ["kvm/calculator", "android/quadrant"] {
+            let sc = Scenario::preset(preset).expect("preset");
+            runs.push(simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"));
+        }
+        let sc = Scenario::default_preset().expect("default preset");
+        runs.insert(
+            0,
+            simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs"),
+        );
+        let mut got = Vec::new();
+        for run in &runs {
+            for theme in [Theme::Light, Theme::Dark] {
+                let pal = Palette::of(theme);
+                let dur = run.duration.as_secs_f64();
+                let top = run.geometry.heap_bytes as f64 * (1.0 + GC_LANE_FRACTION);
+                for (t0, t1, a0, a1, w, h) in [
+                    (0.0, dur, 0.0, top, 1100, 420),
+                    (dur * 0.45, dur * 0.55, 0.0, top, 1100, 420),
+                    (-dur * 0.1, dur * 1.1, top * 0.2, top * 0.3, 333, 517),
+                    (dur * 0.3, dur * 0.3001, 0.0, top, 64, 48),
+                ] {
+                    let spec = RasterSpec {
+                        t0,
+                        t1,
+                        a0,
+                        a1,
+                        width: w,
+                        height: h,
+                        lanes: true,
+                    };
+                    got.push(pixel_hash(&rasterize(run, &spec, &pal)));
+                }
+            }
+        }
+        // Measured on the raster before its speed-up (commit 0ce5468), so any change to what is drawn fails here.
+        let want: [u64; 24] = [
+            0x5f59c24e164b6aec,
+            0x6be668d043642601,
+            0xcf07164ab50d8ce4,
+            0x786cc59279bc9221,
+            0x74afcec501e6a9cf,
+            0xd97a94a3c3b5b376,
+            0x96eea6b64028e40d,
+            0x769ecbf1c552ffa6,
+            0xba05b84d6ea26e8b,
+            0x1c9c1a88a9603e3f,
+            0x7501736e269efd86,
+            0xf75133bc93b60225,
+            0xa3f889701d29f136,
+            0x90f55239725bc2a2,
+            0x46b4602f600bbfdf,
+            0x5177784cb253225,
+            0x448d4ff6a85aa24c,
+            0x4bd4e4b96cfdbbb9,
+            0xc10ab4f4f1642da4,
+            0xfa5f2015e9db9b25,
+            0x15fcb6a2acb783e1,
+            0xadbb024926c393ce,
+            0x34c911e1f6c2c199,
+            0xe1f49497809b79a5,
+        ];
+        assert_eq!(got, want, "{got:#x?}");
     }
 }
