@@ -200,12 +200,19 @@ mod tests {
     fn counted_phases_equal_kept_phases() {
         let mut state = 7u64;
         let mut rnd = move |m: u64| {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (state >> 33) % m
         };
         let n = 2 * CHUNK + 1234;
         let spans: Vec<(i128, u64)> = (0..n)
-            .map(|k| (k as i128 * 1000 - rnd(50_000) as i128 - 5_000_000, rnd(20_000)))
+            .map(|k| {
+                (
+                    k as i128 * 1000 - rnd(50_000) as i128 - 5_000_000,
+                    rnd(20_000),
+                )
+            })
             .collect();
         let origin = spans.iter().map(|s| s.0).min().unwrap_or(0) + 3_000;
         let mut u = PhaseUnion::default();

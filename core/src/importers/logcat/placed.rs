@@ -148,7 +148,12 @@ impl<S: PauseSink> Placed<S> {
 }
 
 /// Start number `k` on the capture's clock: `base` plus the stored offset, or the exact start kept aside.
-fn start_of(far: &mut std::iter::Peekable<std::vec::IntoIter<(usize, i128)>>, k: usize, base: i128, off: u64) -> i128 {
+fn start_of(
+    far: &mut std::iter::Peekable<std::vec::IntoIter<(usize, i128)>>,
+    k: usize,
+    base: i128,
+    off: u64,
+) -> i128 {
     match far.next_if(|f| f.0 == k) {
         Some((_, a)) => a,
         None => base + i128::from(off as i64),
