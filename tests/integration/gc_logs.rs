@@ -936,7 +936,8 @@ fn pause_spans_import_keeps_what_the_mmu_measures() {
         );
         assert_eq!(a.span_ns, b.span_ns, "{name}: span");
         assert_eq!(a.mutators, b.mutators, "{name}: mutators");
-        assert_eq!(a.concurrent.len(), b.concurrent.len(), "{name}: phases");
+        // The measuring sink may count the phases instead of keeping them: their count and covered time agree.
+        assert_eq!(a.concurrent_stats(), b.concurrent_stats(), "{name}: phases");
         assert_eq!(a.safepoints.len(), b.safepoints.len(), "{name}: safepoints");
         assert_eq!(
             a.heap_changes.len(),

@@ -172,10 +172,7 @@ fn measure(
     };
     let (concurrent, heap_changes, safepoints) = match &data {
         Imported::Pauses(p) => (
-            (
-                p.concurrent.len(),
-                importers::covered_ns(p.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
-            ),
+            p.concurrent_stats(),
             p.heap_changes.len(),
             (
                 p.safepoints.len(),

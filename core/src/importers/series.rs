@@ -135,6 +135,9 @@ pub struct PauseSeries<S = Vec<Pause>> {
     /// Concurrent phases, in time order (nested phases, such as G1's `Concurrent Mark Cycle` and its parts, are
     /// all kept).
     pub concurrent: Vec<ConcurrentPhase>,
+    /// The concurrent phases counted instead of kept, by an importer filling a sink without names
+    /// ([`PauseSink::NAMES`]): how many, and the time some phase runs (`concurrent` is then empty). `[ns]`
+    pub concurrent_counted: Option<(usize, u64)>,
     /// Safepoints with a time stamp, in time order (HotSpot `-Xlog:safepoint`).
     pub safepoints: Vec<Safepoint>,
     /// Lines not used and notes.
@@ -142,6 +145,16 @@ pub struct PauseSeries<S = Vec<Pause>> {
 }
 
 impl<S: PauseSink> PauseSeries<S> {
+    /// The concurrent phases: how many, and the time some phase runs (the length of their union). `[ns]`
+    pub fn concurrent_stats(&self) -> (usize, u64) {
+        self.concurrent_counted.unwrap_or_else(|| {
+            (
+                self.concurrent.len(),
+                covered_ns(self.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
+            )
+        })
+    }
+
     /// One utilisation step function per mutator over `span` (pauses clipped to it).
     pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
         (0..self.mutators.len().max(1))

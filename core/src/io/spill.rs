@@ -63,6 +63,8 @@ pub struct Spill<T: Record> {
     /// Records not yet written (fewer than a block).
     tail: Vec<T>,
     error: OnceCell<String>,
+    /// The bytes of one block, reused by every write and read (no allocation and zeroing per block).
+    scratch: RefCell<Vec<u8>>,
 }
 
 impl<T: Record> Spill<T> {
@@ -97,6 +99,7 @@ impl<T: Record> Spill<T> {
             flushed: 0,
             tail: Vec::with_capacity(Self::BLOCK),
             error: OnceCell::new(),
+            scratch: RefCell::new(Vec::new()),
         })
     }
 
@@ -131,7 +134,8 @@ impl<T: Record> Spill<T> {
     }
 
     fn flush_tail(&mut self) {
-        let mut buf = vec![0u8; self.tail.len() * T::SIZE];
+        let mut buf = std::mem::take(self.scratch.get_mut());
+        buf.resize(self.tail.len() * T::SIZE, 0);
         for (x, out) in self.tail.iter().zip(buf.chunks_exact_mut(T::SIZE)) {
             x.put(out);
         }
@@ -141,6 +145,7 @@ impl<T: Record> Spill<T> {
         {
             self.fail(&e);
         }
+        *self.scratch.get_mut() = buf;
         self.flushed += self.tail.len();
         self.tail.clear();
     }
@@ -149,7 +154,8 @@ impl<T: Record> Spill<T> {
     pub fn read(&self, start: usize, out: &mut [T]) {
         let on_disk = self.flushed.saturating_sub(start).min(out.len());
         if on_disk > 0 {
-            let mut buf = vec![0u8; on_disk * T::SIZE];
+            let mut buf = self.scratch.borrow_mut();
+            buf.resize(on_disk * T::SIZE, 0);
             let ok = self.error.get().is_none()
                 && match self
                     .file
@@ -235,8 +241,9 @@ struct Cache<T> {
     /// `(block, records, last use)`.
     slots: Vec<(usize, Vec<T>, u64)>,
     clock: u64,
-    /// Slot of the last hit.
+    /// Slot of the last hit, and of the one before (a different slot).
     last: usize,
+    prev: usize,
 }
 
 impl<T: Record> Paged<T> {
@@ -248,6 +255,7 @@ impl<T: Record> Paged<T> {
                 slots: Vec::with_capacity(CACHE_BLOCKS),
                 clock: 0,
                 last: 0,
+                prev: 0,
             }),
         }
     }
@@ -279,6 +287,15 @@ impl<T: Record> Paged<T> {
         {
             return v.get(i).copied().unwrap_or_default();
         }
+        // Two cursors (a window's edges) alternate between two blocks: the one before is checked inline too.
+        let prev = c.prev;
+        let hit = (c.slots.get(prev))
+            .filter(|s| s.0 == block)
+            .map(|s| s.1.get(i).copied().unwrap_or_default());
+        if let Some(x) = hit {
+            (c.last, c.prev) = (prev, last);
+            return x;
+        }
         self.miss(&mut c, block, i)
     }
 
@@ -308,6 +325,9 @@ impl<T: Record> Paged<T> {
             }
         };
         c.slots[slot].2 = now;
+        if slot != c.last {
+            c.prev = c.last;
+        }
         c.last = slot;
         c.slots[slot].1.get(i).copied().unwrap_or_default()
     }

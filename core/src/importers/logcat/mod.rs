@@ -14,6 +14,7 @@
 //! pause is placed at the start of the GC and the others back to back ending at its end. Without any time stamp
 //! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
 
+mod phases;
 mod placed;
 
 use super::jvm_log::days_from_civil;
@@ -178,6 +179,11 @@ fn find_message(rest: &str) -> Option<(usize, Dialect)> {
 /// Parses one logcat line.
 pub fn parse_line(line: &str) -> LogcatLine {
     let (time, rest) = time_prefix(line);
+    parse_after_time(time, rest)
+}
+
+/// Parses a line whose time stamp `time` is split off already (`rest` is what follows it).
+fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
     let Some((at, dialect)) = find_message(rest) else {
         return if INFO.iter().any(|p| rest.contains(p)) {
             LogcatLine::Info
@@ -323,8 +329,8 @@ impl<S: PauseSink> LineParser for Parser<S> {
         if raw.trim().is_empty() {
             return;
         }
-        let parsed = parse_line(raw);
-        let time = time_prefix(raw).0;
+        let (time, rest) = time_prefix(raw);
+        let parsed = parse_after_time(time, rest);
         self.clock = match time {
             Some(LogTime::Clock(ms)) => Some(ms),
             Some(LogTime::Delta(d)) => Some(self.clock.unwrap_or(0).saturating_add(d)),

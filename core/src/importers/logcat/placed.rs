@@ -1,6 +1,13 @@
 //! Logcat GCs placed in time as they are read ([`Placed`]): pauses and concurrent phases on the capture's clock
 //! (pushed to a [`PauseSink`]), then moved to one time axis starting at the earliest ([`finish`]).
+//!
+//! Memory does not grow with the capture beyond what the sink keeps: a start on the capture's clock is held as a
+//! 64-bit offset from the first GC's start inside the pause itself (its `start_ns`, its duration in `end_ns`),
+//! and moved to the origin in place at the end. Only a start more than 2⁶³ ns (292 years) before the first GC —
+//! a garbled date — is kept aside exactly (`far`). A sink that only measures ([`PauseSink::NAMES`] false) does not
+//! keep the concurrent phases either: [`PhaseUnion`] counts them and the time some phase runs.
 
+use super::phases::PhaseUnion;
 use super::{Dialect, GcLine};
 use crate::importers::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
@@ -13,19 +20,49 @@ use crate::importers::{
 pub(super) struct Placed<S> {
     /// GC lines read.
     gcs: usize,
-    /// The pauses and concurrent phases so far (times still on the capture's clock, see `starts`).
+    /// The pauses and concurrent phases so far: `start_ns` holds the start's offset from `base` (as i64 bits),
+    /// `end_ns` the duration. `[ns]`
     out: PauseSeries<S>,
-    /// Start of each pause in `out.pauses` on the capture's clock (moved to the origin at the end, in place). `[ns]`
-    starts: Vec<i128>,
-    /// Span of each phase in `out.concurrent` on the capture's clock. `[ns]`
-    concurrent_spans: Vec<(i128, i128)>,
+    /// Concurrent phases counted, not kept (a sink without names).
+    union: PhaseUnion,
+    /// Start of the first GC on the capture's clock: the offsets' origin. `[ns]`
+    base: Option<i128>,
+    /// Starts more than 2⁶³ ns before `base`, by pause and by kept phase index. `[ns]`
+    far_pauses: Vec<(usize, i128)>,
+    far_phases: Vec<(usize, i128)>,
+    /// The earliest start. `[ns]`
+    min_start: Option<i128>,
     /// End of the untimed GCs laid end to end. `[ns]`
     cursor_ns: i128,
     /// The latest GC end. `[ns]`
     last_line_ns: i128,
 }
 
+/// `a − base` as i64: saturated above (such a start is always out of range, as the origin is at most `base`);
+/// `None` more than 2⁶³ ns below.
+fn offset(a: i128, base: i128) -> Option<i64> {
+    let off = a - base;
+    (off >= i128::from(i64::MIN)).then(|| off.min(i128::from(i64::MAX)) as i64)
+}
+
 impl<S: PauseSink> Placed<S> {
+    /// The offset of `a` to store, recording it in `far` (as index `k`) when it does not fit.
+    fn place(&mut self, a: i128, k: usize, phase: bool) -> u64 {
+        let base = *self.base.get_or_insert(a);
+        match offset(a, base) {
+            Some(off) => off as u64,
+            None => {
+                let far = if phase {
+                    &mut self.far_phases
+                } else {
+                    &mut self.far_pauses
+                };
+                far.push((k, a));
+                0
+            }
+        }
+    }
+
     /// Places GC `g` of line `line`, read at capture time `t` (ms; `None` before any time stamp).
     pub(super) fn gc(&mut self, line: usize, g: &GcLine, t: Option<i64>) {
         self.gcs += 1;
@@ -40,32 +77,40 @@ impl<S: PauseSink> Placed<S> {
         };
         self.last_line_ns = self.last_line_ns.max(end);
         let start = end - i128::from(total);
-        let name = g.pid.clone().unwrap_or_default();
-        let mutator = match self.out.mutators.iter().position(|n| *n == name) {
+        self.min_start = Some(self.min_start.map_or(start, |m| m.min(start)));
+        let name = g.pid.as_deref().unwrap_or_default();
+        let mutator = match self.out.mutators.iter().position(|n| n == name) {
             Some(m) => m,
             None => {
-                self.out.mutators.push(name);
+                self.out.mutators.push(name.to_string());
                 self.out.mutators.len() - 1
             }
         };
-        let (kind, cause) = match g.dialect {
-            Dialect::Dalvik => (g.reason.clone(), None),
-            Dialect::Art => (
-                g.collector.clone().unwrap_or_else(|| "GC".into()),
-                Some(g.reason.clone()),
-            ),
+        let (kind, cause) = if S::NAMES {
+            match g.dialect {
+                Dialect::Dalvik => (g.reason.clone(), None),
+                Dialect::Art => (
+                    g.collector.clone().unwrap_or_else(|| "GC".into()),
+                    Some(g.reason.clone()),
+                ),
+            }
+        } else {
+            (String::new(), None)
         };
         if total > sum {
-            self.concurrent_spans.push((start, end));
-            self.out.concurrent.push(ConcurrentPhase {
-                name: if S::NAMES {
-                    kind.clone()
-                } else {
-                    String::new()
-                },
-                line,
-                ..ConcurrentPhase::default()
-            });
+            if S::NAMES {
+                let off = self.place(start, self.out.concurrent.len(), true);
+                self.out.concurrent.push(ConcurrentPhase {
+                    start_ns: off,
+                    end_ns: total,
+                    name: kind.clone(),
+                    line,
+                    ..ConcurrentPhase::default()
+                });
+            } else {
+                let base = *self.base.get_or_insert(start);
+                self.union.push(start - base, total);
+            }
         }
         // First pause at the GC start; the others back to back, ending at the GC end.
         let mut at = end
@@ -75,23 +120,19 @@ impl<S: PauseSink> Placed<S> {
                 .map(|&p| i128::from(p))
                 .sum::<i128>();
         for (k, &p) in g.pauses_ns.iter().enumerate() {
-            let (a, b) = if k == 0 {
-                (start, start + i128::from(p))
+            let a = if k == 0 {
+                start
             } else {
-                let a = at;
                 at += i128::from(p);
-                (a, a + i128::from(p))
+                at - i128::from(p)
             };
+            let off = self.place(a, self.out.pauses.len(), false);
             let pause = Pause {
-                start_ns: 0,
-                end_ns: u64::try_from(b - a).unwrap_or(0),
+                start_ns: off,
+                end_ns: p,
                 mutator,
-                kind: if S::NAMES {
-                    kind.clone()
-                } else {
-                    String::new()
-                },
-                cause: cause.clone().filter(|_| S::NAMES),
+                kind: kind.clone(),
+                cause: cause.clone(),
                 heap_after_bytes: g.heap_used_bytes,
                 heap_total_bytes: g.heap_total_bytes,
                 heap_before_bytes: g
@@ -101,9 +142,21 @@ impl<S: PauseSink> Placed<S> {
                 line,
                 ..Pause::default()
             };
-            self.starts.push(a);
             self.out.pauses.push(pause);
         }
+    }
+}
+
+/// Start number `k` on the capture's clock: `base` plus the stored offset, or the exact start kept aside.
+fn start_of(
+    far: &mut std::iter::Peekable<std::vec::IntoIter<(usize, i128)>>,
+    k: usize,
+    base: i128,
+    off: u64,
+) -> i128 {
+    match far.next_if(|f| f.0 == k) {
+        Some((_, a)) => a,
+        None => base + i128::from(off as i64),
     }
 }
 
@@ -131,17 +184,23 @@ pub(super) fn finish<S: PauseSink>(
     }
     let Placed {
         mut out,
-        starts,
-        concurrent_spans,
+        union,
+        base,
+        far_pauses,
+        far_phases,
+        min_start,
         last_line_ns,
         ..
     } = placed;
-    let origin = starts.iter().copied().min().unwrap_or(0).min(last_line_ns);
+    let base = base.unwrap_or(0);
+    let origin = min_start.unwrap_or(0).min(last_line_ns);
     let in_range = |ns: i128| u64::try_from(ns).ok().filter(|&v| v < MAX_TIME_NS);
-    // `retain_mut` visits the pauses in order, so the k-th visit is the k-th start.
-    let mut starts = starts.into_iter();
+    // `retain_mut` visits the pauses in order, so the k-th visit is the k-th pause.
+    let mut far = far_pauses.into_iter().peekable();
+    let mut k = 0;
     out.pauses.retain_mut(|p| {
-        let a = starts.next().unwrap_or(origin);
+        let a = start_of(&mut far, k, base, p.start_ns);
+        k += 1;
         // Stamps more than 146 years apart (a garbled date) cannot all be placed: the far ones are skipped.
         let Some(end) = in_range(a - origin + i128::from(p.end_ns)) else {
             warnings.skip(p.line, OUT_OF_RANGE);
@@ -151,19 +210,31 @@ pub(super) fn finish<S: PauseSink>(
         p.end_ns = end;
         true
     });
-    let mut spans = concurrent_spans.into_iter();
-    out.concurrent.retain_mut(|c| {
-        let (a, b) = spans.next().unwrap_or((origin, origin));
-        // Skipped with the GC's pauses when out of range (above).
-        if let (Some(a), Some(b)) = (in_range(a - origin), in_range(b - origin)) {
-            c.start_ns = a;
-            c.end_ns = b;
-            true
-        } else {
-            false
-        }
-    });
-    out.concurrent.sort_by_key(|c| (c.start_ns, c.line));
+    if S::NAMES {
+        let mut far = far_phases.into_iter().peekable();
+        let mut k = 0;
+        out.concurrent.retain_mut(|c| {
+            let a = start_of(&mut far, k, base, c.start_ns);
+            k += 1;
+            // Skipped with the GC's pauses when out of range (above).
+            if let (Some(a), Some(b)) = (
+                in_range(a - origin),
+                in_range(a - origin + i128::from(c.end_ns)),
+            ) {
+                c.start_ns = a;
+                c.end_ns = b;
+                true
+            } else {
+                false
+            }
+        });
+        out.concurrent.sort_by_key(|c| (c.start_ns, c.line));
+    } else {
+        let counted = union.finish(origin - base).map_err(|e| {
+            ImportError::new(file, 1, ImportErrorKind::Io(format!("temporary file: {e}")))
+        })?;
+        out.concurrent_counted = Some(counted);
+    }
     if out.pauses.is_empty() {
         let line = warnings.first_skipped(&[]).map_or(1, |(l, _)| l);
         return Err(ImportError::new(

@@ -42,9 +42,10 @@ impl MmuCurve<'_> {
 }
 
 impl Prepared<'_> {
-    /// The first step time after `time`, searching from the cursor (`i64::MAX` when none).
+    /// The first step time after `time`, searching after the cursor `pos` (at a step at or before `time`, as
+    /// [`Prepared::advance`] leaves it; `i64::MAX` when none).
     fn next(&self, pos: usize, time: i64) -> i64 {
-        (pos..self.times.len())
+        (pos + 1..self.times.len())
             .map(|k| self.times.get(k) as i64)
             .find(|&t| t > time)
             .unwrap_or(i64::MAX)
