@@ -13,6 +13,7 @@ mod error;
 pub mod jvm_log;
 mod lines;
 pub mod logcat;
+mod pause_records;
 pub mod pauses_csv;
 mod series;
 mod sink;
@@ -32,6 +33,7 @@ pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
 };
+pub use pause_records::PauseRecords;
 pub use sink::{PauseSink, PauseSpans};
 
 use crate::progress::Cancel;
