@@ -12,8 +12,8 @@
 //!
 //! Memory is bounded for logs (issue 21, item 4): the importer keeps the pauses in [`PauseRecords`] (a temporary
 //! file beyond 65536 pauses), they are written one by one as they are read back, and the heap counter is thinned
-//! on the fly ([`HeapThinner`]: stretches cut in input order, equal to thinning the time-sorted list whenever the
-//! log's heap points come in time order). A trace is read once, holding its live objects' sizes and at most
+//! on the fly ([`HeapThinner`]: equal to thinning the time-sorted list whenever no heap point comes more than
+//! 65536 places late). A trace is read once, holding its live objects' sizes and at most
 //! 4 × [`MAX_COUNTER_POINTS`] points. A scenario is simulated first and exported from its [`Run`]. The JSON is
 //! written through an [`AtomicFile`] as it is produced.
 
@@ -445,14 +445,20 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
 /// A heap point: time `[ns]`, used bytes, committed bytes.
 type HeapPoint = (u64, u64, Option<u64>);
 
-/// Thins a log's `total` heap points as they come, holding at most [`MAX_COUNTER_POINTS`]: stretches of
-/// `ceil(total / MAX_COUNTER_POINTS)` consecutive points in input order, each keeping its highest (the last of
-/// equals, as [`thin`] does); the kept points are then put in time order (a stable sort). For points that come in
-/// time order (a log's pauses do, unless several mutators' pauses overlap) this is exactly [`thin`] of the sorted
-/// list; otherwise the stretches are cut in input order rather than time order, because sorting first would hold
-/// every point.
+/// Points a [`HeapThinner`] holds back to put them in time order (2 MB).
+const REORDER_POINTS: usize = 1 << 16;
+
+/// Thins a log's `total` heap points as they come, holding at most [`REORDER_POINTS`] +
+/// [`MAX_COUNTER_POINTS`]: the points pass through a reorder buffer (a min-heap on time, then arrival) that hands
+/// them on in time order, into stretches of `ceil(total / MAX_COUNTER_POINTS)` consecutive points, each keeping
+/// its highest (the last of equals, as [`thin`] does); the kept points are finally put in time order (a stable
+/// sort). When no point arrives more than [`REORDER_POINTS`] places after a later-timed one (logs: pauses of
+/// several processes overlapping briefly), this is exactly [`thin`] of the time-sorted list, as before streaming;
+/// otherwise the stretches are cut in the buffer's order, because sorting all of them would hold every point.
 struct HeapThinner {
     stride: usize,
+    waiting: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u64, u64, Option<u64>)>>,
+    arrived: u64,
     kept: Vec<HeapPoint>,
     /// Points in the current stretch.
     in_stretch: usize,
@@ -462,23 +468,41 @@ impl HeapThinner {
     fn new(total: usize) -> Self {
         HeapThinner {
             stride: total.div_ceil(MAX_COUNTER_POINTS).max(1),
+            waiting: std::collections::BinaryHeap::new(),
+            arrived: 0,
             kept: Vec::with_capacity(total.min(MAX_COUNTER_POINTS)),
             in_stretch: 0,
         }
     }
 
-    fn push(&mut self, h: HeapPoint) {
+    fn push(&mut self, (t, used, total): HeapPoint) {
+        self.waiting
+            .push(std::cmp::Reverse((t, self.arrived, used, total)));
+        self.arrived += 1;
+        if self.waiting.len() > REORDER_POINTS {
+            self.pass_one();
+        }
+    }
+
+    /// Hands the earliest waiting point to the stretches.
+    fn pass_one(&mut self) {
+        let Some(std::cmp::Reverse((t, _, used, total))) = self.waiting.pop() else {
+            return;
+        };
         if self.in_stretch == 0 {
-            self.kept.push(h);
+            self.kept.push((t, used, total));
         } else if let Some(top) = self.kept.last_mut()
-            && h.1 >= top.1
+            && used >= top.1
         {
-            *top = h;
+            *top = (t, used, total);
         }
         self.in_stretch = (self.in_stretch + 1) % self.stride;
     }
 
     fn finish(mut self) -> Vec<HeapPoint> {
+        while !self.waiting.is_empty() {
+            self.pass_one();
+        }
         self.kept.sort_by_key(|h| h.0);
         self.kept
     }
