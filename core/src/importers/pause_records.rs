@@ -55,7 +55,7 @@ impl Record for Rec {
         let present = u64::take(&b[32..40]);
         let mut opt = [(false, 0); 4];
         for (k, o) in opt.iter_mut().enumerate() {
-            *o = (present >> k & 1 == 1, u64::take(&b[40 + 8 * k..48 + 8 * k]));
+            *o = ((present >> k) & 1 == 1, u64::take(&b[40 + 8 * k..48 + 8 * k]));
         }
         Rec {
             start_ns: u64::take(&b[..8]),
