@@ -40,10 +40,10 @@ mod reproduce_android;
 mod reproduce_kvm;
 /// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
 mod scenario;
-/// Helpers the topic modules share (loading and running presets, the layout-replay check).
-mod support;
 /// Issue 21 for export-perfetto and trace record: pauses from a temporary file, thinning, `--quiet`, progress.
 mod streaming_exports;
+/// Helpers the topic modules share (loading and running presets, the layout-replay check).
+mod support;
 /// The distributed sweep: plan / run / merge byte-identical to the local sweep, resume, missing points, Pareto.
 mod sweep_plan;
 /// The gclab trace format: version-1 fixtures, text ↔ binary, hostile files named by line or byte offset.

@@ -32,7 +32,11 @@ fn g1_log(n: usize) -> String {
     let mut s = String::new();
     for k in 0..n {
         let before = 20 + (k * 7919) % 97;
-        let cause = if k % 3 == 0 { "G1 Evacuation Pause" } else { "G1 Humongous Allocation" };
+        let cause = if k % 3 == 0 {
+            "G1 Evacuation Pause"
+        } else {
+            "G1 Humongous Allocation"
+        };
         s += &format!(
             "[{}.{:03}s][info][gc] GC({k}) Pause Young (Normal) ({cause}) {before}M->{}M(128M) 1.{:03}ms\n",
             k / 100,
@@ -61,9 +65,21 @@ fn a_log_of_70000_pauses_is_exported_whole_with_a_thinned_heap_counter() {
         assert_eq!(s["args"]["line"], k as u64 + 1, "line kept");
         assert_eq!(s["name"], "Pause Young (Normal)", "kind kept");
         let before = (20 + (k * 7919) % 97) as u64;
-        assert_eq!(s["args"]["heap_before_bytes"], before << 20, "heap before kept");
-        assert_eq!(s["args"]["heap_total_bytes"], 128u64 << 20, "heap total kept");
-        let cause = if k % 3 == 0 { "G1 Evacuation Pause" } else { "G1 Humongous Allocation" };
+        assert_eq!(
+            s["args"]["heap_before_bytes"],
+            before << 20,
+            "heap before kept"
+        );
+        assert_eq!(
+            s["args"]["heap_total_bytes"],
+            128u64 << 20,
+            "heap total kept"
+        );
+        let cause = if k % 3 == 0 {
+            "G1 Evacuation Pause"
+        } else {
+            "G1 Humongous Allocation"
+        };
         assert_eq!(s["args"]["cause"], cause, "cause kept");
     }
     let heap = events(&v, "C");
@@ -101,7 +117,11 @@ fn real_logs_export_one_slice_per_pause() {
                 continue;
             }
             let v = export(&input, &d.join("out.json"));
-            assert_eq!(events(&v, "X").len() as u64, pauses, "{input}: one slice a pause");
+            assert_eq!(
+                events(&v, "X").len() as u64,
+                pauses,
+                "{input}: one slice a pause"
+            );
         }
     }
 }
@@ -114,12 +134,39 @@ fn long_commands_take_quiet_and_stay_silent_on_a_pipe() {
     let tr = d.join("k.gctrace");
     let commands: Vec<Vec<String>> = vec![
         vec!["run".into(), "preset:kvm/kwml".into()],
-        vec!["trace".into(), "record".into(), "preset:kvm/kwml".into(), "-o".into(), path_str(&tr).into()],
-        vec!["trace".into(), "import".into(), path_str(&tr).into(), "-o".into(), path_str(&d.join("k2.gctrace")).into()],
+        vec![
+            "trace".into(),
+            "record".into(),
+            "preset:kvm/kwml".into(),
+            "-o".into(),
+            path_str(&tr).into(),
+        ],
+        vec![
+            "trace".into(),
+            "import".into(),
+            path_str(&tr).into(),
+            "-o".into(),
+            path_str(&d.join("k2.gctrace")).into(),
+        ],
         vec!["mmu".into(), path_str(&log).into()],
-        vec!["export-perfetto".into(), "preset:kvm/kwml".into(), "-o".into(), path_str(&d.join("p.json")).into()],
-        vec!["export-perfetto".into(), path_str(&log).into(), "-o".into(), path_str(&d.join("l.json")).into()],
-        vec!["export-perfetto".into(), path_str(&tr).into(), "-o".into(), path_str(&d.join("t.json")).into()],
+        vec![
+            "export-perfetto".into(),
+            "preset:kvm/kwml".into(),
+            "-o".into(),
+            path_str(&d.join("p.json")).into(),
+        ],
+        vec![
+            "export-perfetto".into(),
+            path_str(&log).into(),
+            "-o".into(),
+            path_str(&d.join("l.json")).into(),
+        ],
+        vec![
+            "export-perfetto".into(),
+            path_str(&tr).into(),
+            "-o".into(),
+            path_str(&d.join("t.json")).into(),
+        ],
     ];
     for quiet in [false, true] {
         for c in &commands {
@@ -128,7 +175,11 @@ fn long_commands_take_quiet_and_stay_silent_on_a_pipe() {
                 a.push("--quiet");
             }
             let o = gclab(&a);
-            assert!(o.status.success(), "{a:?}: {}", String::from_utf8_lossy(&o.stderr));
+            assert!(
+                o.status.success(),
+                "{a:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
             assert!(
                 !String::from_utf8_lossy(&o.stderr).contains("gclab: "),
                 "{a:?}: no progress on a pipe: {:?}",

@@ -32,8 +32,8 @@ use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, Run, Scenario, simulate};
 use serde_json::{Value, json};
 
-use super::{CliError, progress};
 use super::command::PerfettoArgs;
+use super::{CliError, progress};
 
 /// Most points per counter series.
 pub const MAX_COUNTER_POINTS: usize = 20_000;

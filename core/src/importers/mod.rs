@@ -29,11 +29,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub use crate::input::lines::MAX_LINE_BYTES;
 pub use crate::input::warnings::Warnings;
 pub use error::{ImportError, ImportErrorKind};
+pub use pause_records::PauseRecords;
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,
 };
-pub use pause_records::PauseRecords;
 pub use sink::{PauseSink, PauseSpans};
 
 use crate::progress::Cancel;

@@ -55,7 +55,10 @@ impl Record for Rec {
         let present = u64::take(&b[32..40]);
         let mut opt = [(false, 0); 4];
         for (k, o) in opt.iter_mut().enumerate() {
-            *o = ((present >> k) & 1 == 1, u64::take(&b[40 + 8 * k..48 + 8 * k]));
+            *o = (
+                (present >> k) & 1 == 1,
+                u64::take(&b[40 + 8 * k..48 + 8 * k]),
+            );
         }
         Rec {
             start_ns: u64::take(&b[..8]),
@@ -278,7 +281,12 @@ mod tests {
                 start_ns: 10 * k,
                 end_ns: 10 * k + 5,
                 mutator: (k % 2) as usize,
-                kind: if k % 2 == 0 { "Pause Young (Normal)" } else { "Pause Remark" }.into(),
+                kind: if k % 2 == 0 {
+                    "Pause Young (Normal)"
+                } else {
+                    "Pause Remark"
+                }
+                .into(),
                 cause: (k != 3).then(|| format!("cause {}", k % 3)),
                 gc_id: (k != 1).then_some(k),
                 heap_before_bytes: Some(1000 + k),

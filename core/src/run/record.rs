@@ -109,7 +109,8 @@ pub fn record_run_windowed<W: Write>(
     // Pass 1: events per time bucket.
     let mut last = 0u64;
     each_event(run, 0, u64::MAX, |t, _, _| last = last.max(t));
-    let bucket = |t: u64| (u128::from(t) * u128::from(TIME_BUCKETS) / (u128::from(last) + 1)) as usize;
+    let bucket =
+        |t: u64| (u128::from(t) * u128::from(TIME_BUCKETS) / (u128::from(last) + 1)) as usize;
     let mut counts = vec![0usize; TIME_BUCKETS as usize];
     each_event(run, 0, u64::MAX, |t, _, _| counts[bucket(t)] += 1);
     // Windows: runs of whole buckets holding at most `per_window` events (or one bucket holding more). A bucket
@@ -236,9 +237,14 @@ mod tests {
         sets.push("record.layout=true".into());
         let sc = Scenario::load("preset:kvm/kwml", &sets).expect("preset");
         let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("run");
-        let mut w = TraceWriter::new(Vec::new(), form, &record_header(&run, sc.origin(), sc.seed()))
-            .expect("header");
-        record_run_windowed(&run, sc.workload(), &mut w, per_window, &mut NoProgress).expect("record");
+        let mut w = TraceWriter::new(
+            Vec::new(),
+            form,
+            &record_header(&run, sc.origin(), sc.seed()),
+        )
+        .expect("header");
+        record_run_windowed(&run, sc.workload(), &mut w, per_window, &mut NoProgress)
+            .expect("record");
         w.finish().expect("finish")
     }
 
@@ -247,7 +253,10 @@ mod tests {
     /// compacts) and deaths at their allocation instant.
     #[test]
     fn a_recording_is_the_same_whatever_the_window() {
-        for sets in [&["collector.kind=adaptive"][..], &["collector.kind=base"][..]] {
+        for sets in [
+            &["collector.kind=adaptive"][..],
+            &["collector.kind=base"][..],
+        ] {
             for form in [Form::Binary, Form::Text] {
                 let whole = recorded(sets, usize::MAX, form);
                 for per_window in [1, 1000, 10_000] {
