@@ -445,6 +445,9 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
 /// A heap point: time `[ns]`, used bytes, committed bytes.
 type HeapPoint = (u64, u64, Option<u64>);
 
+/// A point waiting in a [`HeapThinner`]'s reorder buffer: time `[ns]`, arrival, used bytes, committed bytes.
+type Waiting = (u64, u64, u64, Option<u64>);
+
 /// Points a [`HeapThinner`] holds back to put them in time order (2 MB).
 const REORDER_POINTS: usize = 1 << 16;
 
@@ -457,7 +460,7 @@ const REORDER_POINTS: usize = 1 << 16;
 /// otherwise the stretches are cut in the buffer's order, because sorting all of them would hold every point.
 struct HeapThinner {
     stride: usize,
-    waiting: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u64, u64, Option<u64>)>>,
+    waiting: std::collections::BinaryHeap<std::cmp::Reverse<Waiting>>,
     arrived: u64,
     kept: Vec<HeapPoint>,
     /// Points in the current stretch.
