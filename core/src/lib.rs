@@ -68,7 +68,7 @@ pub use heap::BankState;
 pub use input::{InputError, InputKind, sniff};
 pub use progress::{Cancel, NoProgress, Progress};
 pub use rng::SimRng;
-pub use run::record::{record_header, record_run};
+pub use run::record::{record_header, record_run, record_run_windowed};
 pub use run::recorded::{RecordedLayout, RecordedSink, RecordedWalk};
 pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};

@@ -44,6 +44,8 @@ mod reproduce_android;
 mod reproduce_kvm;
 /// Scenario loading: presets, overrides, ranges, error messages naming file, line and field.
 mod scenario;
+/// Issue 21 for export-perfetto and trace record: pauses from a temporary file, thinning, `--quiet`, progress.
+mod streaming_exports;
 /// Helpers the topic modules share (loading and running presets, the layout-replay check).
 mod support;
 /// The distributed sweep: plan / run / merge byte-identical to the local sweep, resume, missing points, Pareto.

@@ -22,7 +22,7 @@ use super::output::write_json;
 use super::progress;
 
 /// Inputs from this size on show a progress line while they are read. `[bytes]`
-const BIG_INPUT_BYTES: u64 = 8 << 20;
+pub(super) const BIG_INPUT_BYTES: u64 = 8 << 20;
 /// Worst windows reported per window length.
 const WORST: usize = 5;
 

@@ -9,21 +9,31 @@
 //! `gc_start`/`gc_end` pairs and live bytes after its events), or a GC log or pause CSV (pauses with kind and
 //! cause, heap before/after). Counter series are thinned to at most [`MAX_COUNTER_POINTS`] points (each keeps
 //! the highest value of its stretch, so peaks survive).
+//!
+//! Memory is bounded for logs (issue 21, item 4): the importer keeps the pauses in [`PauseRecords`] (a temporary
+//! file beyond 65536 pauses), they are written one by one as they are read back, and the heap counter is thinned
+//! on the fly ([`HeapThinner`]: equal to thinning the time-sorted list whenever no heap point comes more than
+//! 65536 places late). A trace is read once, holding its live objects' sizes and at most
+//! 4 × [`MAX_COUNTER_POINTS`] points. A scenario is simulated first and exported from its [`Run`]. The JSON is
+//! written through an [`AtomicFile`] as it is produced.
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 
 use gclab_core::importers::Format;
-use gclab_core::importers::{self, Imported};
+use gclab_core::importers::{self, Imported, PauseRecords};
 use gclab_core::input::{self, InputKind};
 use gclab_core::io::AtomicFile;
+use gclab_core::trace::reader::CountingRead;
 use gclab_core::trace::{Event, Table, TraceReader};
-use gclab_core::{Cancel, NoProgress, Run, Scenario, simulate};
+use gclab_core::{Cancel, Run, Scenario, simulate};
 use serde_json::{Value, json};
 
-use super::CliError;
 use super::command::PerfettoArgs;
+use super::{CliError, progress};
 
 /// Most points per counter series.
 pub const MAX_COUNTER_POINTS: usize = 20_000;
@@ -140,18 +150,31 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
     let (events, what) = match kind {
         InputKind::Scenario => {
             let sc = Scenario::load(input, &a.overrides.set)?;
-            let run = simulate(&sc, &Cancel::never(), &mut NoProgress)
+            let mut shown = progress::Line::stderr(format!("export-perfetto {input}"));
+            let run = simulate(&sc, &Cancel::never(), &mut shown)
                 .map_err(|e| CliError::input(format!("{input}: {e}")))?;
+            shown.finish();
             (export_run(&out, &sc, &run)?, "scenario")
         }
         InputKind::Trace(_) => {
-            let r =
-                TraceReader::open(Path::new(input)).map_err(|e| CliError::input(e.to_string()))?;
-            (export_trace(&out, input, r)?, "gclab trace")
+            let (read, shown) = watch_file(input);
+            let f = std::fs::File::open(input)
+                .map_err(|e| CliError::input(format!("{input}: cannot open: {e}")))?;
+            let r = TraceReader::from_read(input, Box::new(CountingRead::new(f, read)))
+                .map_err(|e| CliError::input(e.to_string()))?;
+            (export_trace(&out, input, r, shown)?, "gclab trace")
         }
         InputKind::GcLog(format) => {
-            let (_, data) = importers::import_file(Path::new(input), format)
-                .map_err(|e| CliError::input(e.to_string()))?;
+            let (read, shown) = watch_file(input);
+            // Every field of every pause is kept, in a temporary file beyond a few MB ([`PauseRecords`]).
+            let (_, data) = importers::import_file_as::<PauseRecords>(
+                Path::new(input),
+                format,
+                read,
+                std::sync::Arc::default(),
+            )
+            .map_err(|e| CliError::input(e.to_string()))?;
+            drop(shown);
             (export_log(&out, input, &data)?, "GC log")
         }
         InputKind::AllocTrace(f) => {
@@ -165,6 +188,17 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
     let mut so = std::io::stdout().lock();
     writeln!(so, "{out}: {events} trace events from {input} ({what})")
         .map_err(|e| CliError::other(format!("stdout: {e}")))
+}
+
+/// A byte counter for reading `input`, and a progress line drawn from it while the input is read (only for
+/// inputs of at least [`super::mmu::BIG_INPUT_BYTES`]: small ones are read in a blink).
+fn watch_file(input: &str) -> (Arc<AtomicU64>, Option<progress::Watcher>) {
+    let read = Arc::new(AtomicU64::new(0));
+    let size = std::fs::metadata(input).map_or(0, |m| m.len());
+    let shown = (size >= super::mmu::BIG_INPUT_BYTES).then(|| {
+        progress::Watcher::count(format!("export-perfetto {input}"), size, Arc::clone(&read))
+    });
+    (read, shown)
 }
 
 fn us(ns: u64) -> f64 {
@@ -266,7 +300,12 @@ fn export_cores(o: &mut Out, run: &Run, cpu: &gclab_core::CpuReport) -> Result<(
     Ok(())
 }
 
-fn export_trace(out: &str, input: &str, mut r: TraceReader) -> Result<u64, CliError> {
+fn export_trace(
+    out: &str,
+    input: &str,
+    mut r: TraceReader,
+    shown: Option<progress::Watcher>,
+) -> Result<u64, CliError> {
     let unit = r.header().time_unit;
     let scale = unit.ns_per_unit().map_or(1.0, |ns| ns / 1000.0);
     let bad = |e: gclab_core::trace::TraceError| CliError::input(e.to_string());
@@ -305,6 +344,7 @@ fn export_trace(out: &str, input: &str, mut r: TraceReader) -> Result<u64, CliEr
             points = thin(&points, |p| p.1);
         }
     }
+    drop(shown);
     let tables = r.tables().clone();
     let mut o = Out::create(out)?;
     o.thread(GC_TID, "GC")?;
@@ -328,13 +368,18 @@ fn export_trace(out: &str, input: &str, mut r: TraceReader) -> Result<u64, CliEr
     )
 }
 
-fn export_log(out: &str, input: &str, data: &Imported) -> Result<u64, CliError> {
+fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u64, CliError> {
     let mut o = Out::create(out)?;
     match data {
         Imported::Pauses(p) => {
+            let records = &p.pauses;
+            let broken = |e: &str| CliError::other(format!("{input}: cannot keep the pauses: {e}"));
+            if let Some(e) = records.error() {
+                return Err(broken(e));
+            }
             let mut named = std::collections::BTreeSet::new();
-            let mut heap: Vec<(u64, u64, Option<u64>)> = Vec::new();
-            for x in &p.pauses {
+            let mut heap = HeapThinner::new(records.heap_figures());
+            for x in records.iter() {
                 let tid = if p.mutators.len() > 1 {
                     MUTATOR_TID + x.mutator as u64
                 } else {
@@ -365,8 +410,10 @@ fn export_log(out: &str, input: &str, data: &Imported) -> Result<u64, CliError> 
                     heap.push((x.end_ns, a, x.heap_total_bytes));
                 }
             }
-            heap.sort_by_key(|h| h.0);
-            for (t, used, total) in thin(&heap, |h| h.1) {
+            if let Some(e) = records.error() {
+                return Err(broken(e));
+            }
+            for (t, used, total) in heap.finish() {
                 let args = match total {
                     Some(c) => json!({"used_bytes": used, "committed_bytes": c}),
                     None => json!({"used_bytes": used}),
@@ -393,4 +440,73 @@ fn export_log(out: &str, input: &str, data: &Imported) -> Result<u64, CliError> 
         }
     }
     o.finish(&format!("GC log {input}"), &json!({"source": input}))
+}
+
+/// A heap point: time `[ns]`, used bytes, committed bytes.
+type HeapPoint = (u64, u64, Option<u64>);
+
+/// A point waiting in a [`HeapThinner`]'s reorder buffer: time `[ns]`, arrival, used bytes, committed bytes.
+type Waiting = (u64, u64, u64, Option<u64>);
+
+/// Points a [`HeapThinner`] holds back to put them in time order (2 MB).
+const REORDER_POINTS: usize = 1 << 16;
+
+/// Thins a log's `total` heap points as they come, holding at most [`REORDER_POINTS`] +
+/// [`MAX_COUNTER_POINTS`]: the points pass through a reorder buffer (a min-heap on time, then arrival) that hands
+/// them on in time order, into stretches of `ceil(total / MAX_COUNTER_POINTS)` consecutive points, each keeping
+/// its highest (the last of equals, as [`thin`] does); the kept points are finally put in time order (a stable
+/// sort). When no point arrives more than [`REORDER_POINTS`] places after a later-timed one (logs: pauses of
+/// several processes overlapping briefly), this is exactly [`thin`] of the time-sorted list, as before streaming;
+/// otherwise the stretches are cut in the buffer's order, because sorting all of them would hold every point.
+struct HeapThinner {
+    stride: usize,
+    waiting: std::collections::BinaryHeap<std::cmp::Reverse<Waiting>>,
+    arrived: u64,
+    kept: Vec<HeapPoint>,
+    /// Points in the current stretch.
+    in_stretch: usize,
+}
+
+impl HeapThinner {
+    fn new(total: usize) -> Self {
+        HeapThinner {
+            stride: total.div_ceil(MAX_COUNTER_POINTS).max(1),
+            waiting: std::collections::BinaryHeap::new(),
+            arrived: 0,
+            kept: Vec::with_capacity(total.min(MAX_COUNTER_POINTS)),
+            in_stretch: 0,
+        }
+    }
+
+    fn push(&mut self, (t, used, total): HeapPoint) {
+        self.waiting
+            .push(std::cmp::Reverse((t, self.arrived, used, total)));
+        self.arrived += 1;
+        if self.waiting.len() > REORDER_POINTS {
+            self.pass_one();
+        }
+    }
+
+    /// Hands the earliest waiting point to the stretches.
+    fn pass_one(&mut self) {
+        let Some(std::cmp::Reverse((t, _, used, total))) = self.waiting.pop() else {
+            return;
+        };
+        if self.in_stretch == 0 {
+            self.kept.push((t, used, total));
+        } else if let Some(top) = self.kept.last_mut()
+            && used >= top.1
+        {
+            *top = (t, used, total);
+        }
+        self.in_stretch = (self.in_stretch + 1) % self.stride;
+    }
+
+    fn finish(mut self) -> Vec<HeapPoint> {
+        while !self.waiting.is_empty() {
+            self.pass_one();
+        }
+        self.kept.sort_by_key(|h| h.0);
+        self.kept
+    }
 }

@@ -102,7 +102,9 @@ fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), Cl
     )
     .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
-    gclab_core::record_run(&run, sc.workload(), &mut w).map_err(werr)?;
+    let mut shown = progress::Line::stderr(format!("trace record {scenario}: writing"));
+    gclab_core::record_run(&run, sc.workload(), &mut w, &mut shown).map_err(werr)?;
+    shown.finish();
     let events = w.events();
     w.commit().map_err(werr)?;
     say(&format!(

@@ -14,6 +14,7 @@ pub(crate) mod format;
 pub mod jvm_log;
 mod lines;
 pub mod logcat;
+mod pause_records;
 pub mod pauses_csv;
 mod series;
 mod sink;
@@ -31,6 +32,7 @@ pub use crate::input::warnings::Warnings;
 pub use error::{ImportError, ImportErrorKind};
 use format::GC_LOG_EXPECTED;
 pub use format::{Format, detect};
+pub use pause_records::PauseRecords;
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,

@@ -1,0 +1,215 @@
+//! Issue 21, items 4–5, for `gclab export-perfetto` and `gclab trace record`: a GC log's pauses are exported
+//! from a temporary file beyond 65536 pauses with every field intact and the heap counter thinned on the fly;
+//! recordings in small windows equal the whole-run sort; every long command takes `--quiet` and prints nothing
+//! on a piped stderr, and export-perfetto shows progress on a terminal.
+
+use gclab_tests::{gclab, gclab_bin, path_str, scratch_dir, shared_data};
+
+/// Most points per counter series (`cli::perfetto::MAX_COUNTER_POINTS`).
+const MAX_COUNTER_POINTS: usize = 20_000;
+
+fn export(input: &str, out: &std::path::Path) -> serde_json::Value {
+    let o = gclab(&["export-perfetto", input, "-o", path_str(out)]);
+    assert!(
+        o.status.success(),
+        "{input}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(out).expect("output")).expect("valid JSON")
+}
+
+fn events<'a>(v: &'a serde_json::Value, ph: &str) -> Vec<&'a serde_json::Value> {
+    v["traceEvents"]
+        .as_array()
+        .expect("traceEvents")
+        .iter()
+        .filter(|e| e["ph"] == ph)
+        .collect()
+}
+
+/// A G1 log of `n` young pauses, 10 ms apart, each `B->A(128M)` with `B` rising and falling.
+fn g1_log(n: usize) -> String {
+    let mut s = String::new();
+    for k in 0..n {
+        let before = 20 + (k * 7919) % 97;
+        let cause = if k % 3 == 0 {
+            "G1 Evacuation Pause"
+        } else {
+            "G1 Humongous Allocation"
+        };
+        s += &format!(
+            "[{}.{:03}s][info][gc] GC({k}) Pause Young (Normal) ({cause}) {before}M->{}M(128M) 1.{:03}ms\n",
+            k / 100,
+            (k % 100) * 10,
+            before / 2,
+            k % 1000
+        );
+    }
+    s
+}
+
+/// Beyond 65536 pauses the records go to a temporary file: every pause comes back with its kind, cause, cycle
+/// and heap figures, in input order; the heap counter's 2n points are thinned to stretches of ceil(2n / 20000)
+/// keeping each one's highest, so the log's peak survives.
+#[test]
+fn a_log_of_70000_pauses_is_exported_whole_with_a_thinned_heap_counter() {
+    let d = scratch_dir("streaming-exports", "g1");
+    let n = 70_000;
+    let log = d.join("g1.log");
+    std::fs::write(&log, g1_log(n)).expect("log");
+    let v = export(path_str(&log), &d.join("g1.json"));
+    let slices = events(&v, "X");
+    assert_eq!(slices.len(), n, "one slice a pause");
+    for (k, s) in slices.iter().enumerate() {
+        assert_eq!(s["args"]["gc_id"], k as u64, "in input order, cycle kept");
+        assert_eq!(s["args"]["line"], k as u64 + 1, "line kept");
+        assert_eq!(s["name"], "Pause Young (Normal)", "kind kept");
+        let before = (20 + (k * 7919) % 97) as u64;
+        assert_eq!(
+            s["args"]["heap_before_bytes"],
+            before << 20,
+            "heap before kept"
+        );
+        assert_eq!(
+            s["args"]["heap_total_bytes"],
+            128u64 << 20,
+            "heap total kept"
+        );
+        let cause = if k % 3 == 0 {
+            "G1 Evacuation Pause"
+        } else {
+            "G1 Humongous Allocation"
+        };
+        assert_eq!(s["args"]["cause"], cause, "cause kept");
+    }
+    let heap = events(&v, "C");
+    let stride = (2 * n).div_ceil(MAX_COUNTER_POINTS);
+    assert_eq!(heap.len(), (2 * n).div_ceil(stride), "thinned to stretches");
+    let top = heap
+        .iter()
+        .filter_map(|c| c["args"]["used_bytes"].as_u64())
+        .max();
+    assert_eq!(top, Some(116u64 << 20), "the peak survives");
+    let ts: Vec<f64> = heap.iter().filter_map(|c| c["ts"].as_f64()).collect();
+    assert!(ts.windows(2).all(|w| w[0] <= w[1]), "in time order");
+}
+
+/// The real logs export to valid JSON with one slice per pause `gclab mmu` counts.
+#[test]
+fn real_logs_export_one_slice_per_pause() {
+    let d = scratch_dir("streaming-exports", "real");
+    for dir in ["jvm-logs", "android-logs"] {
+        let Ok(rd) = std::fs::read_dir(shared_data().join(dir)) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            let input = path_str(&p).to_string();
+            let o = gclab(&["mmu", &input, "--json", "-"]);
+            if !o.status.success() {
+                continue;
+            }
+            let m: serde_json::Value = serde_json::from_slice(&o.stdout).expect("mmu JSON");
+            let Some(pauses) = m["pauses"].as_u64() else {
+                continue;
+            };
+            if m["mutators"].as_u64() != Some(1) {
+                continue;
+            }
+            let v = export(&input, &d.join("out.json"));
+            assert_eq!(
+                events(&v, "X").len() as u64,
+                pauses,
+                "{input}: one slice a pause"
+            );
+        }
+    }
+}
+
+/// Item 5: each long command accepts `--quiet`, and a piped stderr gets no progress line.
+#[test]
+fn long_commands_take_quiet_and_stay_silent_on_a_pipe() {
+    let d = scratch_dir("streaming-exports", "quiet");
+    let log = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
+    let tr = d.join("k.gctrace");
+    let commands: Vec<Vec<String>> = vec![
+        vec!["run".into(), "preset:kvm/kwml".into()],
+        vec![
+            "trace".into(),
+            "record".into(),
+            "preset:kvm/kwml".into(),
+            "-o".into(),
+            path_str(&tr).into(),
+        ],
+        vec![
+            "trace".into(),
+            "import".into(),
+            path_str(&tr).into(),
+            "-o".into(),
+            path_str(&d.join("k2.gctrace")).into(),
+        ],
+        vec!["mmu".into(), path_str(&log).into()],
+        vec![
+            "export-perfetto".into(),
+            "preset:kvm/kwml".into(),
+            "-o".into(),
+            path_str(&d.join("p.json")).into(),
+        ],
+        vec![
+            "export-perfetto".into(),
+            path_str(&log).into(),
+            "-o".into(),
+            path_str(&d.join("l.json")).into(),
+        ],
+        vec![
+            "export-perfetto".into(),
+            path_str(&tr).into(),
+            "-o".into(),
+            path_str(&d.join("t.json")).into(),
+        ],
+    ];
+    for quiet in [false, true] {
+        for c in &commands {
+            let mut a: Vec<&str> = c.iter().map(String::as_str).collect();
+            if quiet {
+                a.push("--quiet");
+            }
+            let o = gclab(&a);
+            assert!(
+                o.status.success(),
+                "{a:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                !String::from_utf8_lossy(&o.stderr).contains("gclab: "),
+                "{a:?}: no progress on a pipe: {:?}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+    // reproduce takes --quiet (a bad --paper stops it before any run).
+    let o = gclab(&["reproduce", "--quiet", "--paper", "none"]);
+    assert_eq!(o.status.code(), Some(2), "parsed up to --paper");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--paper"));
+}
+
+/// Item 5: export-perfetto of a scenario shows its simulation's progress on a terminal, cleared at the end.
+#[test]
+fn export_perfetto_shows_progress_on_a_terminal() {
+    let d = scratch_dir("streaming-exports", "tty");
+    let out = d.join("p.json");
+    let cmd = format!(
+        "{} export-perfetto preset:android/jack -o {}",
+        gclab_bin().display(),
+        path_str(&out)
+    );
+    let o = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("util-linux `script`");
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        shown.contains("gclab: export-perfetto preset:android/jack") && shown.contains("\r\x1b[2K"),
+        "progress line, cleared: {shown:?}"
+    );
+}
