@@ -387,8 +387,8 @@ pub fn ui(
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| energy::table(ui, st, pal));
         }
-        // Lanes, power and the histogram each need their axis: below 420 points they scroll instead of being cut.
-        ViewKind::Cpu => at_least(ui, "cpu-scroll", 420.0, |ui| cpu::ui(ui, st, pal, cmds)),
+        // Lanes, power and the histogram each need their axis: below 340 points they scroll instead of being cut.
+        ViewKind::Cpu => at_least(ui, "cpu-scroll", 340.0, |ui| cpu::ui(ui, st, pal, cmds)),
         ViewKind::Sweep => sweep::ui(ui, sweep, pal),
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
         ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
