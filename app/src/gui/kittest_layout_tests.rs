@@ -4,7 +4,7 @@
 //! line each.
 
 use egui::accesskit::Role;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::command::Command;
