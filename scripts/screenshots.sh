@@ -6,12 +6,64 @@
 # GCLAB_VARIANTS=1 (overlay the five android variants' MinMU curves) — see
 # app/src/gui/mod.rs.
 # GCLAB_BIN=path uses an already built binary instead of building the release one.
+# `--matrix DIR [FILTER]` instead renders the legibility matrix of #19 item 5 into DIR (not screenshots/): every
+# view × {1280x720, 1920x1080} × zoom {1, 1.5, 2} × presenting {off, on}, and every lesson step presenting at
+# 1280x720 × zoom {1.5, 2}; names are [android-]VIEW-WxH-zZOOM[-present].png and lesson-ID-N-WxH-zZOOM.png. FILTER (a
+# shell glob over those names without .png) renders only the matching ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-system.sh test
 bin="${GCLAB_BIN:-target/release/gclab}"
 [ -n "${GCLAB_BIN:-}" ] || cargo build --release -q -p gclab
 mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"
+if [ "${1:-}" = --matrix ]; then
+  out=${2:?usage: screenshots.sh --matrix DIR [FILTER]}
+  filter=${3:-*}
+  mkdir -p "$out" && out=$(cd "$out" && pwd)
+  tmp=$(mktemp -d)
+  "$bin" sweep preset:kvm/kwml --vary collector.kind=base,k-allocation,adaptive --vary collector.k=10,50,200,1000 \
+    --json "$tmp/sweep.json" >/dev/null
+  cell() {
+    local name=$1
+    shift
+    # shellcheck disable=SC2053 # FILTER is a glob on purpose
+    [[ $name == $filter ]] || return 0
+    env GCLAB_SCREENSHOT="$out/$name.png" "$@" \
+      timeout 300 xvfb-run -a -s "-screen 0 3400x2400x24 -nolisten tcp" "$bin" >/dev/null 2>&1 ||
+      echo "FAILED $name" >&2
+    echo "$out/$name.png"
+  }
+  for size in 1280x720 1920x1080; do
+    for zoom in 1 1.5 2; do
+      for present in 0 1; do
+        suffix=""
+        [ $present = 1 ] && suffix=-present
+        for view in overview layout mmu energy sweep tradeoff; do
+          cell "$view-$size-z$zoom$suffix" GCLAB_VIEW=$view GCLAB_PLAYHEAD=0.5 GCLAB_WINDOW=$size GCLAB_ZOOM=$zoom \
+            GCLAB_PRESENT=$present
+        done
+        # The CPU views need a platform with cores: android (the overview then has CPU lanes too).
+        for view in overview cpu; do
+          cell "android-$view-$size-z$zoom$suffix" GCLAB_VIEW=$view GCLAB_PLAYHEAD=8 GCLAB_WINDOW=$size \
+            GCLAB_ZOOM=$zoom GCLAB_PRESENT=$present GCLAB_PRESET=android/quadrant
+        done
+        cell "pareto-$size-z$zoom$suffix" GCLAB_VIEW=pareto GCLAB_OPEN="$tmp/sweep.json" GCLAB_WINDOW=$size \
+          GCLAB_ZOOM=$zoom GCLAB_PRESENT=$present
+      done
+    done
+  done
+  for lesson in $("$bin" lesson list); do
+    steps=$(grep -c '^\[\[steps\]\]' "assets/lessons/$lesson.toml" 2>/dev/null || echo 0)
+    for n in $(seq 1 "$steps"); do
+      for zoom in 1.5 2; do
+        cell "lesson-$lesson-$n-1280x720-z$zoom" GCLAB_LESSON="$lesson" GCLAB_STEP="$n" GCLAB_PRESENT=1 \
+          GCLAB_WINDOW=1280x720 GCLAB_ZOOM=$zoom
+      done
+    done
+  done
+  rm -rf "$tmp"
+  exit 0
+fi
 mkdir -p screenshots
 shot() {
   local name=$1

@@ -15,6 +15,9 @@ const BANK_KIB: [u64; 15] = [
     1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
 ];
 
+/// The width of the top bar on one line with its file row (at 1280×720 and 100 % it just fits in 1264). `[points]`
+const TOP_BAR_FULL_W: f32 = 1240.0;
+
 fn kib(k: u64) -> String {
     super::format::bytes(k * 1024)
 }
@@ -22,6 +25,9 @@ fn kib(k: u64) -> String {
 /// The top bar: title, file row, baseline, theme and presentation zoom. In presentation mode (`present`) only
 /// the title, the Lessons and Help menus, the theme and the zoom: one row, so the figure keeps the height.
 pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut Vec<Command>) {
+    // Narrower than the whole bar (1280×720 at 150 % and more), the file row folds into a *File* menu: the bar stays
+    // one line and the views keep the height (#19 item 5).
+    let fold = ui.available_width() < TOP_BAR_FULL_W;
     ui.horizontal_wrapped(|ui| {
         ui.heading("gclab").on_hover_text(
             "gclab, the GC energy lab. Drag a knob on the left: the scenario re-runs at once and every view \
@@ -41,7 +47,13 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut V
             }
         });
         if !present {
-            file_row(ui, st, cmds);
+            if fold {
+                ui.menu_button("File", |ui| file_row(ui, st, cmds))
+                    .response
+                    .on_hover_text("Open, save, export and pin");
+            } else {
+                file_row(ui, st, cmds);
+            }
         }
         ui.separator();
         theme_and_zoom(ui, st);

@@ -103,23 +103,21 @@ pub fn ui(
 ) {
     let n = l.lesson.steps.len();
     let step = l.lesson.steps[l.step].clone();
-    let big = if present { 1.25 } else { 1.0 };
-    if present {
-        // One line: at 1280×720 and 150 % a two-line lesson title and a wrapped button row pushed *Reveal* below
-        // the window. The step title below is what the class reads; the full lesson title is on hover.
-        ui.add(
-            egui::Label::new(
-                egui::RichText::new(&l.lesson.title)
-                    .strong()
-                    .size(15.0 * big),
-            )
-            .truncate(),
-        );
-    } else {
-        ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new(&l.lesson.title).strong().size(17.0));
-        });
-    }
+    // Presenting, the text is a quarter larger, unless the window is short in points already (1280×720 at 200 % is
+    // 360 points high): there the zoom has made it large, and the extra quarter pushed the step's text below the fold.
+    let short = ui.ctx().content_rect().height() < 400.0;
+    let big = if present && !short { 1.25 } else { 1.0 };
+    // Wrapped, never cut with "…": a class reads the whole title (#19 item 5). Presenting, it is the size of the step
+    // title, not larger, so at 1280×720 and 200 % two lines of it still leave the step's text in view.
+    let title_size = if present { 15.0 * big } else { 17.0 };
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(&l.lesson.title)
+                .strong()
+                .size(title_size),
+        )
+        .wrap(),
+    );
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(l.step > 0, egui::Button::new("< back"))

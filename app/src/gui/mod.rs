@@ -37,6 +37,8 @@ pub mod headless;
 #[cfg(test)]
 mod kittest_compare_tests;
 #[cfg(test)]
+mod kittest_layout_tests;
+#[cfg(test)]
 mod kittest_tests;
 pub mod lesson;
 pub mod log;

@@ -86,25 +86,46 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: 
             format::secs(dur)
         ));
     });
-    // Wrapped: at a projector's zoom the status message goes to a second line instead of off the edge.
-    ui.horizontal_wrapped(|ui| {
+    // One line at any zoom (#19 item 5): where the whole line does not fit (1280×720 at 150 % and more), the keys
+    // fold to "keys" (the list on hover) and the run's status is cut with "…" (whole on hover); an error wraps.
+    let s = &st.status;
+    let frame = format!("frame {frame_ms:.1} ms");
+    let keys = "keys: Space play/pause · Left/Right previous/next GC · Home/End";
+    let text_w = |t: &str| {
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        ui.painter()
+            .layout_no_wrap(t.to_string(), font, egui::Color32::WHITE)
+            .size()
+            .x
+    };
+    let sep = ui.spacing().item_spacing.x * 2.0 + 1.0;
+    let whole = text_w(&frame) + text_w(keys) + text_w(&s.message) + 3.0 * sep + 40.0;
+    let fits = whole <= ui.available_width();
+    let row = |ui: &mut egui::Ui| {
         if st.computing {
             ui.spinner();
             ui.label("computing…");
             ui.separator();
         }
-        ui.weak(format!("frame {frame_ms:.1} ms")).on_hover_text(
+        ui.weak(frame).on_hover_text(
             "Median time to build a frame (the UI's work, not the GPU's), last 60 frames",
         );
         ui.separator();
-        ui.weak("keys: Space play/pause · Left/Right previous/next GC · Home/End")
-            .on_hover_text("Keyboard shortcuts (when no text field has the focus)");
+        ui.weak(if fits { keys } else { "keys" })
+            .on_hover_text(format!(
+                "Keyboard shortcuts (when no text field has the focus): {keys}"
+            ));
         ui.separator();
-        let s = &st.status;
         if s.is_error {
             ui.colored_label(pal.warn, format!("error: {}", s.message));
         } else {
-            ui.weak(&s.message);
+            ui.add(egui::Label::new(egui::RichText::new(&s.message).weak()).truncate())
+                .on_hover_text(&s.message);
         }
-    });
+    };
+    if s.is_error {
+        ui.horizontal_wrapped(row);
+    } else {
+        ui.horizontal(row);
+    }
 }

@@ -81,13 +81,13 @@ pub fn lanes_image(
     img
 }
 
-/// The lanes plot in `height` points (or a note when the platform has no CPU model).
+/// The lanes plot in `height` points, `width` wide (or a note when the platform has no CPU model).
 pub fn lanes(
     ui: &mut egui::Ui,
     st: &AppState,
     pal: &Palette,
     cmds: &mut Vec<Command>,
-    height: f32,
+    [width, height]: [f32; 2],
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
@@ -136,19 +136,19 @@ pub fn lanes(
         Some(b) => {
             let each = (avail - 40.0) / 2.0;
             ui.label(egui::RichText::new(format!("current: {}", v.label)).small());
-            lanes_plot(ui, st, pal, cmds, v, false, each);
+            lanes_plot(ui, st, pal, cmds, v, false, [width, each]);
             ui.label(
                 egui::RichText::new(format!("baseline: {}", b.label))
                     .small()
                     .color(pal.baseline),
             );
-            lanes_plot(ui, st, pal, cmds, b, true, each);
+            lanes_plot(ui, st, pal, cmds, b, true, [width, each]);
         }
-        None => lanes_plot(ui, st, pal, cmds, v, false, avail),
+        None => lanes_plot(ui, st, pal, cmds, v, false, [width, avail]),
     }
 }
 
-/// One run's lanes in `height` points (texture cached per run and theme in egui's temporary memory).
+/// One run's lanes in `height` points, `width` wide (texture cached per run and theme in egui's temporary memory).
 fn lanes_plot(
     ui: &mut egui::Ui,
     st: &AppState,
@@ -156,7 +156,7 @@ fn lanes_plot(
     cmds: &mut Vec<Command>,
     v: &RunView,
     is_baseline: bool,
-    height: f32,
+    [width, height]: [f32; 2],
 ) {
     let Some(cpu) = &v.cpu else { return };
     let cores = cpu.transitions.len().max(1);
@@ -181,11 +181,15 @@ fn lanes_plot(
             t
         }
     };
-    let resp = time_plot(if is_baseline {
-        "cpu-lanes-baseline"
-    } else {
-        "cpu-lanes"
-    })
+    let resp = time_plot(
+        ui,
+        if is_baseline {
+            "cpu-lanes-baseline"
+        } else {
+            "cpu-lanes"
+        },
+    )
+    .width(width)
     .height(height.max(50.0))
     .include_y(-0.5)
     .include_y(cores as f64 - 0.5)
@@ -202,7 +206,9 @@ fn lanes_plot(
                     String::new()
                 }
             })
-            .label_spacing(4.0..=8.0),
+            .label_spacing(4.0..=8.0)
+            // Custom axes replace time_plot's: the shared width again, so the lanes line up with the plots around.
+            .min_thickness(super::time_y_width(ui)),
     ])
     .show(ui, |p| {
         p.image(
@@ -224,6 +230,15 @@ fn lanes_plot(
         }
         playhead_and_click(p, st, pal)
     });
+    super::note_time_plot(
+        ui,
+        if is_baseline {
+            "cpu-lanes-baseline"
+        } else {
+            "cpu-lanes"
+        },
+        &resp.transform,
+    );
     seek_on_click(resp.inner, cmds);
 }
 
@@ -231,12 +246,13 @@ fn lanes_plot(
 pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
     let h = ui.available_height();
     let base = st.baseline_run().filter(|b| b.cpu.is_some());
+    let w = ui.available_width();
     lanes(
         ui,
         st,
         pal,
         cmds,
-        if base.is_some() { h * 0.5 } else { h * 0.4 },
+        [w, if base.is_some() { h * 0.5 } else { h * 0.4 }],
     );
     let Some(v) = &st.current else { return };
     let Some(cpu) = &v.cpu else { return };
@@ -254,8 +270,10 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     ui.label(egui::RichText::new("CPU power over time").strong());
     let pts = power(cpu);
     let base_pts = base.and_then(|b| b.cpu.as_ref()).map(power);
-    let resp = time_plot("cpu-power")
-        .height(h * 0.22)
+    // A short view (1280×720 at 200 %) gives the histogram under it the room for its axis.
+    let power_h = if h < 400.0 { h * 0.16 } else { h * 0.22 };
+    let resp = time_plot(ui, "cpu-power")
+        .height(power_h.max(40.0))
         .y_axis_label("mW")
         .include_y(0.0)
         .show(ui, |p| {
@@ -269,6 +287,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             p.line(Line::new("CPU power", pts).color(pal.current));
             playhead_and_click(p, st, pal)
         });
+    super::note_time_plot(ui, "cpu-power", &resp.transform);
     seek_on_click(resp.inner, cmds);
     ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());
     // Frequencies in ascending MHz, then offline; the baseline's bars beside the current ones.
@@ -304,9 +323,12 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         .and_then(|b| b.cpu.as_ref())
         .map(|c| bars_of(c, 0.2, pal.baseline));
     let names = keys.clone();
+    let freq_h = (ui.available_height() - 10.0).max(60.0);
+    // A y label longer than a short plot runs up into the heading above it (1280×720 at 200 %): the unit only.
+    let short = freq_h < ui.text_style_height(&egui::TextStyle::Body) * 8.0;
     Plot::new("time-at-freq")
-        .height((ui.available_height() - 10.0).max(60.0))
-        .y_axis_label("% of core time")
+        .height(freq_h)
+        .y_axis_label(if short { "%" } else { "% of core time" })
         .x_grid_spacer(super::category_marks(names.len()))
         .custom_x_axes(vec![
             AxisHints::new_x()

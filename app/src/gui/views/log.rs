@@ -33,7 +33,13 @@ pub fn ui(
             );
             let h = ui.available_height();
             super::pauses::ui(ui, st, log, pal, cmds, h * 0.5);
-            super::occupancy::ui(ui, st, pal, cmds, ui.available_height());
+            super::occupancy::ui(
+                ui,
+                st,
+                pal,
+                cmds,
+                [ui.available_width(), ui.available_height()],
+            );
         }
         ViewKind::Mmu => {
             let h = ui.available_height();

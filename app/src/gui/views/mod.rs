@@ -31,13 +31,47 @@ pub fn time_link() -> Id {
     Id::unique("gclab-time-axis")
 }
 
-/// A time plot: linked x axis and cursor, seconds on x.
-pub fn time_plot(id: &str) -> Plot<'static> {
+/// A time plot: linked x axis and cursor, seconds on x, and the y-axis width every time plot shares
+/// ([`time_y_width`]), so plots stacked in one column put each instant at the same x (#19 item 5).
+pub fn time_plot(ui: &egui::Ui, id: &str) -> Plot<'static> {
     Plot::new(id)
         .link_axis(time_link(), [true, false])
         .link_cursor(time_link(), [true, false])
         .x_axis_label("time [s]")
         .allow_scroll([true, false])
+        .y_axis_min_width(time_y_width(ui))
+        // No margin in time: every time plot spans exactly the run, as the heap map does, so stacked plots show
+        // the same range at the same x (egui_plot's 5 % margin put the occupancy's 0 s right of the map's).
+        .set_margin_fraction(egui::vec2(0.0, 0.05))
+}
+
+/// The y-axis width of a time plot: five digits of tick label and the axis title beside them, in this ui's font.
+/// One width for all: egui_plot sizes each axis to its own labels ("cpu3" vs "2000" mW), which shifted the CPU
+/// power plot against the lanes above it. A label wider than five digits still widens its own plot. `[points]`
+pub fn time_y_width(ui: &egui::Ui) -> f32 {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let digits = ui
+        .painter()
+        .layout_no_wrap("00000".into(), font, egui::Color32::WHITE)
+        .size()
+        .x;
+    // egui_plot: tick labels, then the axis title rotated beside them, one row height and a 25 % gap.
+    digits + ui.text_style_height(&egui::TextStyle::Body) * 1.25 + 4.0
+}
+
+/// Remembers where the time plot `id` drew its data this frame (its frame, axes excluded) and the time range `[s]`
+/// it showed there: an instant's x is then comparable between plots stacked in one column (tests read it with
+/// [`time_plot_frame`]).
+pub fn note_time_plot(ui: &egui::Ui, id: &str, t: &egui_plot::PlotTransform) {
+    let shown = (*t.frame(), [t.bounds().min()[0], t.bounds().max()[0]]);
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(Id::unique(("time-plot-frame", id)), shown));
+}
+
+/// Where the time plot `id` drew its data last and the time range it showed ([`note_time_plot`]).
+#[cfg(test)]
+pub fn time_plot_frame(ctx: &egui::Context, id: &str) -> Option<(Rect, [f64; 2])> {
+    ctx.data(|d| d.get_temp(Id::unique(("time-plot-frame", id))))
 }
 
 /// The playhead line.
@@ -231,6 +265,19 @@ pub fn unavailable(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
     ui.add_space(6.0);
 }
 
+/// Draws `f` in the rest of the view, or, where that is shorter than `need` points, in `need` points inside a
+/// vertical scroll area: a view that cannot fit scrolls rather than cutting its lower plots (#19 item 5).
+pub fn at_least(ui: &mut egui::Ui, id: &str, need: f32, f: impl FnOnce(&mut egui::Ui)) {
+    if ui.available_height() >= need {
+        f(ui);
+        return;
+    }
+    egui::ScrollArea::vertical().id_salt(id).show(ui, |ui| {
+        let w = ui.available_width();
+        ui.allocate_ui(egui::vec2(w, need), f);
+    });
+}
+
 /// Draws the tab row and the chosen view.
 #[allow(clippy::too_many_arguments)] // every view's state, borrowed apart from the app so views stay functions
 pub fn ui(
@@ -317,7 +364,18 @@ pub fn ui(
         return;
     }
     match view {
-        ViewKind::Overview => overview::of_run(ui, st, pal, layout_view, variants, cmds),
+        ViewKind::Overview => {
+            // Narrow and short (1280×720 at 200 % beside the knob panel: 320 × 230 points) the headings wrap and
+            // the lower plots were cut: the overview keeps the height it needs and scrolls (#19 item 5).
+            let need = if ui.available_width() < 480.0 {
+                340.0
+            } else {
+                250.0
+            };
+            at_least(ui, "overview-scroll", need, |ui| {
+                overview::of_run(ui, st, pal, layout_view, variants, cmds);
+            });
+        }
         ViewKind::Layout => {
             let h = ui.available_height();
             layout_view.ui(ui, st, pal, cmds, h);
@@ -329,7 +387,8 @@ pub fn ui(
             ui.separator();
             egui::ScrollArea::vertical().show(ui, |ui| energy::table(ui, st, pal));
         }
-        ViewKind::Cpu => cpu::ui(ui, st, pal, cmds),
+        // Lanes, power and the histogram each need their axis: below 340 points they scroll instead of being cut.
+        ViewKind::Cpu => at_least(ui, "cpu-scroll", 340.0, |ui| cpu::ui(ui, st, pal, cmds)),
         ViewKind::Sweep => sweep::ui(ui, sweep, pal),
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
         ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),

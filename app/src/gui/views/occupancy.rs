@@ -11,16 +11,29 @@ use crate::gui::log::LogView;
 use crate::gui::state::{AppState, Source};
 use crate::gui::theme::Palette;
 
-/// Draws the occupancy plot of what is on screen in `height` points.
-pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+/// Draws the occupancy plot of what is on screen in `height` points; the plot `width` points wide (under the heap
+/// map, the map's plot width, so the two time axes line up).
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    [width, height]: [f32; 2],
+) {
     match &st.source {
         Source::Log(log) => of_log(ui, st, log, pal, cmds, height),
-        _ => of_run(ui, st, pal, cmds, height),
+        _ => of_run(ui, st, pal, cmds, [width, height]),
     }
 }
 
 /// The simulated run's occupancy.
-fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>, height: f32) {
+fn of_run(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    [width, height]: [f32; 2],
+) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
     heading(
@@ -68,7 +81,8 @@ fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         .chain(v.occ_used.iter().copied())
         .fold(0.0, f64::max);
     let top_kib = (peak * 1.15).max(bank_kib);
-    let resp = time_plot("occupancy")
+    let resp = time_plot(ui, "occupancy")
+        .width(width)
         .height(plot_height(ui, start_y, height))
         .y_axis_label("KiB")
         .include_y(0.0)
@@ -115,6 +129,7 @@ fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             }
             playhead_and_click(p, st, pal)
         });
+    super::note_time_plot(ui, "occupancy", &resp.transform);
     seek_on_click(resp.inner, cmds);
 }
 
@@ -168,7 +183,7 @@ fn of_log(
         .chain(&log.heap_before)
         .map(|p| p.y)
         .fold(0.0, f64::max);
-    let resp = time_plot("log-heap")
+    let resp = time_plot(ui, "log-heap")
         .height(plot_height(ui, start_y, height))
         .y_axis_label("MiB")
         .include_x(0.0)

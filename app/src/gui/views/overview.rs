@@ -38,13 +38,20 @@ pub fn of_run(
             (true, false) => h * 0.45,
             _ => h * 0.6,
         };
+        // What the plots under the map need at least: each a heading, a folded legend and a 60-point plot. A short
+        // column (1280×720 at 200 %) takes it from the map instead of cutting the occupancy's heading (#19 item 5).
+        let row = ui.text_style_height(&egui::TextStyle::Body);
+        let under = (row * 2.8 + 66.0) * if has_cpu { 2.0 } else { 1.0 };
+        let map_h = map_h.min(h - under).max(row * 2.8 + 80.0);
         layout_view.ui(ui, st, pal, cmds, map_h);
         let rest = ui.available_height();
+        // The time plots under the map are as wide as the map's plot: one x for each instant (#19 item 5).
+        let w = super::layout::map_plot_width(ui.available_width());
         if has_cpu {
-            super::occupancy::ui(ui, st, pal, cmds, rest * 0.42);
-            super::cpu::lanes(ui, st, pal, cmds, ui.available_height());
+            super::occupancy::ui(ui, st, pal, cmds, [w, rest * 0.42]);
+            super::cpu::lanes(ui, st, pal, cmds, [w, ui.available_height()]);
         } else {
-            super::occupancy::ui(ui, st, pal, cmds, rest);
+            super::occupancy::ui(ui, st, pal, cmds, [w, rest]);
         }
     });
     region(ui, right, |ui| {
@@ -76,7 +83,13 @@ pub fn of_log(
     let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
     region(ui, left, |ui| {
         super::pauses::ui(ui, st, log, pal, cmds, left.height() * 0.5);
-        super::occupancy::ui(ui, st, pal, cmds, ui.available_height());
+        super::occupancy::ui(
+            ui,
+            st,
+            pal,
+            cmds,
+            [ui.available_width(), ui.available_height()],
+        );
     });
     region(ui, right, |ui| {
         super::mmu::plot(ui, st, pal, variants, cmds, right.height() * 0.55);

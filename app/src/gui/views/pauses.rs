@@ -88,7 +88,7 @@ pub fn ui(
             (m.max(p[1]), e.max(p[0]))
         })
     });
-    let resp = time_plot("log-pauses")
+    let resp = time_plot(ui, "log-pauses")
         .height(plot_height(ui, start_y, height))
         .y_axis_label("pause [ms]")
         .include_x(0.0)

@@ -39,11 +39,12 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
         .iter()
         .map(|p| [(p.k as f64).log10(), p.heap_j * 1e3])
         .collect();
-    let h = ui.available_height() - 140.0;
+    let h = (ui.available_height() - 140.0).max(120.0);
     Plot::new("sweep")
-        .height(h.max(120.0))
+        .height(h)
         .legend(Legend::default())
-        .y_axis_label("heap energy [mJ]")
+        // A label longer than a short plot runs up into the heading (1280×720 at 200 %): the unit only there.
+        .y_axis_label(if h < 170.0 { "mJ" } else { "heap energy [mJ]" })
         .custom_x_axes(vec![
             AxisHints::new_x()
                 .label("k (allocations between collections, log scale)")

@@ -155,11 +155,21 @@ pub fn ui(
         ui.text_style_height(&egui::TextStyle::Body) + 4.0
     };
     // Three plots, x tick labels on the last only (the axes are linked): it gets their room on top of its share.
-    let gap = ui.spacing().item_spacing.y;
-    let axis_h = ui.text_style_height(&egui::TextStyle::Body) * 2.6;
+    // Between two plots half a text row, so the 0 of one y axis and the top label of the next do not touch.
+    let text_h = ui.text_style_height(&egui::TextStyle::Body);
+    let gap = ui.spacing().item_spacing.y + text_h * 0.5;
+    let axis_h = text_h * 2.6;
     // What is left, not a fixed floor: at 1280×720 and 150 % a 240-point floor pushed the heap-size axis off the
-    // window. Each plot keeps at least 36 points.
-    let room = (ui.available_height() - note_h - 3.0 * gap).max(3.0 * 36.0 + axis_h);
+    // window. Each plot keeps at least 30 points; where even that does not fit (1280×720 at 200 % beside a lesson)
+    // the x-axis title is cut short to "heap size" on one line rather than off the window (#19 item 5).
+    let free = ui.available_height() - note_h - 3.0 * gap;
+    let tight = free < 3.0 * 40.0 + axis_h;
+    let x_title = if tight {
+        "heap size"
+    } else {
+        "heap size (log scale: each step doubles it)"
+    };
+    let room = free.max(3.0 * 30.0 + axis_h);
     let each = ((room - axis_h) / 3.0).floor();
     let x_of = |kib: u64| (kib.max(1) as f64).log2();
     let here = x_of(r.current_heap_kib);
@@ -191,7 +201,7 @@ pub fn ui(
             ])
             .custom_x_axes(vec![
                 AxisHints::new_x()
-                    .label("heap size (log scale: each step doubles it)")
+                    .label(x_title)
                     .formatter(|m, _| heap_tick(m.value))
                     .label_spacing(28.0..=40.0),
             ]);
@@ -236,6 +246,7 @@ pub fn ui(
             );
         }
     });
+    ui.add_space(text_h * 0.5);
     let pause = series(&|p| Some(p.max_pause_ms));
     plot("tradeoff-pause", "max pause [ms]", false).show(ui, |p| {
         p.vline(marker());
@@ -248,6 +259,7 @@ pub fn ui(
             LineStyle::Solid,
         );
     });
+    ui.add_space(text_h * 0.5);
     let mmu = series(&|p| p.minmu_at(window));
     plot("tradeoff-mmu", "MinMU", true)
         .include_y(1.0)

@@ -26,6 +26,12 @@ fn now_w(avail_w: f32) -> f32 {
     (avail_w * 0.3).clamp(100.0, 150.0)
 }
 
+/// Width of the map's plot in a column `avail_w` wide: the rest goes to the "heap at the playhead" column. Time plots
+/// under the map in the overview take this width too, so an instant has one x in all of them. `[points]`
+pub fn map_plot_width(avail_w: f32) -> f32 {
+    (avail_w - now_w(avail_w) - 12.0).max(100.0)
+}
+
 /// What a raster depends on: run generation, visible range (bits), pixel size, theme.
 type RasterKey = (u64, [u64; 4], [usize; 2], [u8; 4]);
 
@@ -152,13 +158,16 @@ impl LayoutView {
                 .then(|| (i.smooth_scroll_delta.y * zoom_speed).exp())
         });
         ui.horizontal(|ui| {
-            let plot = time_plot(if is_baseline {
-                "layout-baseline"
-            } else {
-                "layout"
-            })
+            let plot = time_plot(
+                ui,
+                if is_baseline {
+                    "layout-baseline"
+                } else {
+                    "layout"
+                },
+            )
             .height(height)
-            .width((avail_w - now_w(avail_w) - 12.0).max(100.0))
+            .width(map_plot_width(avail_w))
             // A label longer than a short plot would run up into the legend.
             .y_axis_label(if height < 130.0 {
                 "KiB"
@@ -316,6 +325,15 @@ impl LayoutView {
             let bounds = *resp.transform.bounds();
             self.shown_t[usize::from(is_baseline)] = [bounds.min()[0], bounds.max()[0]];
             self.map_rect[usize::from(is_baseline)] = Some(frame);
+            super::note_time_plot(
+                ui,
+                if is_baseline {
+                    "layout-baseline"
+                } else {
+                    "layout"
+                },
+                &resp.transform,
+            );
             now_column(
                 ui,
                 now_w(avail_w),

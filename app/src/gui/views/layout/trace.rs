@@ -171,7 +171,7 @@ pub fn map(
     let avail_w = ui.available_width();
     let dur = t.duration_s();
     ui.horizontal(|ui| {
-        let resp = time_plot("trace-layout")
+        let resp = time_plot(ui, "trace-layout")
             .height(h)
             .width((avail_w - NOW_W - 12.0).max(100.0))
             .y_axis_label("address [KiB]")
