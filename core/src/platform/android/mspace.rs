@@ -208,7 +208,10 @@ mod tests {
         assert_eq!((m.scattered, m.top, m.footprint), (400, 0, 1100));
         assert!(!m.fits(2), "400 B free in holes, yet the tail fails");
         m.grow_for(400);
-        assert!(m.fits(400), "dvmHeapSourceAllocAndGrow lifts the limit for it");
+        assert!(
+            m.fits(400),
+            "dvmHeapSourceAllocAndGrow lifts the limit for it"
+        );
     }
 
     #[test]
@@ -217,11 +220,19 @@ mod tests {
         m.allocate(1000);
         m.snapshot(0.0, 40.0);
         m.free(600);
-        assert_eq!((m.runs, m.scattered), (600, 0), "all of it came from the top");
+        assert_eq!(
+            (m.runs, m.scattered),
+            (600, 0),
+            "all of it came from the top"
+        );
         m.allocate(600);
         m.snapshot(0.0, 40.0);
         m.free(600);
-        assert_eq!((m.runs, m.scattered), (0, 600), "all of it went into holes, isolated");
+        assert_eq!(
+            (m.runs, m.scattered),
+            (0, 600),
+            "all of it went into holes, isolated"
+        );
         let mut c = m.clone();
         c.snapshot(0.99, 40.0);
         assert!(c.free_run_share > 0.99, "nearly everything dead coalesces");
