@@ -2,6 +2,8 @@
 
 /// The heap lock on android-krait: computing mutators stop at their next allocation while the collector holds it.
 mod android_allocation;
+/// Issue #16 mechanism 3: allocation failure below the soft limit (dlmalloc's footprint limit, fragments, the tail).
+mod android_frag;
 mod android_heap_lock;
 /// The android-krait heap map: pieces placed first-fit, never moved, agreeing with the occupancy timeline.
 mod android_layout;
