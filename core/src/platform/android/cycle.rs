@@ -88,6 +88,7 @@ impl Sim<'_> {
             arrivals: Default::default(),
             scanning: None,
             to_scan: 0,
+            scanned: Vec::new(),
             restore_nice,
         });
         self.cycle_advance();
@@ -339,6 +340,9 @@ impl Sim<'_> {
                         c.scanning.take()
                     });
                     if let Some(x) = x {
+                        if let Some(c) = self.cycle.as_mut() {
+                            c.scanned.push(x);
+                        }
                         self.resume_one(x);
                     }
                     self.set_phase(Ph::FlyScan);

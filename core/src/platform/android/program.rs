@@ -135,7 +135,11 @@ impl Sim<'_> {
             return;
         }
         let collector = self.cycle.as_ref().map(|c| c.collector);
-        if self.suspending && collector != Some(t) {
+        // CMSFly (§3.2, `android.gc.fly_scanned_run`): a thread whose roots are scanned runs on; only the others
+        // stop at the safepoint.
+        let scanned = self.cfg.gc.fly_scanned_run
+            && self.cycle.as_ref().is_some_and(|c| c.scanned.contains(&t));
+        if self.suspending && collector != Some(t) && !scanned {
             self.threads[t].deferred = Some(r);
             self.threads[t].state = TState::Blocked(Block::Suspended);
             self.start_pause(t, PauseKind::Safepoint);

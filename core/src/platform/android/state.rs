@@ -233,6 +233,8 @@ pub(super) struct Cycle {
     pub(super) arrivals: VecDeque<usize>,
     pub(super) scanning: Option<usize>,
     pub(super) to_scan: u32,
+    /// CMSFly: threads whose roots are scanned and that were resumed (`android.gc.fly_scanned_run`).
+    pub(super) scanned: Vec<usize>,
     pub(super) restore_nice: i32,
 }
 

@@ -189,6 +189,12 @@ pub struct AndroidGcCosts {
     /// process's native malloc heap [P: HeapSource.cpp], whose size no benchmark publishes. `[µs]`, default 100
     /// [E] (a native heap of a few MiB, ~10⁴ chunks at ~10 ns), range 0–10⁶.
     pub trim_native_us: f64,
+    /// CMSFly (SYSTOR'15 §3.2: "Once a mutator thread has had its stack roots marked we immediately signal it to
+    /// resume execution"): a thread resumed after its scan that blocks and is woken again before the last
+    /// thread's scan runs on. False (the model before, the default until the calibration search decides): it is
+    /// stopped at a safepoint again and waits for the end of the whole root phase — a global safepoint §3.2's
+    /// on-the-fly scan does not have.
+    pub fly_scanned_run: bool,
 }
 
 impl Default for AndroidGcCosts {
@@ -219,6 +225,7 @@ impl Default for AndroidGcCosts {
             trim_locked: false,
             trim_ns_per_chunk: 10.0,
             trim_native_us: 100.0,
+            fly_scanned_run: false,
         }
     }
 }
