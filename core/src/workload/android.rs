@@ -64,6 +64,17 @@ pub struct AndroidProfile {
     /// publishes its size tail. `[android.large_objects]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub large_objects: Option<LargeObjects>,
+    /// The object-size tail (issue #16 mechanism 3; used only under `android.heap.footprint_limit`): the share of
+    /// the allocated bytes in objects of 256 B or more (dlmalloc's MIN_LARGE_SIZE: served best-fit from the tree
+    /// bins) — arrays and strings' `char[]` — too large for the holes a sweep leaves between small live objects,
+    /// so they need a run of dead objects or dlmalloc's top chunk. Table 1 gives only the mean object size; the
+    /// tail is not published. Default 0.1 [E], range 0–0.5 (docs/models-android.md, "Calibration").
+    #[serde(default = "tail_share")]
+    pub tail_share: f64,
+}
+
+fn tail_share() -> f64 {
+    0.1
 }
 
 /// `[android.large_objects]`: a share of the allocated bytes requested as single objects, each succeeding or
@@ -154,6 +165,7 @@ impl AndroidProfile {
         check("background_work_us", self.background_work_us, 0.0, 1e7)?;
         check("compilations", f64::from(self.compilations), 0.0, 1e7)?;
         check("compile_us", self.compile_us, 0.0, 1e7)?;
+        check("tail_share", self.tail_share, 0.0, 0.5)?;
         if let Some(l) = &self.large_objects {
             check("large_objects.share", l.share, 0.0, 0.95)?;
             check("large_objects.min_kib", l.min_kib, 1.0, 1024.0 * 1024.0)?;
@@ -205,6 +217,7 @@ impl AndroidProfile {
             compilations: 0,
             compile_us: jit_work(),
             large_objects: None,
+            tail_share: tail_share(),
         });
         p.allocated_mib = s.allocated_bytes / MIB;
         p.live_mib = s.mean_live_bytes / MIB;

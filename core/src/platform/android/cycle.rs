@@ -262,6 +262,9 @@ impl Sim<'_> {
             l.reclaim(batch.iter().map(|p| p.1), SimTime(self.now));
         }
         self.allocated -= freed_heap;
+        if let Some(m) = self.mspace.as_mut() {
+            m.free(freed_heap);
+        }
         self.dead -= freed;
         // The timeline shows the sweep's frees, not only the allocations that follow them — about eight samples
         // per sweep, however many buffers it flushes.
@@ -387,6 +390,11 @@ impl Sim<'_> {
             c.mark_bytes = self.live;
         }
         c.allocated_at_mark = self.clock_bytes;
+        let dead_share = c.reclaim_bytes as f64 / (c.reclaim_bytes + c.mark_bytes).max(1) as f64;
+        let mean = self.prof.mean_object_bytes();
+        if let Some(m) = self.mspace.as_mut() {
+            m.snapshot(dead_share, mean);
+        }
         c.heap_before = self.allocated;
         self.live_at_gc_sum += self.live as f64;
         self.live_at_gc_n += 1;
@@ -500,6 +508,10 @@ impl Sim<'_> {
         self.suspending = false;
         // Every batch has freed its share (free_batch).
         let freed = c.reclaim_bytes;
+        let frag = self.cfg.heap.frag_share;
+        if let Some(m) = self.mspace.as_mut() {
+            m.settle(frag);
+        }
         self.resize_heap(c.minor);
         self.gc_events.push(GcEvent {
             start: SimTime(c.start),

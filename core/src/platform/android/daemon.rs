@@ -117,6 +117,9 @@ impl Sim<'_> {
             l.trim();
         }
         self.footprint = self.allocated;
+        if let Some(m) = self.mspace.as_mut() {
+            m.trim();
+        }
         if self.trim_work.take().is_some() {
             self.trim_holds_lock = false;
             self.unlock(d);

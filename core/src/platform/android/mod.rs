@@ -19,6 +19,7 @@ mod cycle;
 mod daemon;
 pub mod heap_sizing;
 mod layout;
+mod mspace;
 mod placement;
 mod program;
 mod sched;
@@ -190,6 +191,10 @@ pub fn simulate(
         pieces: BinaryHeap::new(),
         soft_limit: soft,
         footprint: initial_live,
+        mspace: cfg
+            .heap
+            .footprint_limit
+            .then(|| mspace::Mspace::new(initial_live, soft, prof.tail_share)),
         conc_start,
         major_soft_limit: soft,
         young_room: soft,

@@ -24,6 +24,9 @@ impl Sim<'_> {
             if self.allocated > self.major_soft_limit {
                 self.next_major = true;
             }
+            if let Some(m) = self.mspace.as_mut() {
+                m.set_limit(soft);
+            }
             return;
         }
         // Mechanism 5: Dalvik sizes from `bytesAllocated` after the sweep (survivors + floating garbage + what
@@ -34,6 +37,9 @@ impl Sim<'_> {
         };
         let l = limits_after_gc(live, &params);
         self.soft_limit = l.soft_limit_bytes;
+        if let Some(m) = self.mspace.as_mut() {
+            m.set_limit(l.soft_limit_bytes);
+        }
         self.conc_start = l.concurrent_start_bytes;
         self.major_soft_limit = l.soft_limit_bytes;
         self.young_room = l.soft_limit_bytes.saturating_sub(self.allocated);
@@ -95,7 +101,11 @@ impl Sim<'_> {
             };
             self.pieces.push(Reverse((death, b, self.epoch, piece)));
         }
-        self.allocated += self.heap_bytes(n);
+        let heap = self.heap_bytes(n);
+        self.allocated += heap;
+        if let Some(m) = self.mspace.as_mut() {
+            m.allocate(heap);
+        }
         self.footprint = self.footprint.max(self.allocated);
         self.live += n;
         self.young_alloc += n;

@@ -214,6 +214,14 @@ impl Sim<'_> {
                 .is_none_or(|l| l.fits_whole(n, self.soft_limit))
     }
 
+    /// Whether the mspace can place mutator `i`'s pending request of `need` chunk bytes below its footprint
+    /// limit (`android.heap.footprint_limit`): always without it, after a grow, and for a large object (the heap
+    /// map decides those, [`Sim::fits_whole`]).
+    fn fits_mspace(&self, i: usize, need: u64) -> bool {
+        let m = &self.mutators[i];
+        m.large || m.grown || self.mspace.as_ref().is_none_or(|s| s.fits(need))
+    }
+
     /// Objects in mutator `i`'s pending request of `n` bytes: one for a large object.
     fn request_objects(&self, i: usize, n: u64) -> f64 {
         if self.mutators[i].large {
@@ -348,12 +356,17 @@ impl Sim<'_> {
         let n = self.mutators[i].cohort;
         // bytesAllocated counts chunks (android.heap.chunk_accounting).
         let need = self.heap_bytes(n);
-        let fits_soft = self.allocated + need <= self.soft_limit && self.fits_whole(i, n);
+        let fits_soft = self.allocated + need <= self.soft_limit
+            && self.fits_whole(i, n)
+            && self.fits_mspace(i, need);
         let fits_growth = self.allocated + need <= self.growth_limit;
         let bg = self.kind == CollectorKind::Bg;
         if fits_soft || (bg && fits_growth) {
             if !fits_soft {
                 self.signal_daemon(Trigger::Alloc);
+                if let Some(m) = self.mspace.as_mut() {
+                    m.grow_for(need);
+                }
             }
             // The cohort's last allocation (the others were interleaved with its compute).
             let ns = self.request_objects(i, n).min(1.0) * self.cfg.gc.alloc_ns_per_object;
@@ -364,10 +377,16 @@ impl Sim<'_> {
         let retried = self.mutators[i].after_gc_for_alloc;
         let large = self.mutators[i].large;
         if !fits_soft && !bg && !retried && !large && self.soft_limit > self.allocated {
-            // The cohort's objects are allocated one by one: those below the soft limit succeed, the first one
-            // past it fails (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB
-            // between the concurrent trigger and the limit by up to a cohort.
-            let room = self.request_bytes(self.soft_limit - self.allocated);
+            // The cohort's objects are allocated one by one: those below the soft limit (and, under
+            // `android.heap.footprint_limit`, those the mspace can place) succeed, the first one past it fails
+            // (models.md §1.3) — the cohort is not refused whole, which would shrink the 128 KiB between the
+            // concurrent trigger and the limit by up to a cohort.
+            let soft_room = self.soft_limit - self.allocated;
+            let room = self
+                .mspace
+                .as_ref()
+                .map_or(soft_room, |m| m.fit_prefix(need).min(soft_room));
+            let room = self.request_bytes(room);
             self.allocate_part(t, room);
         }
         if self.cycle.is_some() {
@@ -395,6 +414,9 @@ impl Sim<'_> {
                 // Grow: the soft limit, and for a large object the footprint, give way for this allocation
                 // (dvmHeapSourceAllocAndGrow).
                 self.soft_limit = self.soft_limit.max(self.allocated + need);
+                if let Some(m) = self.mspace.as_mut() {
+                    m.grow_for(need);
+                }
                 self.mutators[i].grown = true;
                 self.mutators[i].after_gc_for_alloc = false;
                 self.mutator_locked(t);

@@ -295,6 +295,8 @@ pub(super) struct Sim<'a> {
     /// The heap's extent: the most bytes allocated since the last trim (bg forces allocations past the soft
     /// limit; `android.gc.bg_trim`). `[bytes]`
     pub(super) footprint: u64,
+    /// dlmalloc's free space below the footprint limit (`android.heap.footprint_limit`, mechanism 3).
+    pub(super) mspace: Option<super::mspace::Mspace>,
     pub(super) conc_start: Option<u64>,
     pub(super) major_soft_limit: u64,
     pub(super) young_room: u64,

@@ -46,6 +46,19 @@ pub struct AndroidHeap {
     /// objects. Large objects are charged the same share (a simplification: the presets have none). `[bytes]`,
     /// range 0–64.
     pub chunk_overhead_bytes: f64,
+    /// Issue #16 mechanism 3, allocation failure below the soft limit ([`super::mspace`]): Dalvik's `setSoftLimit`
+    /// lets the mspace's *footprint* grow to the target (`mspace_set_footprint_limit`) whenever the target is
+    /// above the current footprint, so a request fails when no free chunk holds it and the top chunk cannot
+    /// grow — with bytes free in holes too small for it (the object-size tail, `workload.android.tail_share`)
+    /// or in fragments (`frag_share`), before `bytesAllocated` reaches the concurrent trigger [P: Dalvik
+    /// android-4.3_r1 vm/alloc/HeapSource.cpp `setSoftLimit`, `dvmHeapSourceAlloc`, `getAllocLimit`;
+    /// dlmalloc's bins]. Default false (new; the calibration search decides); false: only `bytesAllocated`
+    /// against the soft limit (the model before).
+    pub footprint_limit: bool,
+    /// Under `footprint_limit`: the share of the free bytes below dlmalloc's top chunk, after a collection,
+    /// that lie in chunks no later request fits (isolated dead objects between live ones, split remainders).
+    /// Default 0.05 [E], range 0–0.3 (docs/models-android.md, "Calibration").
+    pub frag_share: f64,
 }
 
 /// The "live" bytes `dvmHeapSourceGrowForUtilization` sizes the heap from.
@@ -77,6 +90,8 @@ impl Default for AndroidHeap {
             sizing_live: SizingLive::BytesAllocated,
             chunk_accounting: false,
             chunk_overhead_bytes: 6.0,
+            footprint_limit: false,
+            frag_share: 0.05,
         }
     }
 }
@@ -443,6 +458,7 @@ impl AndroidConfig {
             0.0,
             64.0,
         )?;
+        finite_in("heap.frag_share", h.frag_share, 0.0, 0.9)?;
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
         for (f, v) in [
