@@ -36,6 +36,9 @@ UNKNOWNS = [
     ("android.gc.trim_native_us", 0, 1000, 100, "trim's dlmalloc_trim + inspect_all over the native heap [µs]"),
     ("large_share", 0.0, 0.3, 0.0, "share of bytes in large objects: javac, Pandora, Quadrant (Table 1 GC-ALLOC ≥ 4)"),
     ("large_min_kib", 128, 1024, 256, "smallest large object [KiB]; largest = 2 × (bitmaps, I/O buffers)"),
+    # Mechanism 3's allocation failure below the soft limit (android.heap.footprint_limit; core/src/platform/android/mspace.rs).
+    ("android.heap.frag_share", 0.0, 0.3, 0.05, "free bytes below dlmalloc's top in chunks no later request fits (mspace.rs)"),
+    ("workload.android.tail_share", 0.0, 0.5, 0.1, "allocated bytes in objects ≥ 256 B (dlmalloc MIN_LARGE_SIZE; arrays, char[]), all benchmarks"),
 ]
 INTEGER = {"mutators_dacapo", "mutators_quadrant", "mutators_pandora", "android.sched.background_nice"}
 # Per-benchmark unknowns: key → benchmarks it applies to.
@@ -54,6 +57,7 @@ SWITCHES = [
     ("android.heap.chunk_accounting", "true", "false"),
     ("android.gc.sweep_per_buffer", "true", "false"),
     ("android.gc.trim_locked", "true", "false"),
+    ("android.heap.footprint_limit", "true", "false"),  # mechanism 3: setSoftLimit's footprint limit (issue-16)
 ]
 SYSTEM_ON = "android.system.enabled=true"
 
