@@ -851,8 +851,9 @@ fn issue_21_span_beyond_the_time_cap_is_an_error_never_a_wrong_mmu() {
     );
 }
 
-/// Issue 21 item 3: a span reaching past the data counted unobserved time as the program running — at a 100 s
-/// window the G1 log gave 0.9796 instead of 0.9148. The span is clamped to the data, and the output says so.
+/// Issue 21 item 3: a span reaching past a GC log counted unobserved time as the program running — at a 100 s
+/// window the G1 log gave 0.9796 instead of 0.9148. The span is clamped to the log, and the output says so. (A
+/// pause CSV lists only pauses: its span is the user's, as `mmu_oracle::the_cli_reproduces_go` relies on.)
 #[test]
 fn issue_21_span_beyond_the_data_is_clamped_never_a_different_mmu() {
     let log = jvm_log("jdk17-g1-xmx128m");

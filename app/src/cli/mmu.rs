@@ -138,11 +138,16 @@ fn measure(
     drop(shown);
     let data_span_ns = data.default_span_ns();
     let mut warnings = data.warnings().messages();
-    // A span reaching past what the input covers would count unobserved time as the program running (a wrong,
-    // too-high MMU at long windows): it is clamped to the data and the output says so (#21 item 3).
+    // A GC log says which time it covers (its lines' time stamps from the process's start): a span reaching past
+    // that would count unobserved time as the program running (a wrong, too-high MMU at long windows), so it is
+    // clamped to the log and the output says so (#21 item 3). A pause or utilisation CSV lists only the pauses (or
+    // steps): there the observation span is the user's to give, as Go's traces do, and it is taken as given.
     let span_ns = match span {
         None => data_span_ns,
-        Some((a, b)) if a < data_span_ns.0 || b > data_span_ns.1 => {
+        Some((a, b))
+            if matches!(format, Format::Jvm | Format::Logcat)
+                && (a < data_span_ns.0 || b > data_span_ns.1) =>
+        {
             let clamped = (a.max(data_span_ns.0), b.min(data_span_ns.1));
             if clamped.1 <= clamped.0 {
                 return Err(CliError::input(format!(
