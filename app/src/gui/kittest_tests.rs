@@ -602,7 +602,7 @@ fn kittest_a_recorded_trace_opens_in_the_heap_layout_view_and_scrubs() {
 }
 
 /// Steps frames until the lesson's claims are computed and the step's run or log is on screen (at most 60 s).
-fn wait_for_lesson(h: &mut H) {
+pub(super) fn wait_for_lesson(h: &mut H) {
     let t0 = Instant::now();
     loop {
         h.step();

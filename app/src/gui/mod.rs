@@ -37,9 +37,12 @@ pub mod headless;
 #[cfg(test)]
 mod kittest_compare_tests;
 #[cfg(test)]
+mod kittest_lesson_tests;
+#[cfg(test)]
 mod kittest_tests;
 pub mod lesson;
 pub mod log;
+mod marks;
 pub mod pareto;
 pub mod persist;
 mod resim;

@@ -179,7 +179,8 @@ impl GclabApp {
         }
         let dropped: Vec<egui::DroppedFileHandle> = ctx.input(|i| i.raw.dropped_files.clone());
         for f in dropped {
-            if !log::is_scenario_path(f.path()) && f.path().exists() {
+            let lesson = gclab_core::lesson::is_lesson_file(f.path());
+            if (lesson || !log::is_scenario_path(f.path())) && f.path().exists() {
                 self.commands
                     .push(Command::LoadFile(f.path().to_path_buf()));
                 continue;
