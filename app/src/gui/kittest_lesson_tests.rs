@@ -69,7 +69,7 @@ fn kittest_a_lesson_file_opens_like_a_scenario_and_each_highlight_is_drawn_where
         .lesson
         .as_ref()
         .expect("the lesson file opened as a lesson");
-    assert_eq!(l.lesson.id, "my-lesson");
+    assert_eq!(l.lesson.id, "my-lesson", "the file's lesson");
     assert!(
         !app(&h).state.status.is_error,
         "{}",

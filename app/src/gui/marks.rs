@@ -154,8 +154,8 @@ mod tests {
             ],
             Some([200.0, 400.0]),
         ));
-        assert_eq!(m.time_range_s, Some([0.2, 0.4]));
-        assert_eq!(m.step_token, 1);
+        assert_eq!(m.time_range_s, Some([0.2, 0.4]), "the range in seconds");
+        assert_eq!(m.step_token, 1, "one step applied");
         let t = m.time_marks(&[[0.01, 0.02], [0.3, 0.31]]);
         assert_eq!(
             t,
@@ -187,6 +187,9 @@ mod tests {
             "bank 8 of 4 is past the heap: not drawn"
         );
         m.clear();
-        assert!(m.time_marks(&[[0.0, 1.0]]).is_empty() && m.time_range_s.is_none());
+        assert!(
+            m.time_marks(&[[0.0, 1.0]]).is_empty() && m.time_range_s.is_none(),
+            "no lesson: nothing marked"
+        );
     }
 }

@@ -436,14 +436,18 @@ mod tests {
         // #19 item 4: the android trade-off swept heap.size ⅛–8× the preset's 96 MiB and drew 13 identical points
         // (the growth limit binds only near the live size). Its sweep is targetUtil 0.1–0.9: the knob acts.
         let base = Scenario::preset("android/lusearch").expect("preset");
-        assert_eq!(tradeoff_mode(base.platform()), SweepMode::TargetUtil);
+        assert_eq!(
+            tradeoff_mode(base.platform()),
+            SweepMode::TargetUtil,
+            "android sweeps targetUtil"
+        );
         assert_eq!(
             tradeoff_mode(Scenario::default_preset().expect("default").platform()),
             SweepMode::HeapSize,
             "kvm-soc keeps the heap-size sweep"
         );
         let jobs = target_util_jobs(&base);
-        assert_eq!(jobs.len(), TARGET_UTILS.len());
+        assert_eq!(jobs.len(), TARGET_UTILS.len(), "one point per targetUtil");
         let points: Vec<SweepPoint> = [0, 4, 8]
             .iter()
             .map(|&i| {
@@ -455,7 +459,8 @@ mod tests {
             .collect();
         assert_eq!(
             points.iter().map(|p| p.target_util).collect::<Vec<_>>(),
-            vec![0.1, 0.5, 0.9]
+            vec![0.1, 0.5, 0.9],
+            "the points carry their targetUtil"
         );
         for w in points.windows(2) {
             assert!(

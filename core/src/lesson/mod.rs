@@ -455,7 +455,10 @@ mod tests {
         let renamed = dir.join("lesson.txt");
         std::fs::write(&renamed, BUILTIN[0].1).expect("write");
         assert!(!is_lesson_file(&renamed), "only a .toml name is a lesson");
-        assert!(!is_lesson_file(&dir.join("absent.toml")));
+        assert!(
+            !is_lesson_file(&dir.join("absent.toml")),
+            "no file, no lesson"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

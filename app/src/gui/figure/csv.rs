@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 use crate::gui::analysis::RunView;
 use crate::gui::format::csv_ms;
 use crate::gui::log::LogView;
-use crate::gui::source::Shown as _;
 use crate::gui::state::{AppState, Source, ViewKind};
 use crate::gui::sweep::SweepState;
 use crate::gui::trace::TraceReplay;
@@ -48,7 +47,7 @@ pub fn view_csv(st: &AppState, sweep: &SweepState, tradeoff: &SweepState) -> Str
         ViewKind::Layout => occupancy(v, base),
         _ => {
             let mut s = String::from(LONG);
-            for (series, run) in [("current", Some(v)), ("baseline", base)] {
+            for (series, run) in [("current", Some(&**v)), ("baseline", base)] {
                 let Some(run) = run else { continue };
                 for o in &run.run.occupancy {
                     let t = o.time.0 as f64 * 1e-9;
@@ -65,7 +64,7 @@ pub fn view_csv(st: &AppState, sweep: &SweepState, tradeoff: &SweepState) -> Str
                 let _ = writeln!(a, "minmu window_ms,{l}");
                 a
             }));
-            for (series, run) in [("current", Some(v)), ("baseline", base)] {
+            for (series, run) in [("current", Some(&**v)), ("baseline", base)] {
                 let Some(run) = run else { continue };
                 for (name, j) in parts(run) {
                     let _ = writeln!(s, "energy J,{series},{name},{j}");
@@ -350,7 +349,8 @@ mod tests {
         st.baseline = Some(Pinned::Run(v.clone()));
         assert_eq!(
             header(&mut st, ViewKind::Energy, &none),
-            "part,energy_j,baseline_energy_j"
+            "part,energy_j,baseline_energy_j",
+            "the baseline's energy beside the current"
         );
         st.settings.view = ViewKind::Mmu;
         assert!(
@@ -399,16 +399,22 @@ mod tests {
         let none = SweepState::default();
         assert_eq!(
             header(&mut st, ViewKind::Mmu, &none),
-            "series,window_ms,minmu"
+            "series,window_ms,minmu",
+            "the log's MinMU curve, not its pauses"
         );
         assert_eq!(
             header(&mut st, ViewKind::Overview, &none),
-            "plot,series,x,y"
+            "plot,series,x,y",
+            "the log overview's plots"
         );
         let csv = view_csv(&st, &none, &none);
         for plot in ["\npause ms,", "\nheap MiB,", "\nminmu window_ms,current,"] {
             assert!(csv.contains(plot), "the log overview's {plot} rows");
         }
-        assert_eq!(header(&mut st, ViewKind::Energy, &none), "note");
+        assert_eq!(
+            header(&mut st, ViewKind::Energy, &none),
+            "note",
+            "a log has no energy"
+        );
     }
 }

@@ -71,7 +71,7 @@ fn draw(p: &mut PlotUi<'_>, m: Mark, pal: &Palette) {
 }
 
 fn drawn_id() -> Id {
-    Id::new("lesson-marks-drawn")
+    Id::unique("lesson-marks-drawn")
 }
 
 /// The marks the plots drew in the last frame that drew any (tests read what is on screen).
@@ -108,7 +108,7 @@ pub fn zoom_once(p: &mut PlotUi<'_>, st: &AppState) -> Option<[f64; 2]> {
     if token == 0 {
         return None;
     }
-    let key = Id::new("lesson-zoom").with(p.response().id);
+    let key = Id::unique("lesson-zoom").with(p.response().id);
     let ctx = p.ctx().clone();
     if ctx.data(|d| d.get_temp::<u64>(key)) == Some(token) {
         return None;
