@@ -475,7 +475,7 @@ fn open_checks_the_files_kind_before_the_window_and_a_file_of_no_kind_is_bad_inp
         "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
     )
     .expect("write");
-    for p in [passwd.clone(), d.join("absent.log")] {
+    for p in [passwd, d.join("absent.log")] {
         let o = gclab(&["open", gclab_tests::path_str(&p)]);
         let err = stderr_line(&o);
         assert_eq!(
