@@ -82,10 +82,11 @@ pub fn ui(
         heading(
             ui,
             "Trade-off: targetUtil (heap size) against energy and pauses",
-            "The current scenario at targetUtil 0.1 to 0.9. Android sizes the heap to the live data divided by \
-             targetUtil (under the growth limit): a low targetUtil is a big heap that collects seldom, a high one \
-             a tight heap that collects often. A bigger heap.size than that changes nothing. Every y axis starts \
-             at zero.",
+            "The current scenario at targetUtil 0.1 to 0.9. After each collection Android sizes the heap to the \
+             live data divided by targetUtil, kept between live + min free and live + max free and under the \
+             growth limit (heap.size): a low targetUtil is a big heap that collects seldom, a high one a tight \
+             heap that collects often. Where a bound binds (a small live set: min free) the curve is flat; a \
+             heap.size above the sized heap changes nothing. Every y axis starts at zero.",
         );
     } else {
         heading(
