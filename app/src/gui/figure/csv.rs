@@ -275,7 +275,7 @@ fn of_log(st: &AppState, l: &LogView, view: ViewKind) -> String {
 fn of_trace(t: &TraceReplay) -> String {
     let tick_s = t.tick_ns as f64 * 1e-9;
     let mut s = String::from("object,address,size_bytes,alloc_s,death_s,freed_s\n");
-    for i in 0..t.addr.len() {
+    for (i, &addr) in t.addr.iter().enumerate() {
         // u32::MAX: never (still live at the end).
         let at = |v: &[u32]| {
             v.get(i)
@@ -285,7 +285,7 @@ fn of_trace(t: &TraceReplay) -> String {
         let _ = writeln!(
             s,
             "{i},{},{},{},{},{}",
-            u64::from(t.addr[i]) * t.granule.max(1),
+            u64::from(addr) * t.granule.max(1),
             t.size.get(i).copied().unwrap_or(0),
             at(&t.alloc),
             at(&t.death),
