@@ -75,6 +75,7 @@ fn drawn_id() -> Id {
 }
 
 /// The marks the plots drew in the last frame that drew any (tests read what is on screen).
+#[cfg(test)]
 pub fn drawn(ctx: &egui::Context) -> Vec<Mark> {
     ctx.data(|d| d.get_temp::<(u64, Vec<Mark>)>(drawn_id()))
         .map(|(_, m)| m)
