@@ -463,3 +463,32 @@ fn a_parse_error_is_one_line_with_the_verbs_usage() {
         "lists the sub-verbs: {err}"
     );
 }
+
+#[test]
+fn open_checks_the_files_kind_before_the_window_and_a_file_of_no_kind_is_bad_input() {
+    // `gclab open /etc/passwd`: without a display it exited 1 "cannot open the app: winit…" without looking at
+    // the file (and with one, 0). A file gclab cannot read as anything is bad input, like `open bad.toml`.
+    let d = gclab_tests::scratch_dir("cli", "open-passwd");
+    let passwd = d.join("passwd");
+    std::fs::write(
+        &passwd,
+        "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+    )
+    .expect("write");
+    for p in [passwd, d.join("absent.log")] {
+        let o = gclab(&["open", gclab_tests::path_str(&p)]);
+        let err = stderr_line(&o);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{}: exit 2, got {err}",
+            p.display()
+        );
+        assert!(
+            err.contains(gclab_tests::path_str(&p))
+                && err.lines().count() == 1
+                && !err.contains("winit"),
+            "one line naming the file, not the window: {err}"
+        );
+    }
+}

@@ -71,3 +71,32 @@ fn a_malformed_lesson_is_bad_input_naming_the_field() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("steps[0].view"), "names the field: {err}");
 }
+
+#[test]
+fn gclab_open_takes_a_teachers_own_lesson_file_as_a_lesson_not_a_scenario() {
+    // A copy of a built-in lesson under the teacher's own name: `gclab open` read it as a scenario and exited 2
+    // with "unknown field `id`". Now it is told a lesson and checked as one before the window opens; without a
+    // display only the window itself fails (exit 1), never the file.
+    let src = gclab_tests::repo_root().join("assets/lessons/cost-of-a-collection.toml");
+    let text = std::fs::read_to_string(&src).expect("built-in lesson file");
+    let p = write_lesson("open-copy", &text);
+    let out = gclab(&["open", p.to_str().expect("utf-8 path")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("unknown field") && out.status.code() != Some(2),
+        "a good lesson file is not bad input: {:?} {err}",
+        out.status.code()
+    );
+    // The same file with a lesson's mistake: bad input naming the lesson's field, not a scenario's.
+    let bad = write_lesson(
+        "open-bad",
+        &text.replacen("[[steps]]", "[[steps]]\nbogus_field = 1", 1),
+    );
+    let out = gclab(&["open", bad.to_str().expect("utf-8 path")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "bad input exits 2: {err}");
+    assert!(
+        err.contains("bogus_field") && !err.contains("`id`") && err.trim().lines().count() == 1,
+        "one line naming the lesson's wrong field, read as a lesson (not a scenario): {err}"
+    );
+}

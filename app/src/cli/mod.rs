@@ -197,43 +197,51 @@ fn subcommands_of(path: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `gclab open FILE`. A bad scenario is bad input (exit 2): its one-line error goes to stderr at once, then — when
-/// there is a display — the window opens on the default scenario with the same error in red in its status bar
-/// (as a bad log does), and gclab exits 2 when the window closes (#19 item 7). Without a display: the error and
-/// exit 2, no window. A trace or a GC log opens on the default scenario and is read on the app's loader thread
-/// (errors go to the status bar).
+/// `gclab open FILE`. What the file is decides how it opens, before any window: a scenario opens as the scenario, a
+/// lesson file (a teacher's own, `[[steps]]` in a `.toml`) opens as the lesson, a trace or a GC log opens on the
+/// default scenario and is read on the app's loader thread (its errors go to the status bar). Bad input — a bad
+/// scenario or lesson, a file of no kind gclab reads (`/etc/passwd`), a path that is not there — is exit 2: its
+/// one-line error goes to stderr at once, then — when there is a display — the window opens on the default
+/// scenario with the same error in red in its status bar, and gclab exits 2 when the window closes (#19 item 7).
+/// Without a display: the error and exit 2, no window.
 fn open(path: &str) -> Result<(), CliError> {
-    if matches!(
-        gclab_core::input::sniff_arg(path),
-        Ok(gclab_core::InputKind::Scenario)
-    ) {
-        let e = match gclab_core::Scenario::load(path, &[]) {
-            Ok(sc) => return open_window(sc, false),
-            Err(e) => CliError::from(e),
-        };
-        if !has_display() {
-            return Err(e);
+    let checked = if gclab_core::lesson::is_lesson_file(std::path::Path::new(path)) {
+        gclab_core::lesson::Lesson::load(path)
+            .map(|_| None)
+            .map_err(|e| CliError::input(e.to_string()))
+    } else {
+        match gclab_core::input::sniff_arg(path) {
+            Ok(gclab_core::InputKind::Scenario) => gclab_core::Scenario::load(path, &[])
+                .map(Some)
+                .map_err(CliError::from),
+            Ok(_) => Ok(None),
+            Err(e) => Err(CliError::input(e.to_string())),
         }
-        let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
-        // The app opens the file again, as its Open button does, and shows why it failed; a window that cannot
-        // open adds nothing to the error already printed.
-        let _ = crate::gui::run_app_opening(
-            gclab_core::Scenario::default_preset()?,
-            Some(path.into()),
-            false,
-        );
-        return Err(CliError::input_reported());
+    };
+    let e = match checked {
+        Ok(Some(sc)) => return open_window(sc, false),
+        Ok(None) => {
+            return gclab_core::Scenario::default_preset()
+                .map_err(CliError::from)
+                .and_then(|sc| {
+                    crate::gui::run_app_opening(sc, Some(path.into()), false)
+                        .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
+                });
+        }
+        Err(e) => e,
+    };
+    if !has_display() {
+        return Err(e);
     }
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => gclab_core::Scenario::default_preset()
-            .map_err(CliError::from)
-            .and_then(|sc| {
-                crate::gui::run_app_opening(sc, Some(path.into()), false)
-                    .map_err(|e| CliError::other(format!("cannot open the app: {e}")))
-            }),
-        Ok(_) => Err(CliError::input(format!("{path}: not a file"))),
-        Err(e) => Err(CliError::input(format!("{path}: {e}"))),
-    }
+    let _ = writeln!(std::io::stderr(), "gclab: {}", e.message);
+    // The app opens the file again, as its Open button does, and shows why it failed; a window that cannot
+    // open adds nothing to the error already printed.
+    let _ = crate::gui::run_app_opening(
+        gclab_core::Scenario::default_preset()?,
+        Some(path.into()),
+        false,
+    );
+    Err(CliError::input_reported())
 }
 
 /// Whether a window can open: on Linux and the BSDs an X11 or Wayland display is named in the environment

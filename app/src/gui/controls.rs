@@ -34,7 +34,7 @@ pub fn top_bar(ui: &mut egui::Ui, st: &mut AppState, present: bool, cmds: &mut V
              follows.",
         );
         ui.separator();
-        lessons_menu(ui, cmds);
+        lessons_menu(ui, &st.recent_lessons, cmds);
         figure_menu(ui, st, cmds);
         ui.menu_button("Help", |ui| {
             if ui
@@ -111,7 +111,7 @@ fn figure_menu(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
     .on_hover_text("The view on screen as a PNG for slides, with a title, a caption and its data as CSV");
 }
 
-fn lessons_menu(ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
+fn lessons_menu(ui: &mut egui::Ui, recent: &[(String, String)], cmds: &mut Vec<Command>) {
     ui.menu_button("Lessons", |ui| {
             for (id, title) in gclab_core::lesson::builtin_titles() {
                 if ui.button(title).clicked() {
@@ -119,17 +119,30 @@ fn lessons_menu(ui: &mut egui::Ui, cmds: &mut Vec<Command>) {
                     ui.close();
                 }
             }
+            // Lesson files opened this session (Open… takes a teacher's own lesson file).
+            if !recent.is_empty() {
+                ui.separator();
+                for (path, title) in recent {
+                    if ui.button(title).on_hover_text(path).clicked() {
+                        cmds.push(Command::OpenLesson(path.clone()));
+                        ui.close();
+                    }
+                }
+            }
         })
         .response
         .on_hover_text(
-            "Built-in lessons: steps with a short text, predict-then-reveal, and claims checked on the model",
+            "Built-in lessons, then lesson files opened this session (Open… takes a lesson file): steps with a \
+             short text, predict-then-reveal, and claims checked on the model",
         );
 }
 
 fn file_row(ui: &mut egui::Ui, st: &mut AppState, cmds: &mut Vec<Command>) {
     if ui
         .button("Open…")
-        .on_hover_text("Choose a scenario file in the system's file dialog")
+        .on_hover_text(
+            "Choose a scenario, a lesson, a GC log or a trace in the system's file dialog",
+        )
         .clicked()
     {
         cmds.push(Command::OpenDialog);

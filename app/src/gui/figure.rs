@@ -5,18 +5,19 @@
 //! no knob panel, tab row, lesson panel or scrubber, the title and caption above the view — in a window of the
 //! figure's size times its scale with the zoom multiplied by the scale, so a 2× figure is the 1× layout with
 //! twice the pixels. It saves the frame (atomically, as every screenshot) and writes the view's CSV beside it
-//! ([`view_csv`]), then closes. The app's *Export figure* and `gclab lesson export` both start that window as a
+//! ([`view_csv`]: the data the view draws, per view and source), then closes. What is on screen reaches the figure
+//! through the environment: the scenario with the knobs applied, or the open GC log or trace (`GCLAB_OPEN`), or
+//! the lesson step; the pinned baseline (`GCLAB_BASELINE`, [`load_baseline`]). The app's *Export figure* and `gclab lesson export` both start that window as a
 //! child process ([`render`]), which needs a display: without one, `xvfb-run` is used when it is installed.
 
-use std::fmt::Write as _;
+mod csv;
+
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
 
-use super::state::{AppState, ViewKind};
-use super::sweep::{SweepMode, SweepState};
-
 pub use super::state::FigureSize;
+pub use csv::view_csv;
 
 /// Draws a figure to `png` in a child process of this program (figure mode), with `env` on top of
 /// [`FigureSize::env`]; the CSV lands beside it (`png` with `.csv`). Waits at most `timeout`.
@@ -98,94 +99,31 @@ pub fn csv_path(png: &Path) -> PathBuf {
     png.with_extension("csv")
 }
 
-/// The data `view` draws, as CSV: the heap-size or k sweep, the MinMU curve, the energy parts, or the
-/// occupancy timeline (heap map, occupancy, CPU lanes). A GC log's views: its pauses by kind (as the pause
-/// timeline draws them, decimated to its buckets).
-pub fn view_csv(st: &AppState, sweep: &SweepState, tradeoff: &SweepState) -> String {
-    let mut s = String::new();
-    if let Some(l) = st.log() {
-        s.push_str("kind,start_s,duration_ms\n");
-        for k in &l.kinds {
-            for (t, ms) in &k.bars {
-                let _ = writeln!(s, "\"{}\",{t},{ms}", k.kind.replace('"', "'"));
-            }
-        }
-        return s;
+/// The pinned baseline a figure draws (`GCLAB_BASELINE`): a scenario file is simulated (the same scenario and seed
+/// give the same run as the one pinned), anything else is read as a GC log. Figure mode only: it waits for the run.
+pub fn load_baseline(path: &Path) -> Result<super::state::Pinned, String> {
+    use std::sync::Arc;
+    if gclab_core::input::is_scenario_path(path) {
+        let sc =
+            gclab_core::Scenario::load(&path.to_string_lossy(), &[]).map_err(|e| e.to_string())?;
+        let run = gclab_core::simulate(
+            &sc,
+            &gclab_core::Cancel::never(),
+            &mut gclab_core::NoProgress,
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(super::state::Pinned::Run(Arc::new(
+            super::analysis::RunView::build(run, sc, 0, 0.0),
+        )));
     }
-    match st.settings.view {
-        ViewKind::TradeOff => {
-            if let Some(r) = tradeoff
-                .result
-                .as_ref()
-                .filter(|r| r.mode == SweepMode::HeapSize)
-            {
-                return super::views::tradeoff::csv(r, st.mmu_window_ms);
-            }
-        }
-        ViewKind::Sweep => {
-            if let Some(r) = &sweep.result {
-                s.push_str(
-                    "collector,k,target_util,total_energy_j,memory_energy_j,time_s,max_pause_ms\n",
-                );
-                let rows = r
-                    .base
-                    .iter()
-                    .map(|p| ("base", p))
-                    .chain(r.adaptive.iter().map(|p| ("adaptive", p)))
-                    .chain(r.k_allocation.iter().map(|p| ("k-allocation", p)))
-                    .chain(
-                        r.variants
-                            .iter()
-                            .flat_map(|(k, v)| v.iter().map(move |p| (k.name(), p))),
-                    );
-                for (name, p) in rows {
-                    let _ = writeln!(
-                        s,
-                        "{name},{},{},{},{},{},{}",
-                        p.k, p.target_util, p.total_j, p.memory_j, p.time_s, p.max_pause_ms
-                    );
-                }
-                return s;
-            }
-        }
-        _ => {}
-    }
-    let Some(v) = &st.current else {
-        return s;
-    };
-    match st.settings.view {
-        ViewKind::Mmu => {
-            s.push_str("window_ms,minmu\n");
-            for m in &v.run.summary.mmu {
-                let _ = writeln!(
-                    s,
-                    "{},{}",
-                    super::format::csv_ms(m.window_ms),
-                    m.utilization
-                );
-            }
-        }
-        ViewKind::Energy => {
-            s.push_str("part,energy_j\n");
-            for ((name, _), j) in v.energy.scheme.names().iter().zip(v.energy.parts) {
-                if !name.is_empty() {
-                    let _ = writeln!(s, "{name},{j}");
-                }
-            }
-            let _ = writeln!(s, "total,{}", v.energy.total);
-        }
-        _ => {
-            s.push_str("time_ns,live_bytes,dead_bytes,free_bytes\n");
-            for o in &v.run.occupancy {
-                let _ = writeln!(
-                    s,
-                    "{},{},{},{}",
-                    o.time.0, o.live_bytes, o.dead_bytes, o.free_bytes
-                );
-            }
-        }
-    }
-    s
+    let format = gclab_core::input::sniff_gc_log(path).map_err(|e| e.to_string())?;
+    let log = super::log::LogView::load(
+        path,
+        format,
+        Arc::new(std::sync::atomic::AtomicU64::new(0)),
+        &gclab_core::Cancel::never(),
+    )?;
+    Ok(super::state::Pinned::Log(Arc::new(log)))
 }
 
 /// Draws the figure header: the title large, the caption wrapped below it.

@@ -20,7 +20,7 @@
 //! size), and a lesson: `GCLAB_LESSON=ID` (a built-in id or a lesson file), `GCLAB_STEP=N` (1-based),
 //! `GCLAB_PRESENT=1` (presentation mode). `GCLAB_FIGURE=1` is figure mode ([`figure`]): the view alone under a
 //! title and caption (`GCLAB_TITLE`, `GCLAB_CAPTION`; a lesson step's title and text by default), its CSV saved
-//! beside the screenshot.
+//! beside the screenshot, and `GCLAB_BASELINE=FILE` (a scenario or a GC log) the pinned baseline it draws.
 //!
 //! Files: *Open* takes a scenario (`.toml`) or a GC log — HotSpot unified logging or Android logcat — which is
 //! read as the `file-loader` task ([`log`]) and shown in the same views (pause timeline, heap before/after, MinMU).
@@ -39,9 +39,12 @@ mod kittest_compare_tests;
 #[cfg(test)]
 mod kittest_layout_tests;
 #[cfg(test)]
+mod kittest_lesson_tests;
+#[cfg(test)]
 mod kittest_tests;
 pub mod lesson;
 pub mod log;
+mod marks;
 pub mod pareto;
 pub mod persist;
 mod resim;

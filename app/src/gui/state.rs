@@ -290,6 +290,12 @@ pub struct AppState {
     pub glossary_open: bool,
     /// What the glossary window is filtered by.
     pub glossary_filter: String,
+    /// What the lesson step on screen highlights, and the time range it shows.
+    pub lesson_marks: super::marks::LessonMarks,
+    /// Lesson files opened this session, newest first: (path, title), for the Lessons menu.
+    pub recent_lessons: Vec<(String, String)>,
+    /// Figure mode (`GCLAB_FIGURE`): the view alone, without the file row.
+    pub figure_mode: bool,
 }
 
 /// The *Figure* menu's form: where, how big, and the words above the view.
@@ -331,6 +337,9 @@ impl AppState {
             },
             glossary_open: false,
             glossary_filter: String::new(),
+            lesson_marks: super::marks::LessonMarks::default(),
+            recent_lessons: Vec::new(),
+            figure_mode: false,
         }
     }
 

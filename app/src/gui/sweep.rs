@@ -3,7 +3,8 @@
 //! android-krait (SYSTOR'15 Figs. 6 and 8): energy and execution time of the five CMS variants for targetUtil
 //! 0.1–0.9. [`SweepMode::HeapSize`] — the trade-off view (issue #19 item 4): the current scenario at 13 heap sizes
 //! from an eighth of its heap to eight times it (steps of √2, each a multiple of the bank size), with energy,
-//! longest pause and the MinMU curve of each.
+//! longest pause and the MinMU curve of each; on android-krait [`SweepMode::TargetUtil`] instead — targetUtil
+//! 0.1–0.9, the knob that sizes its heap ([`tradeoff_mode`]).
 //!
 //! Runs as a "sweep-worker" [`BackgroundTask`] that spreads the points over the cores with the one parallel runner
 //! ([`crate::parallel::map_on_cores`]), reporting each point as it finishes; cancelling fires the task's core
@@ -39,8 +40,23 @@ pub enum SweepMode {
     /// kvm-soc: k (and base, adaptive); android-krait: targetUtil × CMS variant.
     #[default]
     Collector,
-    /// The heap size (both platforms).
+    /// The heap size (kvm-soc's trade-off view).
     HeapSize,
+    /// The target heap utilisation 0.1–0.9 (android-krait's trade-off view: the heap is sized to live ÷ targetUtil
+    /// under the growth limit, so a bigger `heap.size` than the live data needs changes nothing — this knob acts).
+    TargetUtil,
+}
+
+/// targetUtil values of the android-krait trade-off sweep (the range SYSTOR'15 Fig. 6 sweeps).
+pub const TARGET_UTILS: [f64; 9] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
+
+/// What the trade-off view sweeps on `platform`: the heap size on kvm-soc, targetUtil on android-krait (where the
+/// heap size binds only near the live size: android/lusearch runs identically at every size from 12 to 768 MiB).
+pub fn tradeoff_mode(platform: PlatformKind) -> SweepMode {
+    match platform {
+        PlatformKind::AndroidKrait => SweepMode::TargetUtil,
+        _ => SweepMode::HeapSize,
+    }
 }
 
 /// Heap sizes of a heap-size sweep around `heap_kib`: 13 log-spaced sizes from ⅛× to 8× (steps of √2), each
@@ -116,10 +132,12 @@ pub struct SweepResult {
     pub variants: Vec<(CollectorKind, Vec<SweepPoint>)>,
     /// What was varied.
     pub mode: SweepMode,
-    /// Heap-size sweep: points by heap size.
+    /// Trade-off sweep ([`SweepMode::HeapSize`] or [`SweepMode::TargetUtil`]): points by the swept knob.
     pub heap: Vec<SweepPoint>,
     /// Heap-size sweep: the scenario's own heap size. `[KiB]`
     pub current_heap_kib: u64,
+    /// targetUtil sweep: the scenario's own targetUtil.
+    pub current_target_util: f64,
     /// The platform models the memories' energy (kvm-soc; android-krait's model is the CPU cluster only), so
     /// the memory-only figure means something.
     pub memory_modelled: bool,
@@ -160,6 +178,7 @@ impl SweepState {
         let jobs = match mode {
             SweepMode::Collector => jobs(base),
             SweepMode::HeapSize => heap_jobs(base),
+            SweepMode::TargetUtil => target_util_jobs(base),
         };
         let done = Arc::new(AtomicU32::new(0));
         self.total = jobs.len() as u32;
@@ -168,6 +187,7 @@ impl SweepState {
             android: mode == SweepMode::Collector && base.platform() == PlatformKind::AndroidKrait,
             mode,
             current_heap_kib: base.file().heap.size.bytes() / 1024,
+            current_target_util: base.file().heap.target_util,
             memory_modelled: base.platform() == PlatformKind::KvmSoc,
             ..SweepResult::default()
         };
@@ -212,6 +232,11 @@ impl SweepState {
                 Msg::Point(_, p) if r.mode == SweepMode::HeapSize => {
                     r.heap.push(p);
                     r.heap.sort_by_key(|p| p.heap_kib);
+                }
+                Msg::Point(_, p) if r.mode == SweepMode::TargetUtil => {
+                    r.heap.push(p);
+                    r.heap
+                        .sort_by(|a, b| a.target_util.total_cmp(&b.target_util));
                 }
                 Msg::Point(kind, p) if r.android => {
                     match r.variants.iter_mut().find(|(k, _)| *k == kind) {
@@ -288,6 +313,19 @@ fn heap_jobs(base: &Scenario) -> Vec<Job> {
             base.with(&[Set::HeapSize(ByteSize(h * 1024))])
                 .ok()
                 .map(|s| Ok((f.collector.kind, 0, s)))
+        })
+        .collect()
+}
+
+/// The targetUtil sweep's points: `base` (its collector and heap) at each of [`TARGET_UTILS`].
+pub fn target_util_jobs(base: &Scenario) -> Vec<Job> {
+    let kind = base.file().collector.kind;
+    TARGET_UTILS
+        .iter()
+        .map(|&u| {
+            base.with(&[Set::HeapTargetUtil(u)])
+                .map(|s| (kind, 0, s))
+                .map_err(|e| format!("targetUtil {u}: {e}"))
         })
         .collect()
 }
@@ -392,6 +430,62 @@ impl VariantCurves {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_android_trade_off_sweeps_target_util_and_its_points_differ() {
+        // #19 item 4: the android trade-off swept heap.size ⅛–8× the preset's 96 MiB and drew 13 identical points
+        // (the growth limit binds only near the live size). Its sweep is targetUtil 0.1–0.9: the knob acts.
+        let base = Scenario::preset("android/lusearch").expect("preset");
+        assert_eq!(
+            tradeoff_mode(base.platform()),
+            SweepMode::TargetUtil,
+            "android sweeps targetUtil"
+        );
+        assert_eq!(
+            tradeoff_mode(Scenario::default_preset().expect("default").platform()),
+            SweepMode::HeapSize,
+            "kvm-soc keeps the heap-size sweep"
+        );
+        let jobs = target_util_jobs(&base);
+        assert_eq!(jobs.len(), TARGET_UTILS.len(), "one point per targetUtil");
+        let points: Vec<SweepPoint> = jobs
+            .iter()
+            .map(|job| {
+                let (_, k, sc) = job.as_ref().expect("a valid point");
+                let run =
+                    simulate(sc, &gclab_core::Cancel::never(), &mut NoProgress).expect("runs");
+                point(*k, sc, &run.summary)
+            })
+            .collect();
+        for p in &points {
+            eprintln!(
+                "targetUtil {}: {} collections, {} J, max pause {} ms",
+                p.target_util, p.collections, p.total_j, p.max_pause_ms
+            );
+        }
+        assert_eq!(
+            points.iter().map(|p| p.target_util).collect::<Vec<_>>(),
+            TARGET_UTILS.to_vec(),
+            "the points carry their targetUtil"
+        );
+        // Where live ÷ targetUtil leaves more than the minimum free (2 MiB) the heap follows the knob; above that
+        // the minimum free binds and the curve is flat — but the ends must differ, and not all points be one run.
+        let (lo, hi) = (&points[0], &points[TARGET_UTILS.len() - 1]);
+        assert!(
+            lo.collections != hi.collections && lo.total_j != hi.total_j,
+            "targetUtil 0.1 and 0.9 give different runs: {} vs {} collections, {} vs {} J",
+            lo.collections,
+            hi.collections,
+            lo.total_j,
+            hi.total_j
+        );
+        let mut distinct: Vec<u64> = points.iter().map(|p| p.collections).collect();
+        distinct.dedup();
+        assert!(
+            distinct.len() >= 2,
+            "the sweep is not one run repeated: collections {distinct:?}"
+        );
+    }
 
     #[test]
     fn heap_sizes_span_an_eighth_to_eight_times_in_whole_banks() {

@@ -222,6 +222,28 @@ pub fn builtin() -> Result<Vec<Lesson>, LessonError> {
         .collect()
 }
 
+/// Most bytes of a `.toml` file read to tell a lesson from a scenario. `[bytes]`
+const SNIFF_BYTES: u64 = 1 << 20;
+
+/// True when the file at `path` is a lesson, not a scenario: a `.toml` name and a `[[steps]]` table in its first
+/// [`SNIFF_BYTES`] (no scenario has steps). Decided on the text, not on a full parse, so a lesson with a mistake
+/// is still told a lesson and its error names the lesson's field, not a scenario's ("unknown field `id`").
+/// What `gclab open` and the app's *Open…* ask before treating a `.toml` as a scenario.
+pub fn is_lesson_file(path: &Path) -> bool {
+    use std::io::Read as _;
+    if !crate::input::is_scenario_path(path) || !path.is_file() {
+        return false;
+    }
+    let mut head = String::new();
+    let read = std::fs::File::open(path)
+        .and_then(|f| f.take(SNIFF_BYTES).read_to_string(&mut head))
+        .is_ok();
+    read && head.lines().any(|l| {
+        let l = l.trim();
+        l.starts_with("[[steps]]") || l.starts_with("[[ steps ]]")
+    })
+}
+
 impl Lesson {
     /// A built-in lesson by id, or a lesson file by path.
     pub fn load(spec: &str) -> Result<Lesson, LessonError> {
@@ -414,6 +436,30 @@ mod tests {
             );
             assert!(l.steps.len() >= 3, "{}: a lesson of several steps", l.id);
         }
+    }
+
+    #[test]
+    fn a_copied_lesson_file_is_told_from_a_scenario() {
+        let dir = std::env::temp_dir().join(format!("gclab-lesson-sniff-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        let lesson = dir.join("mylesson.toml");
+        std::fs::write(&lesson, BUILTIN[0].1).expect("write lesson");
+        assert!(is_lesson_file(&lesson), "a copy of a built-in lesson");
+        let scenario = dir.join("scenario.toml");
+        std::fs::write(
+            &scenario,
+            "[workload]\nkind = \"synthetic\"\n# steps are not [[steps]] here\n",
+        )
+        .expect("write scenario");
+        assert!(!is_lesson_file(&scenario), "a scenario has no [[steps]]");
+        let renamed = dir.join("lesson.txt");
+        std::fs::write(&renamed, BUILTIN[0].1).expect("write");
+        assert!(!is_lesson_file(&renamed), "only a .toml name is a lesson");
+        assert!(
+            !is_lesson_file(&dir.join("absent.toml")),
+            "no file, no lesson"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -49,6 +49,10 @@ impl GclabApp {
                         Err(e) => self.state.error(format!("not loaded: {e}")),
                     }
                 }
+                // A teacher's own lesson opens like a scenario (#19 item 1).
+                Command::LoadFile(path) if gclab_core::lesson::is_lesson_file(&path) => {
+                    rerun |= self.open_lesson(&path.display().to_string(), ctx);
+                }
                 // Every other file — scenario, trace, allocation trace, GC log — is read on the loader's thread.
                 Command::LoadFile(path) => {
                     if let Err(e) = self.logs.start(path, ctx) {
@@ -142,7 +146,8 @@ impl GclabApp {
                 Command::CancelSweep => self.sweep.cancel(),
                 Command::StartTradeOff => match self.state.controls.apply(&self.state.base) {
                     Ok(sc) => {
-                        self.tradeoff.start(&sc, sweep::SweepMode::HeapSize, ctx);
+                        let mode = sweep::tradeoff_mode(sc.platform());
+                        self.tradeoff.start(&sc, mode, ctx);
                     }
                     Err(e) => self.state.error(e.to_string()),
                 },
@@ -184,14 +189,7 @@ impl GclabApp {
                     }
                 }
                 Command::SetView(v) => self.state.settings.view = v,
-                Command::OpenLesson(spec) => match gclab_core::lesson::Lesson::load(&spec) {
-                    Ok(l) => {
-                        let _c2 = ctx.clone();
-                        self.lesson = Some(lesson::LessonState::open(l, ctx));
-                        rerun |= self.apply_lesson_step();
-                    }
-                    Err(e) => self.state.error(format!("lesson not opened: {e}")),
-                },
+                Command::OpenLesson(spec) => rerun |= self.open_lesson(&spec, ctx),
                 Command::LessonGoto(i) => {
                     if let Some(l) = &mut self.lesson {
                         l.goto(i);
@@ -210,6 +208,7 @@ impl GclabApp {
                 }
                 Command::CloseLesson => {
                     self.lesson = None;
+                    self.state.lesson_marks.clear();
                     self.present = false;
                 }
                 Command::Present(on) => self.present = on,
@@ -220,6 +219,28 @@ impl GclabApp {
             self.rerun();
         }
         self.update_worst();
+    }
+
+    /// Opens a built-in lesson by id or a lesson file by path at its first step (a file is remembered in the
+    /// Lessons menu). Returns whether the scenario must re-run.
+    pub(super) fn open_lesson(&mut self, spec: &str, ctx: &egui::Context) -> bool {
+        match gclab_core::lesson::Lesson::load(spec) {
+            Ok(l) => {
+                if !l.origin.starts_with("builtin:") {
+                    self.state.recent_lessons.retain(|(p, _)| p != spec);
+                    self.state
+                        .recent_lessons
+                        .insert(0, (spec.to_string(), l.title.clone()));
+                    self.state.recent_lessons.truncate(5);
+                }
+                self.lesson = Some(lesson::LessonState::open(l, ctx));
+                self.apply_lesson_step()
+            }
+            Err(e) => {
+                self.state.error(format!("lesson not opened: {e}"));
+                false
+            }
+        }
     }
 
     /// Shows the lesson's current step: its scenario (re-run only when it changed) or log, its view, playhead and
@@ -235,6 +256,7 @@ impl GclabApp {
         if let Some(v) = step.view.as_deref().and_then(ViewKind::parse) {
             self.state.settings.view = v;
         }
+        self.state.lesson_marks.set(&step);
         for h in &step.highlight {
             if let gclab_core::lesson::Highlight::MmuWindow { window_ms } = h {
                 self.state.mmu_window_ms = *window_ms;
@@ -336,6 +358,8 @@ impl GclabApp {
             env.push(("GCLAB_STEP".into(), (l.step + 1).to_string()));
         } else if let Some(log) = st.log() {
             env.push(("GCLAB_OPEN".into(), log.path.display().to_string()));
+        } else if let Some(t) = st.trace() {
+            env.push(("GCLAB_OPEN".into(), t.path.display().to_string()));
         } else {
             let sc = match st.controls.apply(&st.base) {
                 Ok(sc) => sc,
@@ -350,6 +374,25 @@ impl GclabApp {
                     .error(format!("figure not saved: {}: {e}", tmp.display()));
             }
             env.push(("GCLAB_OPEN".into(), tmp.display().to_string()));
+        }
+        // The pinned baseline: its scenario (the same run again) or its log.
+        match &st.baseline {
+            Some(crate::gui::state::Pinned::Run(b)) => {
+                let tmp = std::env::temp_dir()
+                    .join(format!("gclab-figure-baseline-{}.toml", std::process::id()));
+                if let Err(e) =
+                    gclab_core::io::write_file_atomic(&tmp, b.scenario.to_toml_string().as_bytes())
+                {
+                    return self
+                        .state
+                        .error(format!("figure not saved: {}: {e}", tmp.display()));
+                }
+                env.push(("GCLAB_BASELINE".into(), tmp.display().to_string()));
+            }
+            Some(crate::gui::state::Pinned::Log(l)) => {
+                env.push(("GCLAB_BASELINE".into(), l.path.display().to_string()));
+            }
+            None => {}
         }
         // Each export is a task of its own: a second export does not supersede the first.
         let mut task = BackgroundTask::new("figure-export", 1);

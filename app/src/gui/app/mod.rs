@@ -15,7 +15,7 @@ use gclab_core::Scenario;
 use crate::background::BackgroundTask;
 use crate::gui::worker::Worker;
 use crate::gui::{
-    AppState, Command, Theme, ViewKind, files, lesson, log, persist, resim, sweep, views,
+    AppState, Command, Theme, ViewKind, figure, files, lesson, log, persist, resim, sweep, views,
 };
 use screenshot::ScreenshotPlan;
 
@@ -107,6 +107,13 @@ impl GclabApp {
             }),
             exports: Vec::new(),
         };
+        app.state.figure_mode = app.figure.is_some();
+        if let Some(b) = env("GCLAB_BASELINE").filter(|_| app.figure.is_some()) {
+            match figure::load_baseline(std::path::Path::new(&b)) {
+                Ok(p) => app.state.baseline = Some(p),
+                Err(e) => app.state.error(format!("baseline not drawn: {e}")),
+            }
+        }
         if let Some(id) = env("GCLAB_LESSON") {
             app.commands.push(Command::OpenLesson(id));
             if let Some(n) = env("GCLAB_STEP").and_then(|n| n.parse::<usize>().ok()) {

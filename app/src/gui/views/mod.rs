@@ -5,6 +5,7 @@
 pub mod cpu;
 pub mod energy;
 pub mod fade;
+pub mod highlight;
 pub mod layout;
 pub mod log;
 pub mod mmu;
@@ -82,13 +83,15 @@ pub fn playhead(st: &AppState, pal: &Palette) -> VLine {
         .allow_hover(false)
 }
 
-/// Draws the playhead on a time plot and returns the time where the plot was clicked (not dragged), for
-/// [`seek_on_click`].
+/// Draws the playhead and the lesson step's time marks on a time plot (zoomed once to the step's range) and returns
+/// the time where the plot was clicked (not dragged), for [`seek_on_click`].
 pub fn playhead_and_click(
     p: &mut egui_plot::PlotUi<'_>,
     st: &AppState,
     pal: &Palette,
 ) -> Option<f64> {
+    highlight::zoom_once(p, st);
+    highlight::time(p, st, pal);
     p.vline(playhead(st, pal));
     p.response()
         .clicked()
@@ -304,10 +307,12 @@ pub fn ui(
             ui.spinner();
             ui.label("computing… (showing the last run)");
         }
+        // A figure shows the view, not the app's controls (#19 item 6).
         let opened = st
             .log()
             .map(|l| format!("GC log: {}", l.name))
-            .or_else(|| st.trace().map(|t| format!("trace: {}", t.name)));
+            .or_else(|| st.trace().map(|t| format!("trace: {}", t.name)))
+            .filter(|_| !st.figure_mode);
         if let Some(name) = opened {
             ui.separator();
             ui.label(egui::RichText::new(name).strong());

@@ -2,7 +2,9 @@
 //! longest pause and MinMU at a chosen window on one shared heap-size axis (log₂, so every doubling is one step),
 //! every y axis from zero. Energy is the total, CPU included; on kvm-soc the memories' share is drawn too and
 //! labelled *memory only*. A vertical line marks the scenario's own heap size. The data is the heap-size sweep of
-//! [`crate::gui::sweep`] ([`SweepMode::HeapSize`]); [`csv`] is what the figure export writes beside the PNG.
+//! [`crate::gui::sweep`] ([`SweepMode::HeapSize`]); [`csv`] is what the figure export writes beside the PNG. On
+//! android-krait the heap size binds only near the live size, so the view sweeps targetUtil 0.1–0.9 instead
+//! ([`SweepMode::TargetUtil`], a linear axis), the knob that sizes its heap.
 
 use std::fmt::Write as _;
 
@@ -45,6 +47,28 @@ fn finished(r: &SweepResult) -> impl Iterator<Item = &crate::gui::sweep::SweepPo
     r.heap.iter().filter(|p| !p.out_of_memory)
 }
 
+/// The swept knob of `r` as the x axis: log₂ KiB for heap sizes, targetUtil itself.
+fn x_of(mode: SweepMode, p: &crate::gui::sweep::SweepPoint) -> f64 {
+    match mode {
+        SweepMode::TargetUtil => p.target_util,
+        _ => (p.heap_kib.max(1) as f64).log2(),
+    }
+}
+
+/// Grid marks every 0.1 of targetUtil.
+#[allow(clippy::needless_pass_by_value)] // the signature egui_plot asks of a grid spacer
+fn tenth_marks(input: egui_plot::GridInput) -> Vec<egui_plot::GridMark> {
+    let (lo, hi) = input.bounds;
+    ((lo * 10.0).floor() as i32..=(hi * 10.0).ceil() as i32)
+        .take(64)
+        .map(|e| egui_plot::GridMark {
+            value: f64::from(e) / 10.0,
+            step_size: 0.1,
+        })
+        .filter(|m| m.value >= lo && m.value <= hi)
+        .collect()
+}
+
 /// Draws the view.
 pub fn ui(
     ui: &mut egui::Ui,
@@ -53,13 +77,31 @@ pub fn ui(
     pal: &Palette,
     cmds: &mut Vec<Command>,
 ) {
-    heading(
-        ui,
-        "Trade-off: heap size against energy and pauses",
-        "The current scenario at 13 heap sizes from an eighth to eight times its heap. A bigger heap collects \
-         less often (less GC work, higher MinMU) but each collection has more to sweep, and more memory stays \
-         powered. Every y axis starts at zero.",
-    );
+    let mode = crate::gui::sweep::tradeoff_mode(st.base.platform());
+    if mode == SweepMode::TargetUtil {
+        heading(
+            ui,
+            "Trade-off: targetUtil (heap size) against energy and pauses",
+            "The current scenario at targetUtil 0.1 to 0.9. After each collection Android sizes the heap to the \
+             live data divided by targetUtil, kept between live + min free and live + max free and under the \
+             growth limit (heap.size): a low targetUtil is a big heap that collects seldom, a high one a tight \
+             heap that collects often. Where a bound binds (a small live set: min free) the curve is flat; a \
+             heap.size above the sized heap changes nothing. Every y axis starts at zero.",
+        );
+    } else {
+        heading(
+            ui,
+            "Trade-off: heap size against energy and pauses",
+            "The current scenario at 13 heap sizes from an eighth to eight times its heap. A bigger heap collects \
+             less often (less GC work, higher MinMU) but each collection has more to sweep, and more memory \
+             stays powered. Every y axis starts at zero.",
+        );
+    }
+    let (knob, points) = if mode == SweepMode::TargetUtil {
+        ("targetUtil", "9 targetUtil values (0.1 to 0.9)")
+    } else {
+        ("heap-size", "13 heap sizes")
+    };
     let window = st.mmu_window_ms;
     ui.horizontal_wrapped(|ui| {
         if sweep.running() {
@@ -72,10 +114,10 @@ pub fn ui(
                     .desired_width(160.0),
             );
         } else if ui
-            .button("Run heap-size sweep")
-            .on_hover_text(
-                "Simulate the scenario with the knobs applied at 13 heap sizes, on every core",
-            )
+            .button(format!("Run {knob} sweep"))
+            .on_hover_text(format!(
+                "Simulate the scenario with the knobs applied at {points}, on every core"
+            ))
             .clicked()
         {
             cmds.push(Command::StartTradeOff);
@@ -96,15 +138,11 @@ pub fn ui(
             .response
             .labelled_by(l.id);
     });
-    let Some(r) = sweep
-        .result
-        .as_ref()
-        .filter(|r| r.mode == SweepMode::HeapSize)
-    else {
-        ui.label(
-            "Press \"Run heap-size sweep\": the scenario with the knobs applied runs at 13 heap sizes and the \
-             three plots below fill in.",
-        );
+    let Some(r) = sweep.result.as_ref().filter(|r| r.mode == mode) else {
+        ui.label(format!(
+            "Press \"Run {knob} sweep\": the scenario with the knobs applied runs at {points} and the three \
+             plots below fill in."
+        ));
         return;
     };
     let mut items = vec![(
@@ -130,10 +168,19 @@ pub fn ui(
         mmu_label.as_str(),
         "minimum mutator utilisation: the worst share of any window of this length left to the program",
     ));
+    let here_name = if mode == SweepMode::TargetUtil {
+        "this scenario's targetUtil"
+    } else {
+        "this scenario's heap"
+    };
     items.push((
         pal.baseline,
-        "this scenario's heap",
-        "the heap size the knobs set; the sweep runs ⅛× to 8× around it",
+        here_name,
+        if mode == SweepMode::TargetUtil {
+            "the targetUtil the knobs set; the sweep runs 0.1 to 0.9"
+        } else {
+            "the heap size the knobs set; the sweep runs ⅛× to 8× around it"
+        },
     ));
     // Short (1280×720 at 200 %, presenting): the legend folds away so the three plots keep their room (#19 item 5).
     if ui.available_height() < 260.0 {
@@ -147,7 +194,13 @@ pub fn ui(
         .heap
         .iter()
         .filter(|p| p.out_of_memory)
-        .map(|p| format::bytes(p.heap_kib * 1024))
+        .map(|p| {
+            if mode == SweepMode::TargetUtil {
+                format!("targetUtil {}", p.target_util)
+            } else {
+                format::bytes(p.heap_kib * 1024)
+            }
+        })
         .collect();
     let note_h = if oom.is_empty() && r.errors.is_empty() {
         0.0
@@ -171,8 +224,16 @@ pub fn ui(
     };
     let room = free.max(3.0 * 30.0 + axis_h);
     let each = ((room - axis_h) / 3.0).floor();
-    let x_of = |kib: u64| (kib.max(1) as f64).log2();
-    let here = x_of(r.current_heap_kib);
+    let here = if mode == SweepMode::TargetUtil {
+        r.current_target_util
+    } else {
+        (r.current_heap_kib.max(1) as f64).log2()
+    };
+    let pad = if mode == SweepMode::TargetUtil {
+        0.05
+    } else {
+        0.2
+    };
     let link = egui::Id::unique("tradeoff-x");
     // One y-axis width for all three so their x axes line up.
     let y_w = ui.text_style_height(&egui::TextStyle::Body) * 3.4;
@@ -189,7 +250,11 @@ pub fn ui(
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
             .include_y(0.0)
-            .x_grid_spacer(doubling_marks)
+            .x_grid_spacer(if mode == SweepMode::TargetUtil {
+                tenth_marks
+            } else {
+                doubling_marks
+            })
             .allow_scroll(false)
             .show_axes([last, true])
             .custom_y_axes(vec![
@@ -199,26 +264,31 @@ pub fn ui(
                     // Short plots: label every grid step that is 12 points apart, not only the decades.
                     .label_spacing(12.0..=18.0),
             ])
-            .custom_x_axes(vec![
+            .custom_x_axes(vec![if mode == SweepMode::TargetUtil {
+                AxisHints::new_x()
+                    .label("targetUtil (the heap is sized to live data ÷ targetUtil)")
+                    .formatter(|m, _| format!("{:.1}", m.value))
+                    .label_spacing(28.0..=40.0)
+            } else {
                 AxisHints::new_x()
                     .label(x_title)
                     .formatter(|m, _| heap_tick(m.value))
-                    .label_spacing(28.0..=40.0),
-            ]);
+                    .label_spacing(28.0..=40.0)
+            }]);
         if let (Some(a), Some(b)) = (finished(r).next(), finished(r).last()) {
             p = p
-                .include_x(x_of(a.heap_kib) - 0.2)
-                .include_x(x_of(b.heap_kib) + 0.2);
+                .include_x(x_of(mode, a) - pad)
+                .include_x(x_of(mode, b) + pad);
         }
         p
     };
     let series = |f: &dyn Fn(&crate::gui::sweep::SweepPoint) -> Option<f64>| -> Vec<[f64; 2]> {
         finished(r)
-            .filter_map(|p| f(p).map(|y| [x_of(p.heap_kib), y]))
+            .filter_map(|p| f(p).map(|y| [x_of(mode, p), y]))
             .collect()
     };
     let marker = || {
-        VLine::new("this scenario's heap", here)
+        VLine::new(here_name, here)
             .color(pal.baseline)
             .style(LineStyle::dashed_loose())
             .width(1.5)
@@ -287,10 +357,17 @@ pub fn ui(
 
 /// The figure's data as CSV: one line per heap size, the columns the plots draw (`window_ms` as chosen).
 pub fn csv(r: &SweepResult, window_ms: f64) -> String {
-    let mut s = String::from(
+    let mut s = String::new();
+    if r.mode == SweepMode::TargetUtil {
+        s.push_str("target_util,");
+    }
+    s.push_str(
         "heap_kib,total_energy_j,memory_energy_j,max_pause_ms,minmu_window_ms,minmu,collections,out_of_memory\n",
     );
     for p in &r.heap {
+        if r.mode == SweepMode::TargetUtil {
+            let _ = write!(s, "{},", p.target_util);
+        }
         let memory = if r.memory_modelled {
             format!("{}", p.memory_j)
         } else {

@@ -192,7 +192,10 @@ impl LayoutView {
                 // this frame on the include range (the map's extent, margins 0), so a new run is rasterised once
                 // for the bounds it shows, not once for the old bounds and again a frame later (#18 item 6).
                 let (b, auto) = (p.plot_bounds(), p.auto_bounds());
-                let [x0, x1] = if auto.x && !zoomed {
+                let lesson_zoom = super::highlight::zoom_once(p, st);
+                let [x0, x1] = if let Some(r) = lesson_zoom {
+                    r
+                } else if auto.x && !zoomed {
                     [0.0, t_max]
                 } else {
                     [b.min()[0], b.max()[0]]
@@ -280,6 +283,7 @@ impl LayoutView {
                     );
                 }
                 p.hline(heap_top(heap_kib, pal));
+                super::highlight::heap(p, st, pal, bank_kib, run.geometry.banks);
                 p.vline(playhead(st, pal));
                 if let Some(w) = &st.worst
                     && !is_baseline
