@@ -120,7 +120,7 @@ pub fn load_baseline(path: &Path) -> Result<super::state::Pinned, String> {
     let log = super::log::LogView::load(
         path,
         format,
-        Arc::new(std::sync::atomic::AtomicU64::new(0)),
+        Box::new(gclab_core::NoProgress),
         &gclab_core::Cancel::never(),
     )?;
     Ok(super::state::Pinned::Log(Arc::new(log)))

@@ -390,7 +390,7 @@ mod tests {
         let log = LogView::load(
             &path,
             format,
-            Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            Box::new(gclab_core::NoProgress),
             &Cancel::never(),
         )
         .expect("loads");
