@@ -31,6 +31,7 @@ pub fn map_on_cores<T: Sync, R: Send>(
 /// Calls `f(i)` for every `i` in `0..n` on `threads` named workers (`NAME-0`, …), each taking the next index
 /// from a shared counter, and returns how many indices were taken (less than `n` only if no worker could start
 /// or every worker panicked).
+#[allow(clippy::disallowed_methods)] // the one parallel loop (clippy.toml)
 pub fn for_each_index(n: usize, threads: usize, name: &str, f: impl Fn(usize) + Sync) -> usize {
     let workers = threads.max(1).min(n.max(1));
     let next = AtomicUsize::new(0);

@@ -25,6 +25,7 @@ fn same_scenario_twice_is_bit_identical() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // threads are what this test checks (clippy.toml)
 fn parallel_runs_match_sequential_runs() {
     let scenarios: Vec<Scenario> = gclab_core::scenario::presets::KVM_APPS
         .iter()
@@ -61,6 +62,7 @@ fn parallel_runs_match_sequential_runs() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // threads are what this test checks (clippy.toml)
 fn shared_workload_tapes_change_no_run() {
     // The 72 runs of the reproduction, two threads sharing one store of tapes (as `sweep` and the app use it),
     // against each run drawing its workload itself.

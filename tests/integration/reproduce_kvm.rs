@@ -81,6 +81,7 @@ fn table3_slowdown_falls_with_k_and_adaptive_is_cheap() {
 }
 
 #[test]
+#[allow(clippy::disallowed_methods)] // threads are what this test checks (clippy.toml)
 fn other_bank_and_heap_sizes_keep_adaptive_near_the_best_k() {
     let configs: Vec<(String, Vec<String>)> = ["4KiB", "8KiB", "32KiB"]
         .iter()

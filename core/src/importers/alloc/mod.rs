@@ -148,6 +148,7 @@ where
 ///
 /// `Err`: the import failed (its error, not the reader's note that the trace ended early). `Ok(Err)`: `use_trace`
 /// failed or stopped early by itself (the importer's broken pipe that follows is not reported).
+#[allow(clippy::disallowed_methods)] // the importer's scoped thread feeding the pipe (clippy.toml)
 pub fn import_streamed<T, E>(
     name: &str,
     path: &Path,
