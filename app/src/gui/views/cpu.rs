@@ -23,11 +23,15 @@ const COLUMNS: usize = 2048;
 const FREQ_ROWS: usize = 5;
 
 /// The lanes as an image: one row band per core (core 0 on top), `COLUMNS` samples over `[0, duration]`; the
-/// lower rows of a lane are painted where GC work (`gc`: core, start, end in ns) ran on that core.
+/// lower rows of a lane are painted where GC work (`gc`: core, start, end in ns) ran on that core. Colours span the
+/// platform's frequency range `range_khz` (its lowest and highest operating points, as the legend says), widened to
+/// any frequency the run used outside it — not the run's own range, which would paint a powersave run at 300 MHz
+/// as "highest frequency".
 pub fn lanes_image(
     cpu: &CpuTimeline,
     gc: &[(u32, u64, u64)],
     duration_ns: u64,
+    range_khz: (u32, u32),
     pal: &Palette,
 ) -> ColorImage {
     let cores = cpu.transitions.len().max(1);
@@ -35,7 +39,7 @@ pub fn lanes_image(
         .spans
         .iter()
         .filter_map(|s| s.freq_khz)
-        .fold((u32::MAX, 0), |(a, b), f| (a.min(f), b.max(f)));
+        .fold(range_khz, |(a, b), f| (a.min(f), b.max(f)));
     let mut img = ColorImage::filled([COLUMNS, cores * ROWS_PER_CORE], pal.free_active);
     for core in 0..cores {
         let spans: Vec<_> = cpu
@@ -148,6 +152,12 @@ pub fn lanes(
     }
 }
 
+/// The platform's lowest and highest operating points. `[kHz]`
+fn platform_range_khz(v: &RunView) -> (u32, u32) {
+    let c = &v.scenario.file().android.cpu;
+    ((c.min_freq_mhz * 1e3) as u32, (c.max_freq_mhz * 1e3) as u32)
+}
+
 /// One run's lanes in `height` points, `width` wide (texture cached per run and theme in egui's temporary memory).
 fn lanes_plot(
     ui: &mut egui::Ui,
@@ -173,7 +183,7 @@ fn lanes_plot(
                 } else {
                     "cpu-lanes"
                 },
-                lanes_image(cpu, &v.gc_on_cores, dur_ns, pal),
+                lanes_image(cpu, &v.gc_on_cores, dur_ns, platform_range_khz(v), pal),
                 TextureOptions::NEAREST,
             );
             ui.ctx()
@@ -357,6 +367,18 @@ mod tests {
     use crate::gui::theme::Theme;
     use gclab_core::TimelineRecorder;
 
+    /// A powersave run uses one frequency, the lowest: it is painted "lowest frequency", not the top of its own
+    /// one-point range.
+    #[test]
+    fn a_run_at_one_frequency_is_coloured_by_the_platforms_range() {
+        let mut r = TimelineRecorder::new(&[Some(300_000)]);
+        r.set(0, 500, Some(300_000));
+        let tl = r.finish(1000, 1000, &[1.0]);
+        let pal = Palette::of(Theme::Light);
+        let img = lanes_image(&tl, &[], 1000, (300_000, 2_150_400), &pal);
+        assert_eq!(img.pixels[10], pal.freq(0.0), "300 MHz is the lowest");
+    }
+
     #[test]
     fn lanes_show_frequency_and_offline_per_core() {
         let mut r = TimelineRecorder::new(&[Some(300_000), None]);
@@ -364,7 +386,7 @@ mod tests {
         r.set(1, 500, Some(300_000));
         let tl = r.finish(1000, 1000, &[1.0]);
         let pal = Palette::of(Theme::Light);
-        let img = lanes_image(&tl, &[(1, 900, 950)], 1000, &pal);
+        let img = lanes_image(&tl, &[(1, 900, 950)], 1000, (300_000, 2_265_600), &pal);
         let at = |core: usize, c: usize| img.pixels[(core * ROWS_PER_CORE) * COLUMNS + c];
         assert_eq!(
             at(0, 10),
