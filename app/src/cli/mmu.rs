@@ -21,8 +21,6 @@ use super::command::MmuArgs;
 use super::output::write_json;
 use super::progress;
 
-/// Inputs from this size on show a progress line while they are read. `[bytes]`
-pub(super) const BIG_INPUT_BYTES: u64 = 8 << 20;
 /// Worst windows reported per window length.
 const WORST: usize = 5;
 
@@ -108,6 +106,21 @@ fn parse_span(text: &str) -> Result<(u64, u64), CliError> {
     Ok((a, b))
 }
 
+/// Imports the GC log or pause CSV `input` into the sink `S`, with a progress line (`VERB INPUT`) on big inputs:
+/// the one import path of `gclab mmu` and `gclab export-perfetto`.
+pub(super) fn import_log<S: PauseSink>(
+    verb: &str,
+    input: &str,
+    format: Format,
+) -> Result<(Format, Imported<S>), CliError> {
+    let (read, shown) = progress::watch_file(verb, input);
+    let imported =
+        importers::import_file_as::<S>(Path::new(input), format, read, std::sync::Arc::default())
+            .map_err(|e| CliError::input(e.to_string()));
+    drop(shown);
+    imported
+}
+
 /// Imports `input` and measures it.
 fn measure(
     input: &str,
@@ -115,12 +128,6 @@ fn measure(
     windows: Option<Vec<u64>>,
     span: Option<(u64, u64)>,
 ) -> Result<Report, CliError> {
-    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let size = std::fs::metadata(input).map_or(0, |m| m.len());
-    // Small inputs are read in a blink: no line for them.
-    let shown = (size >= BIG_INPUT_BYTES).then(|| {
-        progress::Watcher::count(format!("mmu {input}"), size, std::sync::Arc::clone(&read))
-    });
     // `--format auto`: what the file is comes from `gclab_core::input` (another kind is an error saying so).
     let format = match format {
         Format::Auto => gclab_core::input::sniff_gc_log(Path::new(input))
@@ -128,14 +135,7 @@ fn measure(
         f => f,
     };
     // Only the pauses' times and mutators are kept (24 bytes a pause): the MMU needs nothing else.
-    let (format, data) = importers::import_file_as::<PauseSpans>(
-        Path::new(input),
-        format,
-        read,
-        std::sync::Arc::default(),
-    )
-    .map_err(|e| CliError::input(e.to_string()))?;
-    drop(shown);
+    let (format, data) = import_log::<PauseSpans>("mmu", input, format)?;
     let data_span_ns = data.default_span_ns();
     let mut warnings = data.warnings().messages();
     // A GC log says which time it covers (its lines' time stamps from the process's start): a span reaching past

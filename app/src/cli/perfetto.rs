@@ -20,11 +20,9 @@
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 
 use gclab_core::importers::Format;
-use gclab_core::importers::{self, Imported, PauseRecords};
+use gclab_core::importers::{Imported, PauseRecords};
 use gclab_core::input::{self, InputKind};
 use gclab_core::io::AtomicFile;
 use gclab_core::trace::reader::CountingRead;
@@ -157,7 +155,7 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
             (export_run(&out, &sc, &run)?, "scenario")
         }
         InputKind::Trace(_) => {
-            let (read, shown) = watch_file(input);
+            let (read, shown) = progress::watch_file("export-perfetto", input);
             let f = std::fs::File::open(input)
                 .map_err(|e| CliError::input(format!("{input}: cannot open: {e}")))?;
             let r = TraceReader::from_read(input, Box::new(CountingRead::new(f, read)))
@@ -165,16 +163,9 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
             (export_trace(&out, input, r, shown)?, "gclab trace")
         }
         InputKind::GcLog(format) => {
-            let (read, shown) = watch_file(input);
             // Every field of every pause is kept, in a temporary file beyond a few MB ([`PauseRecords`]).
-            let (_, data) = importers::import_file_as::<PauseRecords>(
-                Path::new(input),
-                format,
-                read,
-                std::sync::Arc::default(),
-            )
-            .map_err(|e| CliError::input(e.to_string()))?;
-            drop(shown);
+            let (_, data) =
+                super::mmu::import_log::<PauseRecords>("export-perfetto", input, format)?;
             (export_log(&out, input, &data)?, "GC log")
         }
         InputKind::AllocTrace(f) => {
@@ -188,17 +179,6 @@ pub fn export_perfetto(a: &PerfettoArgs) -> Result<(), CliError> {
     let mut so = std::io::stdout().lock();
     writeln!(so, "{out}: {events} trace events from {input} ({what})")
         .map_err(|e| CliError::other(format!("stdout: {e}")))
-}
-
-/// A byte counter for reading `input`, and a progress line drawn from it while the input is read (only for
-/// inputs of at least [`super::mmu::BIG_INPUT_BYTES`]: small ones are read in a blink).
-fn watch_file(input: &str) -> (Arc<AtomicU64>, Option<progress::Watcher>) {
-    let read = Arc::new(AtomicU64::new(0));
-    let size = std::fs::metadata(input).map_or(0, |m| m.len());
-    let shown = (size >= super::mmu::BIG_INPUT_BYTES).then(|| {
-        progress::Watcher::count(format!("export-perfetto {input}"), size, Arc::clone(&read))
-    });
-    (read, shown)
 }
 
 fn us(ns: u64) -> f64 {

@@ -118,6 +118,30 @@ impl Drop for Watcher {
     }
 }
 
+/// Inputs from this size on show a progress line while they are read. `[bytes]`
+pub(super) const BIG_INPUT_BYTES: u64 = 8 << 20;
+
+/// A byte counter for reading `input`, and a progress line (`VERB INPUT`) drawn from it while the input is read —
+/// only for inputs of at least [`BIG_INPUT_BYTES`]: small ones are read in a blink.
+pub(super) fn watch_file(
+    verb: &str,
+    input: &str,
+) -> (
+    std::sync::Arc<std::sync::atomic::AtomicU64>,
+    Option<Watcher>,
+) {
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let size = std::fs::metadata(input).map_or(0, |m| m.len());
+    let shown = (size >= BIG_INPUT_BYTES).then(|| {
+        Watcher::count(
+            format!("{verb} {input}"),
+            size,
+            std::sync::Arc::clone(&read),
+        )
+    });
+    (read, shown)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
