@@ -32,14 +32,7 @@ pub fn ui(
                  simulated run's. Below: the log's pauses and heap occupancy on the same time axis.",
             );
             let h = ui.available_height();
-            super::pauses::ui(ui, st, log, pal, cmds, h * 0.5);
-            super::occupancy::ui(
-                ui,
-                st,
-                pal,
-                cmds,
-                [ui.available_width(), ui.available_height()],
-            );
+            super::pauses::with_occupancy(ui, st, log, pal, cmds, h * 0.5);
         }
         ViewKind::Mmu => {
             let h = ui.available_height();

@@ -82,14 +82,7 @@ pub fn of_log(
     let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
     let right = Rect::from_min_max(egui::pos2(full.min.x + left_w, full.min.y), full.max);
     region(ui, left, |ui| {
-        super::pauses::ui(ui, st, log, pal, cmds, left.height() * 0.5);
-        super::occupancy::ui(
-            ui,
-            st,
-            pal,
-            cmds,
-            [ui.available_width(), ui.available_height()],
-        );
+        super::pauses::with_occupancy(ui, st, log, pal, cmds, left.height() * 0.5);
     });
     region(ui, right, |ui| {
         super::mmu::plot(ui, st, pal, variants, cmds, right.height() * 0.55);

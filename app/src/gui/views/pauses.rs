@@ -11,6 +11,26 @@ use crate::gui::log::LogView;
 use crate::gui::state::AppState;
 use crate::gui::theme::Palette;
 
+/// A log's pause timeline in `pause_height` points with its heap occupancy below in the rest: the pair the overview
+/// and the layout view show for a GC log, on one time axis.
+pub fn with_occupancy(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+    pause_height: f32,
+) {
+    self::ui(ui, st, log, pal, cmds, pause_height);
+    super::occupancy::ui(
+        ui,
+        st,
+        pal,
+        cmds,
+        [ui.available_width(), ui.available_height()],
+    );
+}
+
 /// The pause timeline: each pause a bar as high as it was long, coloured by kind.
 pub fn ui(
     ui: &mut egui::Ui,
