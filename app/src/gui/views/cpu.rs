@@ -361,6 +361,35 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         });
 }
 
+/// The CPU view for a GC log: no per-core lanes, the log's pauses instead.
+pub fn of_log(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    log: &crate::gui::log::LogView,
+    pal: &Palette,
+    cmds: &mut Vec<Command>,
+) {
+    super::unavailable(
+        ui,
+        pal,
+        "No per-core lanes in a GC log",
+        "HotSpot and logcat GC lines carry no CPU frequency, hotplug or per-core placement. Close the log \
+         to see the simulated android-krait run's cores. Below: when the log's pauses stopped the program.",
+    );
+    let h = ui.available_height();
+    super::pauses::ui(ui, st, log, pal, cmds, h * 0.6);
+}
+
+/// The CPU view for a recorded trace: it says why there are no lanes (the trace's map follows).
+pub fn not_in_a_trace(ui: &mut egui::Ui, pal: &Palette) {
+    super::unavailable(
+        ui,
+        pal,
+        "No per-core lanes in a trace",
+        "A trace carries no CPU frequency or core placement.",
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

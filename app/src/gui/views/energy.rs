@@ -378,3 +378,34 @@ fn rows(v: &RunView) -> Vec<Row> {
     ));
     out
 }
+
+/// The energy view for a GC log: no energy (a real runtime logs none), the log's summary instead.
+pub fn of_log(ui: &mut egui::Ui, log: &crate::gui::log::LogView, pal: &Palette) {
+    super::unavailable(
+        ui,
+        pal,
+        "No energy in a GC log",
+        "Energy and bank power come from gclab's platform models; a log from a real runtime has neither. \
+         Close the log (or change a knob) to see the simulated run's energy breakdown.",
+    );
+    super::summary::of_log(ui, log);
+}
+
+/// The energy view for a recorded trace: it says why there is none (the trace's map follows).
+pub fn not_in_a_trace(ui: &mut egui::Ui, pal: &Palette) {
+    super::unavailable(
+        ui,
+        pal,
+        "No energy in a trace replayed as recorded",
+        "Energy comes from gclab's platform models. Replay the trace as a workload to see its energy under a \
+         platform.",
+    );
+}
+
+/// The energy view for a run: the bars over the table.
+pub fn of_run(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Command>) {
+    let h = ui.available_height();
+    bars(ui, st, pal, h * 0.45, cmds);
+    ui.separator();
+    egui::ScrollArea::vertical().show(ui, |ui| table(ui, st, pal));
+}

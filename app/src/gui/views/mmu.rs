@@ -311,6 +311,18 @@ fn right_edge(xs: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+/// The MinMU view for a recorded trace: it says why there is none (the trace's map follows).
+pub fn not_in_a_trace(ui: &mut egui::Ui, pal: &Palette) {
+    super::unavailable(
+        ui,
+        pal,
+        "No pauses in a trace replayed as recorded",
+        "A gclab trace records objects and collections, not how long the program stopped: MinMU needs \
+         pauses. Replay the trace as a workload (scenario [workload] trace = …) to simulate pauses under any \
+         collector, or open a GC log.",
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::right_edge;

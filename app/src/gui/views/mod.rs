@@ -1,13 +1,14 @@
 //! The centre: a tab row and the chosen view. Timeline views (heap map, occupancy, CPU lanes) share one linked
 //! time axis and cursor and draw the playhead; clicking on any of them moves the playhead there. Each view is a
 //! function of `(&AppState, &Palette)` that queues commands; only the heap map keeps a cache (its texture).
+//! Views are organised by kind only (#18 item 3): each kind's module draws whatever source is on screen — the run,
+//! a GC log, a recorded trace — or says why that source has nothing for it.
 
 pub mod cpu;
 pub mod energy;
 pub mod fade;
 pub mod highlight;
 pub mod layout;
-pub mod log;
 pub mod mmu;
 pub mod occupancy;
 pub mod overview;
@@ -16,7 +17,6 @@ pub mod pauses;
 pub mod raster;
 pub mod summary;
 pub mod sweep;
-pub mod trace;
 pub mod tradeoff;
 
 use egui::{Id, Rect, UiBuilder};
@@ -356,46 +356,76 @@ pub fn ui(
         pareto::ui(ui, &st.pareto, pal, cmds);
         return;
     }
-    match &st.source {
-        Source::Log(l) => return log::ui(ui, st, l, pal, variants, view, cmds),
-        Source::Trace(t) => return trace::ui(ui, st, t, pal, &mut layout_view.trace, view, cmds),
-        Source::Run => {}
-    }
-    if st.current.is_none() && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff) {
+    if matches!(st.source, Source::Run)
+        && st.current.is_none()
+        && !matches!(view, ViewKind::Sweep | ViewKind::TradeOff)
+    {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("computing the first run…");
         });
         return;
     }
+    // Views by kind: each draws the source on screen — the run, a GC log (the same places where a log has them,
+    // a note where it has none) or a recorded trace (a note, then the trace's heap map below).
+    let source = &st.source;
     match view {
-        ViewKind::Overview => {
-            // Narrow and short (1280×720 at 200 % beside the knob panel: 320 × 230 points) the headings wrap and
-            // the lower plots were cut: the overview keeps the height it needs and scrolls (#19 item 5).
-            let need = if ui.available_width() < 480.0 {
-                340.0
-            } else {
-                250.0
-            };
-            at_least(ui, "overview-scroll", need, |ui| {
-                overview::of_run(ui, st, pal, layout_view, variants, cmds);
-            });
-        }
-        ViewKind::Layout => {
-            let h = ui.available_height();
-            layout_view.ui(ui, st, pal, cmds, h);
-        }
-        ViewKind::Mmu => mmu::ui(ui, st, pal, variants, cmds, true),
-        ViewKind::Energy => {
-            let h = ui.available_height();
-            energy::bars(ui, st, pal, h * 0.45, cmds);
-            ui.separator();
-            egui::ScrollArea::vertical().show(ui, |ui| energy::table(ui, st, pal));
-        }
-        // Lanes, power and the histogram each need their axis: below 340 points they scroll instead of being cut.
-        ViewKind::Cpu => at_least(ui, "cpu-scroll", 340.0, |ui| cpu::ui(ui, st, pal, cmds)),
-        ViewKind::Sweep => sweep::ui(ui, sweep, pal),
+        ViewKind::Overview => match source {
+            Source::Run => {
+                // Narrow and short (1280×720 at 200 % beside the knob panel: 320 × 230 points) the headings wrap
+                // and the lower plots were cut: the overview keeps the height it needs and scrolls (#19 item 5).
+                let need = if ui.available_width() < 480.0 {
+                    340.0
+                } else {
+                    250.0
+                };
+                at_least(ui, "overview-scroll", need, |ui| {
+                    overview::of_run(ui, st, pal, layout_view, variants, cmds);
+                });
+            }
+            Source::Log(l) => overview::of_log(ui, st, l, pal, variants, cmds),
+            Source::Trace(_) => {}
+        },
+        ViewKind::Layout => match source {
+            Source::Run => {
+                let h = ui.available_height();
+                layout_view.ui(ui, st, pal, cmds, h);
+            }
+            Source::Log(l) => layout::of_log(ui, st, l, pal, cmds),
+            Source::Trace(_) => {}
+        },
+        ViewKind::Mmu => match source {
+            Source::Run => mmu::ui(ui, st, pal, variants, cmds, true),
+            Source::Log(_) => {
+                let h = ui.available_height();
+                mmu::plot(ui, st, pal, variants, cmds, h);
+            }
+            Source::Trace(_) => mmu::not_in_a_trace(ui, pal),
+        },
+        ViewKind::Energy => match source {
+            Source::Run => energy::of_run(ui, st, pal, cmds),
+            Source::Log(l) => energy::of_log(ui, l, pal),
+            Source::Trace(_) => energy::not_in_a_trace(ui, pal),
+        },
+        ViewKind::Cpu => match source {
+            // Lanes, power and the histogram each need their axis: below 340 points they scroll, not cut.
+            Source::Run => at_least(ui, "cpu-scroll", 340.0, |ui| cpu::ui(ui, st, pal, cmds)),
+            Source::Log(l) => cpu::of_log(ui, st, l, pal, cmds),
+            Source::Trace(_) => cpu::not_in_a_trace(ui, pal),
+        },
+        ViewKind::Sweep => match source {
+            Source::Run => sweep::ui(ui, sweep, pal),
+            _ => sweep::not_for(ui, source, pal),
+        },
+        ViewKind::TradeOff => match source {
+            Source::Run => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
+            _ => sweep::not_for(ui, source, pal),
+        },
         ViewKind::Pareto => pareto::ui(ui, &st.pareto, pal, cmds),
-        ViewKind::TradeOff => tradeoff::ui(ui, st, tradeoff_sweep, pal, cmds),
+    }
+    // A recorded trace's heap map, under every view's note.
+    if let Source::Trace(t) = source {
+        let h = ui.available_height();
+        layout::trace::map(ui, st, t, pal, &mut layout_view.trace, cmds, h);
     }
 }

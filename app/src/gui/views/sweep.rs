@@ -170,3 +170,17 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
         ui.colored_label(pal.warn, e);
     }
 }
+
+/// The sweep and trade-off views when a GC log or a recorded trace is open: a sweep re-runs the scenario.
+pub fn not_for(ui: &mut egui::Ui, source: &crate::gui::state::Source, pal: &Palette) {
+    let text = match source {
+        crate::gui::state::Source::Trace(_) => {
+            "A trace as recorded is one program run; close it to sweep the scenario."
+        }
+        _ => {
+            "A sweep re-runs the scenario under many settings; a GC log is one measurement and cannot be re-run. \
+             Close the log to sweep the scenario."
+        }
+    };
+    super::unavailable(ui, pal, "Sweeps simulate the scenario", text);
+}

@@ -410,3 +410,23 @@ fn legend(ui: &mut egui::Ui, pal: &Palette) {
         ],
     );
 }
+
+/// The heap-layout view for a GC log: no map (a log has no addresses), its pauses and occupancy on one time axis.
+pub fn of_log(
+    ui: &mut egui::Ui,
+    st: &crate::gui::state::AppState,
+    log: &crate::gui::log::LogView,
+    pal: &crate::gui::theme::Palette,
+    cmds: &mut Vec<crate::gui::command::Command>,
+) {
+    super::unavailable(
+        ui,
+        pal,
+        "No heap layout in a GC log",
+        "A GC log records pauses and heap totals, not where objects are: there is no address × time map \
+         and no bank power state. Open a gclab trace (.gct) for a layout, or close the log to see the \
+         simulated run's. Below: the log's pauses and heap occupancy on the same time axis.",
+    );
+    let h = ui.available_height();
+    super::pauses::with_occupancy(ui, st, log, pal, cmds, h * 0.5);
+}
