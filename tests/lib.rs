@@ -46,6 +46,17 @@ pub fn gclab(args: &[&str]) -> Output {
         .expect("run gclab")
 }
 
+/// Runs `gclab ARGS`, which must succeed (`what` names the step in the failure, with gclab's stderr).
+pub fn gclab_ok(args: &[&str], what: &str) -> Output {
+    let o = gclab(args);
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
 /// A fresh, empty scratch folder for one test: `$TMPDIR/gclab-TOPIC-NAME-PID`.
 pub fn scratch_dir(topic: &str, name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("gclab-{topic}-{name}-{}", std::process::id()));

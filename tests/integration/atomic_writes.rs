@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use gclab_core::SimRng;
-use gclab_tests::{gclab, gclab_bin};
+use gclab_tests::{gclab, gclab_bin, gclab_ok};
 
 fn scratch(name: &str) -> PathBuf {
     gclab_tests::scratch_dir("atomic", name)
@@ -75,18 +75,16 @@ const BIG: &str = "workload.phases.0.allocations=600000";
 fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
     let d = scratch("csv");
     let reference = d.join("reference");
-    let o = gclab(&[
-        "run",
-        "preset:kvm/kwml",
-        "--set",
-        BIG,
-        "--csv",
-        s(&reference),
-    ]);
-    assert!(
-        o.status.success(),
-        "reference run: {}",
-        String::from_utf8_lossy(&o.stderr)
+    gclab_ok(
+        &[
+            "run",
+            "preset:kvm/kwml",
+            "--set",
+            BIG,
+            "--csv",
+            s(&reference),
+        ],
+        "reference run",
     );
     let new = folder(&reference).expect("reference folder");
     let total: u64 = new.values().map(|v| v.len() as u64).sum();
@@ -96,11 +94,9 @@ fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
     let mut kills = 0;
     for round in 0..6 {
         let _ = std::fs::remove_dir_all(&out_dir);
-        let o = gclab(&["run", "preset:kvm/calculator", "--csv", s(&out)]);
-        assert!(
-            o.status.success(),
-            "old run: {}",
-            String::from_utf8_lossy(&o.stderr)
+        gclab_ok(
+            &["run", "preset:kvm/calculator", "--csv", s(&out)],
+            "old run",
         );
         let old = folder(&out).expect("old folder");
         let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
@@ -126,27 +122,18 @@ fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
 fn issue_21_trace_import_may_replace_its_own_input() {
     let d = scratch("self");
     let k = d.join("k.gctrace");
-    let o = gclab(&["trace", "record", "preset:kvm/kwml", "-o", s(&k)]);
-    assert!(
-        o.status.success(),
-        "record: {}",
-        String::from_utf8_lossy(&o.stderr)
+    gclab_ok(
+        &["trace", "record", "preset:kvm/kwml", "-o", s(&k)],
+        "record",
     );
     let stats = |p: &Path| {
-        let o = gclab(&["trace", "stats", s(p), "--json", "-"]);
-        assert!(
-            o.status.success(),
-            "stats: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let o = gclab_ok(&["trace", "stats", s(p), "--json", "-"], "stats");
         String::from_utf8(o.stdout).expect("utf-8 JSON")
     };
     let before_stats = stats(&k);
-    let o = gclab(&["trace", "import", s(&k), "-o", s(&k)]);
-    assert!(
-        o.status.success(),
-        "import onto itself: {}",
-        String::from_utf8_lossy(&o.stderr)
+    gclab_ok(
+        &["trace", "import", s(&k), "-o", s(&k)],
+        "import onto itself",
     );
     assert_eq!(
         stats(&k),
@@ -181,19 +168,17 @@ fn issue_21_trace_import_may_replace_its_own_input() {
 fn issue_21_every_writer_killed_mid_output_leaves_the_old_file_or_the_new_one() {
     let d = scratch("writers");
     let trace = d.join("in.gctrace");
-    let o = gclab(&[
-        "trace",
+    gclab_ok(
+        &[
+            "trace",
+            "record",
+            "preset:kvm/kwml",
+            "--set",
+            BIG,
+            "-o",
+            s(&trace),
+        ],
         "record",
-        "preset:kvm/kwml",
-        "--set",
-        BIG,
-        "-o",
-        s(&trace),
-    ]);
-    assert!(
-        o.status.success(),
-        "record: {}",
-        String::from_utf8_lossy(&o.stderr)
     );
     let log = gclab_tests::shared_data().join("jvm-logs/jdk17-zgc-xmx256m.log");
     let writers: [(&str, Vec<&str>); 5] = [
@@ -255,12 +240,7 @@ fn issue_21_every_writer_killed_mid_output_leaves_the_old_file_or_the_new_one() 
         let reference = d.join(format!("reference-{}", name.replace(' ', "-")));
         let argv = with(&reference);
         let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-        let o = gclab(&argv);
-        assert!(
-            o.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        gclab_ok(&argv, name);
         let new = std::fs::read(&reference).expect("reference output");
         let out_dir = d.join("out");
         let out = out_dir.join("dest");

@@ -191,25 +191,19 @@ fn issue_21_200m_allocations_are_refused_up_front_not_aborted() {
 /// it (51.2 M pieces, 5 GB when the cap was 64 M) is refused too.
 #[test]
 fn issue_21_a_fine_android_layout_over_a_huge_volume_is_an_error() {
-    let o = gclab(&[
-        "run",
-        "preset:android/jack",
-        "--set",
-        "workload.android.allocated_mib=100000",
-        "--set",
-        "android.engine.cohort_bytes=16384",
-    ]);
-    let err = fails_with_one_line(&o, "android pieces at half the default cohort");
+    let fine = |cohort: &str| {
+        gclab(&[
+            "run",
+            "preset:android/jack",
+            "--set",
+            "workload.android.allocated_mib=100000",
+            "--set",
+            &format!("android.engine.cohort_bytes={cohort}"),
+        ])
+    };
+    let err = fails_with_one_line(&fine("16384"), "android pieces at half the default cohort");
     assert!(err.contains("25600000"), "{err}");
-    let o = gclab(&[
-        "run",
-        "preset:android/jack",
-        "--set",
-        "workload.android.allocated_mib=100000",
-        "--set",
-        "android.engine.cohort_bytes=256",
-    ]);
-    let err = fails_with_one_line(&o, "android pieces");
+    let err = fails_with_one_line(&fine("256"), "android pieces");
     assert!(
         err.contains("android.engine.cohort_bytes") && err.contains("pieces"),
         "{err}"
