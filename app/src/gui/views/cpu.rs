@@ -85,6 +85,11 @@ pub fn lanes_image(
     img
 }
 
+const LANES_TITLE: &str = "CPU cores: frequency and online";
+const LANES_EXPLAIN: &str = "One lane per core: colour from low (light) to high frequency (red), grey while the core \
+     is offline (hotplug); the thin strip under each lane is dark where that core ran GC work. The governor raises \
+     the frequency when work arrives; hotplug brings cores online.";
+
 /// The lanes plot in `height` points, `width` wide (or a note when the platform has no CPU model).
 pub fn lanes(
     ui: &mut egui::Ui,
@@ -95,46 +100,41 @@ pub fn lanes(
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    heading(
-        ui,
-        "CPU cores: frequency and online",
-        "One lane per core: colour from low (light) to high frequency (red), grey while the core is offline \
-         (hotplug); the thin strip under each lane is dark where that core ran GC work. The governor raises \
-         the frequency when work arrives; hotplug brings cores online.",
-    );
     if v.cpu.is_none() {
+        heading(ui, LANES_TITLE, LANES_EXPLAIN);
         ui.label(
             "No CPU model on this platform: kvm-soc has one core at a fixed clock. The android-krait platform \
              (four Krait cores, ondemand governor, hotplug) fills this view.",
         );
         return;
     }
-    legend_row(
-        ui,
-        &[
-            (
-                pal.freq(0.0),
-                "lowest frequency",
-                "the governor's lowest operating point",
-            ),
-            (
-                pal.freq(1.0),
-                "highest frequency",
-                "the highest operating point",
-            ),
-            (pal.free_gated, "offline", "hotplug took the core offline"),
-            (
-                pal.gc_work,
-                "GC work (strip under a lane)",
-                "the collector ran on this core",
-            ),
-            (
-                Palette::faded(pal.gc, 160),
-                "collection",
-                "a collection started",
-            ),
-        ],
-    );
+    let items = [
+        (
+            pal.freq(0.0),
+            "lowest frequency",
+            "the governor's lowest operating point",
+        ),
+        (
+            pal.freq(1.0),
+            "highest frequency",
+            "the highest operating point",
+        ),
+        (pal.free_gated, "offline", "hotplug took the core offline"),
+        (
+            pal.gc_work,
+            "GC work (strip under a lane)",
+            "the collector ran on this core",
+        ),
+        (
+            Palette::faded(pal.gc, 160),
+            "collection",
+            "a collection started",
+        ),
+    ];
+    // Short (the CPU view at 1280×720 and 200 %): the five-chip legend is a menu so the lanes keep their height.
+    super::heading_and_legend(ui, (LANES_TITLE, LANES_EXPLAIN), height < 200.0, |ui| {
+        legend_row(ui, &items);
+    });
     let avail = super::plot_height(ui, start_y, height);
     match st.baseline_run().filter(|b| b.cpu.is_some()) {
         Some(b) => {
@@ -257,13 +257,15 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     let h = ui.available_height();
     let base = st.baseline_run().filter(|b| b.cpu.is_some());
     let w = ui.available_width();
-    lanes(
-        ui,
-        st,
-        pal,
-        cmds,
-        [w, if base.is_some() { h * 0.5 } else { h * 0.4 }],
-    );
+    // Short (below 320 points: 1280×720 at 200 %) the view shows the lanes over the power, and the histogram of
+    // time at each frequency gives way (a line says where it went) instead of pushing them off-screen.
+    let short = h < 320.0;
+    let lanes_share = match (base.is_some(), short) {
+        (true, _) => 0.5,
+        (false, true) => 0.55,
+        (false, false) => 0.4,
+    };
+    lanes(ui, st, pal, cmds, [w, h * lanes_share]);
     let Some(v) = &st.current else { return };
     let Some(cpu) = &v.cpu else { return };
     let power = |c: &CpuTimeline| -> Vec<[f64; 2]> {
@@ -281,7 +283,13 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     let pts = power(cpu);
     let base_pts = base.and_then(|b| b.cpu.as_ref()).map(power);
     // A short view (1280×720 at 200 %) gives the histogram under it the room for its axis.
-    let power_h = if h < 400.0 { h * 0.16 } else { h * 0.22 };
+    let power_h = if short {
+        ui.available_height() - ui.text_style_height(&egui::TextStyle::Body) * 1.5 - 4.0
+    } else if h < 400.0 {
+        h * 0.16
+    } else {
+        h * 0.22
+    };
     let resp = time_plot(ui, "cpu-power")
         .height(power_h.max(40.0))
         .y_axis_label("mW")
@@ -299,6 +307,16 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         });
     super::note_time_plot(ui, "cpu-power", &resp.transform);
     seek_on_click(resp.inner, cmds);
+    if short {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new("time at each frequency: in a taller window (or zoom out)")
+                    .weak(),
+            )
+            .truncate(),
+        );
+        return;
+    }
     ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());
     // Frequencies in ascending MHz, then offline; the baseline's bars beside the current ones.
     let mut keys: Vec<String> = cpu.time_at_frequency_fraction().into_keys().collect();

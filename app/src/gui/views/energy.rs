@@ -3,7 +3,7 @@
 //! threads, idle, offline, uncore), the current run above the pinned baseline, and the summary table with the
 //! deltas against the baseline.
 
-use egui_plot::{Bar, BarChart, Plot, PlotPoint, Text};
+use egui_plot::{Bar, BarChart, Plot, PlotPoint};
 
 use super::{heading, legend_row, plot_height};
 use crate::gui::analysis::{EnergyScheme, RunView};
@@ -56,14 +56,16 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             {
                 cmds.push(Command::EnergyWithCpu(c));
             }
+            if height < 170.0 {
+                ui.menu_button("legend", |ui| legend_row(ui, &items));
+            }
         });
+    } else if height < 170.0 {
+        ui.menu_button("legend", |ui| legend_row(ui, &items));
     }
-    // Short (the overview at 1280×720 and 150 %): the legend folds away so the bars stay above the fold (#19 item 5).
-    if height < 170.0 {
-        egui::CollapsingHeader::new("legend")
-            .id_salt("energy-legend")
-            .show(ui, |ui| legend_row(ui, &items));
-    } else {
+    // Short (the overview at 1280×720 and 150 %): the legend is a menu beside the checkbox so the bars stay above
+    // the fold (#19 item 5).
+    if height >= 170.0 {
         legend_row(ui, &items);
     }
     no_energy_in_baseline(ui, st);
@@ -139,7 +141,7 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
         })
         .fold(0.0, f32::max);
     let share = f64::from((label_w + 12.0) / ui.available_width().max(1.0)).clamp(0.2, 0.75);
-    Plot::new("energy-bars")
+    let resp = Plot::new("energy-bars")
         .height(plot_height(ui, start_y, height))
         .x_axis_label(unit_name)
         .show_y(false)
@@ -155,18 +157,50 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
             for c in charts {
                 p.bar_chart(c);
             }
-            for (y, x, text) in labels {
-                p.text(
-                    Text::new(
-                        "total",
-                        PlotPoint::new(x, y),
-                        egui::RichText::new(format!("  {text}")).size(13.0),
-                    )
-                    .anchor(egui::Align2::LEFT_CENTER)
-                    .color(pal.text),
-                );
-            }
         });
+    // Each bar's name and total, placed in points once the plot has its size (#19 item 5): beside the bar's end
+    // with a gap where it fits in the frame, else inside the bar's end on a backing; never across the bar's edge.
+    let t = resp.transform;
+    let frame = *t.frame();
+    let painter = ui.painter_at(frame);
+    let backing = Palette::faded(ui.visuals().window_fill, 230);
+    let mut placed = Vec::new();
+    for (y, x, text) in labels {
+        let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), pal.text);
+        let bar = egui::Rect::from_two_pos(
+            t.position_from_point(&PlotPoint::new(0.0, y - 0.3)),
+            t.position_from_point(&PlotPoint::new(x, y + 0.3)),
+        );
+        let rect = label_rect(bar, galley.size(), frame);
+        if bar.contains_rect(rect) {
+            painter.rect_filled(rect.expand(2.0), 3.0, backing);
+        }
+        painter.galley(rect.min, galley, pal.text);
+        placed.push((rect, bar));
+    }
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(egui::Id::unique("energy-labels"), (frame, placed)));
+}
+
+/// Gap between a bar's end and its label. `[points]`
+const LABEL_GAP: f32 = 6.0;
+
+/// Where a label of `size` goes for `bar` in `frame`: beside the bar's end (a gap between) where it fits in the
+/// frame, else inside the bar against its end (the bar then fills the frame's width, so it holds the label).
+fn label_rect(bar: egui::Rect, size: egui::Vec2, frame: egui::Rect) -> egui::Rect {
+    let y = bar.center().y - size.y / 2.0;
+    let beside = egui::Rect::from_min_size(egui::pos2(bar.right() + LABEL_GAP, y), size);
+    if beside.right() <= frame.right() - 2.0 {
+        return beside;
+    }
+    let inside_x = (bar.right() - LABEL_GAP - size.x).max(bar.left() + 2.0);
+    egui::Rect::from_min_size(egui::pos2(inside_x, y), size)
+}
+
+/// Where the energy bars and their labels were drawn last: the plot's frame, then `(label, bar)` per bar (tests).
+#[cfg(test)]
+pub fn drawn_labels(ctx: &egui::Context) -> Option<(egui::Rect, Vec<(egui::Rect, egui::Rect)>)> {
+    ctx.data(|d| d.get_temp(egui::Id::unique("energy-labels")))
 }
 
 /// The summary table: current, baseline and delta.

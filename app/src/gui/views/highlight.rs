@@ -1,6 +1,7 @@
 //! Draws what a lesson step points at ([`crate::gui::marks`]) on the plots that show it: a time span shaded and a
-//! collection outlined on every time plot (heap map, occupancy, CPU lanes and power, a log's pauses and heap), an
-//! address band shaded and a bank's row outlined on the heap map; and zooms each time plot once to the step's time
+//! collection outlined on every time plot (heap map, occupancy, CPU lanes and power, a log's pauses and heap, a
+//! recorded trace's map), an address band shaded on the heap maps (a run's and a trace's) and a bank's row outlined
+//! on the run's heap map and beside it in the heap at the playhead ([`banks`]); and zooms each time plot once to the step's time
 //! range. Drawn as egui_plot spans: they never change a plot's auto-bounds, and their borders and labels keep
 //! their pixel size, so they stay legible at a projector's zoom.
 
@@ -15,11 +16,15 @@ use crate::gui::theme::Palette;
 const BORDER: f32 = 3.0;
 
 /// The collections on screen, in time order: `(start, end)`. `[s]` A GC log's pauses start its collections (the
-/// log gives their starts; a zero-length span is drawn as its border).
+/// log gives their starts; a zero-length span is drawn as its border); a recorded trace's are its own.
 pub fn collections_s(st: &AppState) -> Vec<[f64; 2]> {
     match &st.source {
         Source::Log(l) => l.pause_start_s.iter().map(|&t| [t, t]).collect(),
-        Source::Trace(_) => Vec::new(),
+        Source::Trace(t) => t
+            .collections
+            .iter()
+            .map(|&(a, b)| [t.secs(a), t.secs(b)])
+            .collect(),
         Source::Run => st
             .current
             .as_ref()
@@ -99,6 +104,18 @@ pub fn heap(p: &mut PlotUi<'_>, st: &AppState, pal: &Palette, bank_kib: f64, ban
     for m in st.lesson_marks.address_marks(bank_kib, banks) {
         draw(p, m, pal);
     }
+}
+
+/// The banks the step highlights, among `banks` (the heap at the playhead outlines their rows).
+pub fn banks(st: &AppState, banks: u32) -> Vec<u32> {
+    st.lesson_marks
+        .highlights
+        .iter()
+        .filter_map(|h| match *h {
+            gclab_core::lesson::Highlight::Bank { bank } if bank < banks => Some(bank),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Zooms this plot's time axis to the step's time range the first time the plot is drawn for that step (after

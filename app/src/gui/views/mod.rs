@@ -17,6 +17,7 @@ pub mod pauses;
 pub mod raster;
 pub mod summary;
 pub mod sweep;
+pub mod ticks;
 pub mod tradeoff;
 
 use egui::{Id, Rect, UiBuilder};
@@ -44,6 +45,11 @@ pub fn time_plot(ui: &egui::Ui, id: &str) -> Plot<'static> {
         // No margin in time: every time plot spans exactly the run, as the heap map does, so stacked plots show
         // the same range at the same x (egui_plot's 5 % margin put the occupancy's 0 s right of the map's).
         .set_margin_fraction(egui::vec2(0.0, 0.05))
+        // Ticks spaced from the plot's size in points: a short occupancy or power plot still labels 0, 2, 4.
+        .x_grid_spacer(ticks::spaced(ticks::X_GAP))
+        .x_axis_formatter(ticks::label)
+        .y_grid_spacer(ticks::spaced(ticks::Y_GAP))
+        .y_axis_formatter(ticks::label)
 }
 
 /// The y-axis width of a time plot: five digits of tick label and the axis title beside them, in this ui's font.
@@ -121,6 +127,16 @@ pub fn region<R>(ui: &mut egui::Ui, rect: Rect, f: impl FnOnce(&mut egui::Ui) ->
 
 /// A view heading with a one-sentence explanation on hover.
 pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
+    heading_with(ui, title, explain, |_| {});
+}
+
+/// A view heading, then `extra` on the same row (wrapping after it where the row is full).
+pub fn heading_with(
+    ui: &mut egui::Ui,
+    title: &str,
+    explain: &str,
+    extra: impl FnOnce(&mut egui::Ui),
+) {
     // Wrapped, not one line: a title wider than its column (the overview's at 200 %) widened the column's ui, and
     // every plot and legend under it ran off the window.
     ui.horizontal_wrapped(|ui| {
@@ -128,7 +144,26 @@ pub fn heading(ui: &mut egui::Ui, title: &str, explain: &str) {
         ui.add(egui::Label::new(egui::RichText::new(title).strong().size(16.0)).wrap())
             .on_hover_text(&explain);
         ui.weak("(?)").on_hover_text(&explain);
+        extra(ui);
     });
+}
+
+/// A view's heading over its legend row; where the view is `small`, the legend is a "legend" menu on the heading's
+/// row instead, so the plot keeps the legend's rows (a folded legend still took a row of its own, #19 item 5).
+pub fn heading_and_legend(
+    ui: &mut egui::Ui,
+    (title, explain): (&str, &str),
+    small: bool,
+    legend: impl FnOnce(&mut egui::Ui),
+) {
+    if small {
+        heading_with(ui, title, explain, |ui| {
+            ui.menu_button("legend", legend);
+        });
+    } else {
+        heading(ui, title, explain);
+        legend(ui);
+    }
 }
 
 /// The plot height left of a view's `height` once its heading and legend (drawn since `start_y`) are placed.
@@ -271,7 +306,10 @@ pub fn unavailable(ui: &mut egui::Ui, pal: &Palette, title: &str, text: &str) {
 /// Draws `f` in the rest of the view, or, where that is shorter than `need` points, in `need` points inside a
 /// vertical scroll area: a view that cannot fit scrolls rather than cutting its lower plots (#19 item 5).
 pub fn at_least(ui: &mut egui::Ui, id: &str, need: f32, f: impl FnOnce(&mut egui::Ui)) {
-    if ui.available_height() >= need {
+    let scrolls = ui.available_height() < need;
+    ui.ctx()
+        .data_mut(|d| d.insert_temp(Id::unique(("view-scrolls", id)), scrolls));
+    if !scrolls {
         f(ui);
         return;
     }
@@ -279,6 +317,12 @@ pub fn at_least(ui: &mut egui::Ui, id: &str, need: f32, f: impl FnOnce(&mut egui
         let w = ui.available_width();
         ui.allocate_ui(egui::vec2(w, need), f);
     });
+}
+
+/// Whether the view drawn last through [`at_least`] as `id` had to scroll (None: not drawn that way).
+#[cfg(test)]
+pub fn scrolled(ctx: &egui::Context, id: &str) -> Option<bool> {
+    ctx.data(|d| d.get_temp(Id::unique(("view-scrolls", id))))
 }
 
 /// Draws the tab row and the chosen view.
@@ -374,8 +418,10 @@ pub fn ui(
             Source::Run => {
                 // Narrow and short (1280×720 at 200 % beside the knob panel: 320 × 230 points) the headings wrap
                 // and the lower plots were cut: the overview keeps the height it needs and scrolls (#19 item 5).
-                let need = if ui.available_width() < 480.0 {
-                    340.0
+                // Narrow (below 480 points) the overview is one column, the map over its occupancy, so it fits
+                // 1280×720 at 200 % beside the knob panel (about 330 × 230 points) without scrolling.
+                let need = if ui.available_width() < overview::ONE_COLUMN_BELOW {
+                    180.0
                 } else {
                     250.0
                 };
@@ -408,8 +454,9 @@ pub fn ui(
             Source::Trace(_) => energy::not_in_a_trace(ui, pal),
         },
         ViewKind::Cpu => match source {
-            // Lanes, power and the histogram each need their axis: below 340 points they scroll, not cut.
-            Source::Run => at_least(ui, "cpu-scroll", 340.0, |ui| cpu::ui(ui, st, pal, cmds)),
+            // Lanes, power and the histogram each need their axis; a short view drops the histogram (cpu::ui)
+            // and scrolls only below 200 points.
+            Source::Run => at_least(ui, "cpu-scroll", 200.0, |ui| cpu::ui(ui, st, pal, cmds)),
             Source::Log(l) => cpu::of_log(ui, st, l, pal, cmds),
             Source::Trace(_) => cpu::not_in_a_trace(ui, pal),
         },

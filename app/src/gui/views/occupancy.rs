@@ -36,12 +36,6 @@ fn of_run(
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
-    heading(
-        ui,
-        "Heap occupancy",
-        "Bytes in the heap over time: live objects, dead objects still waiting for a collection, and the \
-         capacity of the banks that are powered (a GC trigger fires when the heap, or a bank, fills up).",
-    );
     let mut items = vec![
         (pal.live, "live", "reachable objects"),
         (
@@ -63,14 +57,17 @@ fn of_run(
     if st.baseline_run().is_some() {
         items.push((pal.baseline, "baseline: live + dead", "the pinned run"));
     }
-    // Short (the overview at 1280×720 and 150 %): the legend folds away so the plot keeps its height.
-    if height < 200.0 {
-        egui::CollapsingHeader::new("legend")
-            .id_salt("occupancy-legend")
-            .show(ui, |ui| legend_row(ui, &items));
-    } else {
-        legend_row(ui, &items);
-    }
+    // Short (the overview at 1280×720 and 150 %): the legend is a menu so the plot keeps its height.
+    super::heading_and_legend(
+        ui,
+        (
+            "Heap occupancy",
+            "Bytes in the heap over time: live objects, dead objects still waiting for a collection, and the \
+             capacity of the banks that are powered (a GC trigger fires when the heap, or a bank, fills up).",
+        ),
+        height < 200.0,
+        |ui| legend_row(ui, &items),
+    );
     let run = &v.run;
     let bank_kib = run.geometry.bank_bytes as f64 / 1024.0;
     // Up to the highest powered capacity or occupancy (the heap map shows the whole address range).

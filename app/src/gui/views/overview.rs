@@ -21,6 +21,10 @@ pub fn of_run(
     cmds: &mut Vec<Command>,
 ) {
     let full = ui.available_rect_before_wrap();
+    if full.width() < ONE_COLUMN_BELOW {
+        one_column(ui, st, pal, layout_view, cmds, full);
+        return;
+    }
     let gap = 8.0;
     let left_w = (full.width() * 0.57).floor();
     let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));
@@ -63,6 +67,46 @@ pub fn of_run(
         egui::ScrollArea::vertical()
             .id_salt("overview-table")
             .show(ui, |ui| super::energy::table(ui, st, pal));
+    });
+    ui.advance_cursor_after_rect(full);
+}
+
+/// Below this width the run's overview is one column. `[points]` Two columns split 330 points (1280×720 at 200 %
+/// beside the knob panel) into a 190-point map and a 140-point MinMU plot, neither legible, and their stacked
+/// headings pushed the lower plots off-screen (#19 item 5).
+pub const ONE_COLUMN_BELOW: f32 = 480.0;
+
+/// The narrow overview: the heap map over its occupancy, the whole width; MinMU, energy and the CPU lanes are left
+/// to their tabs, and a line says so.
+fn one_column(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    layout_view: &mut super::layout::LayoutView,
+    cmds: &mut Vec<Command>,
+    full: Rect,
+) {
+    region(ui, full, |ui| {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new("narrow window: MinMU, energy and CPU lanes are on their tabs")
+                    .weak()
+                    .small(),
+            )
+            .truncate(),
+        );
+        let h = ui.available_height();
+        let row = ui.text_style_height(&egui::TextStyle::Body);
+        // The occupancy under the map: its heading row and a plot with the time axis.
+        let under = (row * 1.6 + 70.0).min(h * 0.5);
+        let map_h = (h * 0.55).min(h - under);
+        // One time axis, under the occupancy: the map above it leaves its own out.
+        layout_view.time_axis_below = true;
+        layout_view.ui(ui, st, pal, cmds, map_h);
+        layout_view.time_axis_below = false;
+        let rest = ui.available_height();
+        let w = super::layout::map_plot_width(ui.available_width());
+        super::occupancy::ui(ui, st, pal, cmds, [w, rest]);
     });
     ui.advance_cursor_after_rect(full);
 }

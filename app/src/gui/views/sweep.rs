@@ -1,7 +1,7 @@
 //! The sweep view (adaptive-GC paper's Fig. 4): heap energy of k-allocation against k on a log axis, with the
 //! base and adaptive collectors drawn as reference lines; a progress bar while the sweep runs in the background.
 
-use egui_plot::{AxisHints, HLine, Legend, Line, LineStyle, Plot, Points};
+use egui_plot::{AxisHints, HLine, Line, LineStyle, Plot, Points};
 
 use super::{decade_marks, heading, legend_row, marked_line};
 use crate::gui::format;
@@ -39,10 +39,39 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
         .iter()
         .map(|p| [(p.k as f64).log10(), p.heap_j * 1e3])
         .collect();
-    let h = (ui.available_height() - 140.0).max(120.0);
-    Plot::new("sweep")
+    // The legend is a row above the plot, never inside it: egui_plot's corner legend covered the points of
+    // whichever series reached that corner (#19 item 5).
+    let adaptive = r
+        .adaptive
+        .as_ref()
+        .map(|a| format!("adaptive: {}", format::joules(a.heap_j)));
+    let base = r
+        .base
+        .as_ref()
+        .map(|b| format!("base: {}", format::joules(b.heap_j)));
+    let mut items: Vec<(egui::Color32, &str, &str)> = vec![(
+        pal.current,
+        "k-allocation",
+        "heap energy of k-allocation at each k (a run per point)",
+    )];
+    if let Some(a) = &adaptive {
+        items.push((
+            pal.powered,
+            a.as_str(),
+            "the adaptive collector's heap energy (no k)",
+        ));
+    }
+    if let Some(b) = &base {
+        items.push((
+            pal.baseline,
+            b.as_str(),
+            "the base collector's heap energy (no k), dashed",
+        ));
+    }
+    legend_row(ui, &items);
+    let h = (ui.available_height() - 110.0).max(120.0);
+    let resp = Plot::new("sweep")
         .height(h)
-        .legend(Legend::default())
         // A label longer than a short plot runs up into the heading (1280×720 at 200 %): the unit only there.
         .y_axis_label(if h < 170.0 { "mJ" } else { "heap energy [mJ]" })
         .custom_x_axes(vec![
@@ -58,6 +87,8 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                 .label_spacing(28.0..=36.0),
         ])
         .x_grid_spacer(decade_marks)
+        .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+        .y_axis_formatter(super::ticks::label)
         .include_y(0.0)
         .show(ui, |p| {
             marked_line(
@@ -68,28 +99,23 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                 (2.5, 4.0),
                 LineStyle::Solid,
             );
-            if let Some(a) = &r.adaptive {
+            if let (Some(a), Some(name)) = (&r.adaptive, &adaptive) {
                 p.hline(
-                    HLine::new(
-                        format!("adaptive: {}", format::joules(a.heap_j)),
-                        a.heap_j * 1e3,
-                    )
-                    .color(pal.powered)
-                    .width(2.5),
+                    HLine::new(name.clone(), a.heap_j * 1e3)
+                        .color(pal.powered)
+                        .width(2.5),
                 );
             }
-            if let Some(b) = &r.base {
+            if let (Some(b), Some(name)) = (&r.base, &base) {
                 p.hline(
-                    HLine::new(
-                        format!("base: {}", format::joules(b.heap_j)),
-                        b.heap_j * 1e3,
-                    )
-                    .color(pal.baseline)
-                    .style(LineStyle::dashed_loose())
-                    .width(2.0),
+                    HLine::new(name.clone(), b.heap_j * 1e3)
+                        .color(pal.baseline)
+                        .style(LineStyle::dashed_loose())
+                        .width(2.0),
                 );
             }
         });
+    super::note_time_plot(ui, "sweep", &resp.transform);
     egui::ScrollArea::vertical().show(ui, |ui| {
         ui.horizontal_wrapped(|ui| {
             ui.label(format!("{}:", r.name));
@@ -143,6 +169,8 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
                             .label_spacing(24.0..=32.0),
                     ])
                     .y_axis_label(title)
+                    .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+                    .y_axis_formatter(super::ticks::label)
                     .show(ui, |p| {
                         for (kind, pts) in &r.variants {
                             let line: Vec<[f64; 2]> = pts

@@ -250,6 +250,8 @@ pub fn ui(
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
             .include_y(0.0)
+            // y ticks from the plot's height in points: a 70-point pause plot read only "0" (#19 item 5).
+            .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
             .x_grid_spacer(if mode == SweepMode::TargetUtil {
                 tenth_marks
             } else {
@@ -261,8 +263,7 @@ pub fn ui(
                 AxisHints::new_y()
                     .label(y_label.to_string())
                     .min_thickness(y_w)
-                    // Short plots: label every grid step that is 12 points apart, not only the decades.
-                    .label_spacing(12.0..=18.0),
+                    .formatter(super::ticks::label),
             ])
             .custom_x_axes(vec![if mode == SweepMode::TargetUtil {
                 AxisHints::new_x()

@@ -14,7 +14,7 @@ pub mod now;
 pub mod trace;
 
 use super::raster::{GC_LANE_FRACTION, RasterSpec, rasterize};
-use super::{heading, heap_top, legend_row, playhead, seek_on_click, time_plot};
+use super::{heap_top, legend_row, playhead, seek_on_click, time_plot};
 use crate::gui::analysis::RunView;
 use crate::gui::command::Command;
 use crate::gui::state::AppState;
@@ -56,6 +56,9 @@ pub struct LayoutView {
     pub map_rect: [Option<Rect>; 2],
     /// The recorded trace's map.
     pub trace: trace::TraceMap,
+    /// Leave out the map's time axis: a time plot under it, on the same linked axis, shows it (the one-column
+    /// overview, where every row of height counts).
+    pub time_axis_below: bool,
 }
 
 impl LayoutView {
@@ -72,27 +75,33 @@ impl LayoutView {
             return;
         };
         let start_y = ui.cursor().min.y;
-        heading(
+        // A small map (the overview at 1280×720 and 150 %) keeps its height: the nine-chip legend is a menu.
+        super::heading_and_legend(
             ui,
-            "Heap layout over time",
-            "Each pixel column is the heap at one instant: blue live objects, orange dead objects not yet \
-             collected, pale free memory in powered banks, grey free memory in supply-gated banks. Red ticks on \
-             top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll to pan, \
-             double-click to reset, click to move the playhead.",
+            (
+                "Heap layout over time",
+                "Each pixel column is the heap at one instant: blue live objects, orange dead objects not yet \
+                 collected, pale free memory in powered banks, grey free memory in supply-gated banks. Red ticks \
+                 on top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll \
+                 to pan, double-click to reset, click to move the playhead.",
+            ),
+            height < 300.0,
+            |ui| legend(ui, pal),
         );
-        // A small map (the overview at 1280×720 and 150 %) keeps its height: the nine-chip legend folds away.
-        if height < 300.0 {
-            egui::CollapsingHeader::new("legend")
-                .id_salt("layout-legend")
-                .show(ui, |ui| legend(ui, pal));
-        } else {
-            legend(ui, pal);
-        }
         if cur.run.layout.objects.is_empty() {
-            ui.weak(
-                "This run recorded no per-object layout (record.layout = false, or a platform that does not \
-                 place objects): the map shows bank power states and collections only.",
+            let note = egui::Label::new(
+                egui::RichText::new(
+                    "This run recorded no per-object layout (record.layout = false, or a platform that does not \
+                     place objects): the map shows bank power states and collections only.",
+                )
+                .weak(),
             );
+            // A small map keeps the note to one line (the whole of it on hover), not three.
+            ui.add(if height < 300.0 {
+                note.truncate()
+            } else {
+                note.wrap()
+            });
         }
         // What the heading and legend took (more rows at a projector's zoom), not a fixed guess.
         let h = super::plot_height(ui, start_y, height).max(80.0);
@@ -180,6 +189,7 @@ impl LayoutView {
             .include_y(top_kib)
             .set_margin_fraction(egui::vec2(0.0, 0.0))
             .show_grid([false, false])
+            .show_axes([!self.time_axis_below, true])
             .show_x(false)
             .show_y(false)
             .allow_double_click_reset(true);
@@ -348,6 +358,7 @@ impl LayoutView {
                 frame,
                 bounds.min()[1],
                 bounds.max()[1],
+                &super::highlight::banks(st, run.geometry.banks),
             );
         });
     }

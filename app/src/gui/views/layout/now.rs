@@ -108,6 +108,7 @@ pub fn now_column(
     frame: Rect,
     y0_kib: f64,
     y1_kib: f64,
+    marked: &[u32],
 ) {
     let (rect, resp) = ui.allocate_exact_size(egui::vec2(w, frame.height()), Sense::hover());
     let rect = Rect::from_min_max(
@@ -154,6 +155,31 @@ pub fn now_column(
         } else {
             (format!("b{b} {name}"), 10.0)
         };
+        // A lesson's bank highlight: the bank's row here outlined as on the map beside it (#19 item 1).
+        if marked.contains(&b) {
+            let o = Rect::from_min_max(
+                Pos2::new(bar.min.x, r.min.y),
+                Pos2::new(rect.max.x, r.max.y),
+            )
+            .intersect(rect)
+            .shrink(1.5);
+            let c = [
+                o.left_top(),
+                o.right_top(),
+                o.right_bottom(),
+                o.left_bottom(),
+                o.left_top(),
+            ];
+            painter.extend(egui::Shape::dashed_line(
+                &c,
+                egui::Stroke::new(3.0, pal.text),
+                6.0,
+                4.0,
+            ));
+            ui.ctx().data_mut(|d| {
+                d.insert_temp(egui::Id::unique(("now-bank-outline", b)), o);
+            });
+        }
         if shown.height() > 11.0 {
             painter.text(
                 Pos2::new(lane.max.x + 4.0, shown.center().y),
@@ -231,6 +257,12 @@ pub fn now_column(
         let k = y0_kib + f64::from((rect.max.y - p.y) / rect.height()) * (y1_kib - y0_kib);
         resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));
     }
+}
+
+/// Where the heap at the playhead outlined bank `b` last (tests).
+#[cfg(test)]
+pub fn bank_outline(ctx: &egui::Context, b: u32) -> Option<Rect> {
+    ctx.data(|d| d.get_temp(egui::Id::unique(("now-bank-outline", b))))
 }
 
 #[cfg(test)]

@@ -183,6 +183,8 @@ pub fn map(
             .show_grid([false, false])
             .allow_double_click_reset(true)
             .show(ui, |p| {
+                // The lesson step's time range, once; its time spans, collections and address bands on top.
+                crate::gui::views::highlight::zoom_once(p, st);
                 let b = p.plot_bounds();
                 let frame = *p.transform().frame();
                 let (w, hh) = (
@@ -210,6 +212,8 @@ pub fn map(
                     );
                 }
                 p.hline(heap_top(heap_kib, pal));
+                // A trace has no banks: bank highlights are left out (0 banks).
+                crate::gui::views::highlight::heap(p, st, pal, 0.0, 0);
                 p.vline(playhead(st, pal));
                 (p.pointer_coordinate(), p.response().clicked())
             });

@@ -1,0 +1,148 @@
+//! Tick spacing chosen from a plot's size in points (#19 item 5). egui_plot's default spacer steps in powers of
+//! ten only and hides a label closer than 20 points (y) or 60 points (x) to the next: a 70-point plot of 0–4 ms
+//! gets ticks every 1 ms (17 points apart, all hidden) and labels only "0". Here the labelled step is the smallest
+//! 1-2-5 step whose labels stand at least `gap` points apart (closer, down to 21 points, where the plot is too
+//! short for three labels), so a short or narrow plot still reads 0, 2, 4.
+
+use egui_plot::{GridInput, GridMark};
+
+/// egui_plot's `grid_spacing.min` (Plot's default, which the plots here keep): `base_step_size` is this many
+/// points of the axis in plot units. `[points]`
+const GRID_MIN_POINTS: f64 = 8.0;
+
+/// The closest labels may stand: just past egui_plot's 20-point limit, below which it hides them. `[points]`
+const MIN_GAP: f64 = 21.0;
+
+/// Space between y tick labels: above egui_plot's 30-point fade, so every label is drawn in full. `[points]`
+pub const Y_GAP: f32 = 32.0;
+
+/// Space between x tick labels ("1.065" and its neighbours at 200 % zoom), above egui_plot's 80-point fade.
+/// `[points]`
+pub const X_GAP: f32 = 84.0;
+
+/// The smallest step of 1, 2 or 5 times a power of ten that is at least `min`.
+pub fn nice_step(min: f64) -> f64 {
+    if !(min.is_finite() && min > 0.0) {
+        return 1.0;
+    }
+    let p = 10f64.powf(min.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= min * (1.0 - 1e-9))
+        .unwrap_or(10.0 * p)
+}
+
+/// A grid spacer labelling every `gap` points or more at a 1-2-5 step, with unlabelled minor lines between.
+pub fn spaced(gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
+    move |input: GridInput| {
+        let (lo, hi) = input.bounds;
+        if input.base_step_size <= 0.0 || hi.is_nan() || lo.is_nan() || hi <= lo {
+            return Vec::new();
+        }
+        let units_per_point = input.base_step_size / GRID_MIN_POINTS;
+        // A plot too short for three labels `gap` apart gets them closer, down to egui_plot's 20-point limit
+        // (a 47-point pause plot at 150 % read only "0").
+        let extent_points = (hi - lo) / units_per_point;
+        let gap = f64::from(gap).min((extent_points / 3.0).max(MIN_GAP));
+        let major = nice_step(units_per_point * gap);
+        // Minor lines: a fifth of a 1 or 5 step, a half of a 2 step.
+        let lead = major / 10f64.powf(major.log10().floor());
+        let minor = if (lead - 2.0).abs() < 1e-6 {
+            major / 2.0
+        } else {
+            major / 5.0
+        };
+        let first = (lo / minor).ceil() as i64;
+        let last = (hi / minor).floor() as i64;
+        if last - first > 2000 {
+            return Vec::new();
+        }
+        (first..=last)
+            .map(|i| {
+                let value = i as f64 * minor;
+                let on_major = ((value / major) - (value / major).round()).abs() < 1e-6;
+                GridMark {
+                    value,
+                    step_size: if on_major { major } else { minor },
+                }
+            })
+            .collect()
+    }
+}
+
+/// A tick label with as many decimals as its step needs (0.5 → "0.5"; egui_plot's default rounds the step's
+/// log10, so a 0.5 step printed "0" and "1" alternately). Use it with [`spaced`].
+#[allow(clippy::needless_pass_by_value, clippy::trivially_copy_pass_by_ref)] // egui_plot's formatter signature
+pub fn label(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
+    let decimals = (-mark.step_size.log10().floor()).max(0.0) as usize;
+    format!("{:.*}", decimals, mark.value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labelled(input: GridInput, gap: f32) -> Vec<f64> {
+        let marks = spaced(gap)(input);
+        let major = marks.iter().map(|m| m.step_size).fold(0.0, f64::max);
+        marks
+            .iter()
+            .filter(|m| m.step_size == major)
+            .map(|m| m.value)
+            .collect()
+    }
+
+    #[test]
+    fn a_70_point_plot_of_four_milliseconds_gets_three_labels() {
+        // 0..4 over 70 points: base_step_size = 8 points in units.
+        let input = GridInput {
+            bounds: (0.0, 4.0),
+            base_step_size: 4.0 / 70.0 * 8.0,
+        };
+        let v = labelled(input, Y_GAP);
+        assert_eq!(v, vec![0.0, 2.0, 4.0]);
+    }
+
+    #[test]
+    fn labels_are_never_closer_than_the_gap() {
+        for (range, points) in [(1.0, 60.0), (37.0, 90.0), (0.003, 200.0), (1e6, 45.0)] {
+            let input = GridInput {
+                bounds: (0.0, range),
+                base_step_size: range / points * 8.0,
+            };
+            let v = labelled(input, Y_GAP);
+            assert!(v.len() >= 2, "{range} over {points} points: {v:?}");
+            let step_points = (v[1] - v[0]) / range * points;
+            assert!(step_points >= MIN_GAP - 1e-6, "{range}: {step_points}");
+        }
+    }
+
+    #[test]
+    fn labels_carry_the_decimals_of_their_step() {
+        let m = |value, step_size| label(GridMark { value, step_size }, &(0.0..=1.0));
+        assert_eq!(m(0.5, 0.5), "0.5");
+        assert_eq!(m(4.0, 2.0), "4");
+        assert_eq!(m(0.04, 0.02), "0.04");
+        assert_eq!(m(100.0, 50.0), "100");
+    }
+
+    #[test]
+    fn a_47_point_plot_still_gets_two_labels() {
+        let input = GridInput {
+            bounds: (0.0, 0.33),
+            base_step_size: 0.33 / 47.0 * 8.0,
+        };
+        assert_eq!(labelled(input, Y_GAP), vec![0.0, 0.2]);
+    }
+
+    #[test]
+    fn nice_steps_are_one_two_or_five_times_a_power_of_ten() {
+        assert_eq!(nice_step(0.7), 1.0);
+        assert_eq!(nice_step(1.0), 1.0);
+        assert_eq!(nice_step(1.3), 2.0);
+        assert_eq!(nice_step(3.0), 5.0);
+        assert_eq!(nice_step(6.0), 10.0);
+        assert!((nice_step(0.013) - 0.02).abs() < 1e-12);
+    }
+}
