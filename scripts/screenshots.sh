@@ -80,6 +80,8 @@ shot heap-layout GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.5
 shot minmu GCLAB_VIEW=mmu GCLAB_COMPARE=base
 shot sweep GCLAB_VIEW=sweep
 shot dark-projector GCLAB_THEME=dark GCLAB_ZOOM=1.5 GCLAB_VIEW=layout GCLAB_PLAYHEAD=0.5 GCLAB_COMPARE=k-allocation
+# The overview at a projector's 1280x720 and 200 % beside the knob panel: one column, map over occupancy, no scroll.
+shot overview-720p-200 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=2 GCLAB_PLAYHEAD=0.5
 shot android-overview GCLAB_PRESET=android/quadrant GCLAB_PLAYHEAD=8 GCLAB_COMPARE=fg
 shot android-sweep GCLAB_PRESET=android/quadrant GCLAB_VIEW=sweep
 shot android-minmu GCLAB_PRESET=android/quadrant GCLAB_VIEW=mmu GCLAB_VARIANTS=1

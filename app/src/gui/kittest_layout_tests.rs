@@ -148,3 +148,215 @@ fn kittest_the_top_bar_and_the_status_bar_stay_one_line_at_200_percent() {
         "the key list folded to \"keys\" on the frame time's line: {keys:?} vs {frame:?}"
     );
 }
+
+/// The top of the playback bar: a view drawn below it is off-screen.
+fn playback_top(h: &super::kittest_tests::H) -> f32 {
+    h.get_by_role_and_label(Role::Button, "Play").rect().top()
+}
+
+/// Asserts that the view `scroll_id` was drawn without scrolling and that each time plot in `plots` ends above the
+/// playback bar.
+fn fits(h: &super::kittest_tests::H, scroll_id: &str, plots: &[&str], case: &str) {
+    assert_eq!(
+        super::views::scrolled(&h.ctx, scroll_id),
+        Some(false),
+        "{case}: the view scrolls: part of it is off-screen"
+    );
+    let bottom = playback_top(h);
+    for id in plots {
+        let (frame, _) =
+            time_plot_frame(&h.ctx, id).unwrap_or_else(|| panic!("{case}: {id} drawn"));
+        assert!(
+            frame.bottom() <= bottom && frame.height() >= 20.0,
+            "{case}: {id} spans y {:.0}..{:.0}, the playback bar starts at {bottom:.0}",
+            frame.top(),
+            frame.bottom()
+        );
+    }
+}
+
+#[test]
+fn kittest_the_overview_and_the_cpu_view_fit_1280x720_at_200_percent_beside_the_knob_panel() {
+    // Beside the knob panel the centre is about 330 × 230 points: the two-column overview stacked four headings
+    // and plots into it and scrolled (the occupancy and energy below the fold), the CPU view scrolled its power
+    // plot and histogram away. Now the overview is one column and the CPU view drops the histogram.
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        SMALL,
+        false,
+    );
+    wait_for_run(&mut h);
+    settle(&mut h);
+    assert!(
+        h.query_by_label("Scenario").is_some(),
+        "the knob panel is open"
+    );
+    fits(
+        &h,
+        "overview-scroll",
+        &["layout", "occupancy"],
+        "kvm overview",
+    );
+    let mut h = harness_sized(
+        Scenario::preset("android/quadrant").expect("android preset"),
+        SMALL,
+        false,
+    );
+    wait_for_run(&mut h);
+    settle(&mut h);
+    fits(
+        &h,
+        "overview-scroll",
+        &["layout", "occupancy"],
+        "android overview",
+    );
+    h.state_mut().as_mut().expect("app").state.settings.view = ViewKind::Cpu;
+    settle(&mut h);
+    fits(&h, "cpu-scroll", &["cpu-lanes", "cpu-power"], "CPU view");
+}
+
+/// A sweep whose k-allocation curve rises into the plot's top-right corner, where egui_plot puts its legend.
+fn sweep_into_the_corner() -> crate::gui::sweep::SweepResult {
+    let point = |k: u64, heap_j: f64| crate::gui::sweep::SweepPoint {
+        k,
+        target_util: 0.0,
+        heap_j,
+        total_j: heap_j,
+        time_s: 1.0,
+        memory_j: heap_j,
+        heap_kib: 128,
+        max_pause_ms: 1.0,
+        collections: 10,
+        out_of_memory: false,
+        mmu: Vec::new(),
+    };
+    crate::gui::sweep::SweepResult {
+        name: "corner".into(),
+        k_allocation: [2u64, 10, 100, 1000, 10000]
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| point(k, 1e-3 * (1.0 + i as f64)))
+            .collect(),
+        base: Some(point(0, 4.5e-3)),
+        adaptive: Some(point(0, 0.8e-3)),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn kittest_the_sweep_legend_is_outside_the_plot_so_it_covers_no_point() {
+    // egui_plot's legend sat in the plot's top-right corner, over the k = 10000 point and the base line.
+    for size in [[1500.0, 940.0], SMALL] {
+        let mut h = harness_sized(
+            Scenario::default_preset().expect("default preset"),
+            size,
+            false,
+        );
+        wait_for_run(&mut h);
+        {
+            let a = h.state_mut().as_mut().expect("app");
+            a.sweep.result = Some(sweep_into_the_corner());
+            a.state.settings.view = ViewKind::Sweep;
+        }
+        settle(&mut h);
+        let (frame, _) = time_plot_frame(&h.ctx, "sweep").expect("the sweep plot drawn");
+        for name in ["k-allocation", "adaptive: 800.000 µJ", "base: 4.500 mJ"] {
+            let r = h.get_by_role_and_label(Role::Label, name).rect();
+            assert!(
+                !r.intersects(frame),
+                "{size:?}: the legend entry {name:?} at {r:?} lies on the plot {frame:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn kittest_each_energy_label_sits_beside_its_bar_or_inside_it_never_across_its_end() {
+    // The total was written from the bar's end with two spaces: at 200 % it touched the bar and ran over the
+    // plot's edge or its grid labels.
+    for (size, present) in [([1500.0, 940.0], false), (SMALL, false), (SMALL, true)] {
+        let mut h = harness_sized(
+            Scenario::default_preset().expect("default preset"),
+            size,
+            false,
+        );
+        wait_for_run(&mut h);
+        {
+            let a = h.state_mut().as_mut().expect("app");
+            a.queue(Command::PinBaseline);
+            a.present = present;
+            a.state.settings.view = ViewKind::Energy;
+        }
+        settle(&mut h);
+        let (frame, placed) =
+            super::views::energy::drawn_labels(&h.ctx).expect("the energy bars drawn");
+        assert!(!placed.is_empty(), "{size:?}: labels drawn");
+        for (label, bar) in placed {
+            let case = format!("{size:?} presenting {present}: label {label:?}, bar {bar:?}");
+            assert!(
+                frame.expand(0.5).contains_rect(label),
+                "{case}: the label leaves the plot {frame:?}"
+            );
+            let beside = label.left() >= bar.right() + 3.0;
+            let inside = bar.expand(0.5).contains_rect(label);
+            assert!(beside || inside, "{case}: the label crosses the bar's end");
+        }
+    }
+}
+
+#[test]
+fn kittest_a_lesson_step_highlights_a_traces_map_and_a_bank_beside_the_runs_map() {
+    use super::marks::{LessonMarks, Mark};
+    use gclab_core::lesson::Highlight;
+    // A recorded trace's map drew no highlights, and a bank was outlined on the run's map only.
+    let mut h = super::kittest_tests::harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    let marks = LessonMarks {
+        highlights: vec![
+            Highlight::TimeSpan {
+                from_ms: 0.0,
+                to_ms: 0.001,
+            },
+            Highlight::AddressRange {
+                from_kib: 0.0,
+                to_kib: 0.01,
+            },
+            Highlight::Collection { index: 0 },
+            Highlight::Bank { bank: 1 },
+        ],
+        time_range_s: None,
+        step_token: 1,
+    };
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.state.lesson_marks = marks.clone();
+        a.state.settings.view = ViewKind::Layout;
+    }
+    settle(&mut h);
+    let outline = super::views::layout::now::bank_outline(&h.ctx, 1)
+        .expect("bank 1 outlined in the heap at the playhead");
+    assert!(outline.height() > 4.0, "{outline:?}");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/trace/v1.gctrace");
+    super::kittest_tests::open_through_the_path_field(&mut h, &path);
+    assert!(app(&h).state.trace().is_some(), "the trace is on screen");
+    h.state_mut().as_mut().expect("app").state.lesson_marks = marks;
+    settle(&mut h);
+    let drawn = super::views::highlight::drawn(&h.ctx);
+    // A trace has no banks: a bank row among the marks would be the run's map's, from before the trace opened.
+    assert!(
+        !drawn.iter().any(|m| matches!(m, Mark::BankRow { .. })),
+        "these marks are the run's map's, not the trace's: {drawn:?}"
+    );
+    for kind in ["time span", "address band", "collection"] {
+        let found = drawn.iter().any(|m| {
+            matches!(
+                (kind, m),
+                ("time span", Mark::TimeSpan { .. })
+                    | ("address band", Mark::AddressBand { .. })
+                    | ("collection", Mark::Collection { .. })
+            )
+        });
+        assert!(found, "the trace's map draws the {kind}: {drawn:?}");
+    }
+}

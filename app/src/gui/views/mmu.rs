@@ -171,7 +171,7 @@ pub fn plot(
         .y_axis_label("MinMU")
         .x_grid_spacer(decade_marks)
         // 0, 0.5, 1 on a short plot, not only 0 and 1 (ticks from the plot's height, #19 item 5).
-        .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+        .y_grid_spacer(super::ticks::y())
         .y_axis_formatter(super::ticks::label)
         .include_y(0.0)
         .include_y(1.0)

@@ -46,9 +46,9 @@ pub fn time_plot(ui: &egui::Ui, id: &str) -> Plot<'static> {
         // the same range at the same x (egui_plot's 5 % margin put the occupancy's 0 s right of the map's).
         .set_margin_fraction(egui::vec2(0.0, 0.05))
         // Ticks spaced from the plot's size in points: a short occupancy or power plot still labels 0, 2, 4.
-        .x_grid_spacer(ticks::spaced(ticks::X_GAP))
+        .x_grid_spacer(ticks::x())
         .x_axis_formatter(ticks::label)
-        .y_grid_spacer(ticks::spaced(ticks::Y_GAP))
+        .y_grid_spacer(ticks::y())
         .y_axis_formatter(ticks::label)
 }
 
@@ -455,8 +455,8 @@ pub fn ui(
         },
         ViewKind::Cpu => match source {
             // Lanes, power and the histogram each need their axis; a short view drops the histogram (cpu::ui)
-            // and scrolls only below 200 points.
-            Source::Run => at_least(ui, "cpu-scroll", 200.0, |ui| cpu::ui(ui, st, pal, cmds)),
+            // and scrolls only below 150 points.
+            Source::Run => at_least(ui, "cpu-scroll", 150.0, |ui| cpu::ui(ui, st, pal, cmds)),
             Source::Log(l) => cpu::of_log(ui, st, l, pal, cmds),
             Source::Trace(_) => cpu::not_in_a_trace(ui, pal),
         },

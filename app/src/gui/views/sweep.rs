@@ -87,7 +87,7 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                 .label_spacing(28.0..=36.0),
         ])
         .x_grid_spacer(decade_marks)
-        .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+        .y_grid_spacer(super::ticks::y())
         .y_axis_formatter(super::ticks::label)
         .include_y(0.0)
         .show(ui, |p| {
@@ -169,7 +169,7 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
                             .label_spacing(24.0..=32.0),
                     ])
                     .y_axis_label(title)
-                    .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+                    .y_grid_spacer(super::ticks::y())
                     .y_axis_formatter(super::ticks::label)
                     .show(ui, |p| {
                         for (kind, pts) in &r.variants {

@@ -1,8 +1,8 @@
 //! Tick spacing chosen from a plot's size in points (#19 item 5). egui_plot's default spacer steps in powers of
 //! ten only and hides a label closer than 20 points (y) or 60 points (x) to the next: a 70-point plot of 0–4 ms
 //! gets ticks every 1 ms (17 points apart, all hidden) and labels only "0". Here the labelled step is the smallest
-//! 1-2-5 step whose labels stand at least `gap` points apart (closer, down to 21 points, where the plot is too
-//! short for three labels), so a short or narrow plot still reads 0, 2, 4.
+//! 1-2-5 step whose labels stand at least `gap` points apart (closer, down to egui_plot's limits of 21 points on y
+//! and 61 on x, where the plot is too short for three labels), so a short or narrow plot still reads 0, 2, 4.
 
 use egui_plot::{GridInput, GridMark};
 
@@ -10,15 +10,28 @@ use egui_plot::{GridInput, GridMark};
 /// points of the axis in plot units. `[points]`
 const GRID_MIN_POINTS: f64 = 8.0;
 
-/// The closest labels may stand: just past egui_plot's 20-point limit, below which it hides them. `[points]`
-const MIN_GAP: f64 = 21.0;
-
 /// Space between y tick labels: above egui_plot's 30-point fade, so every label is drawn in full. `[points]`
 pub const Y_GAP: f32 = 32.0;
+
+/// The closest y labels may stand: just past egui_plot's 20-point limit, below which it hides them. `[points]`
+pub const Y_MIN_GAP: f32 = 21.0;
 
 /// Space between x tick labels ("1.065" and its neighbours at 200 % zoom), above egui_plot's 80-point fade.
 /// `[points]`
 pub const X_GAP: f32 = 84.0;
+
+/// The closest x labels may stand: just past egui_plot's 60-point limit for x. `[points]`
+pub const X_MIN_GAP: f32 = 61.0;
+
+/// The y-axis spacer of a plot: [`spaced`] at [`Y_GAP`], down to [`Y_MIN_GAP`].
+pub fn y() -> impl Fn(GridInput) -> Vec<GridMark> {
+    spaced(Y_GAP, Y_MIN_GAP)
+}
+
+/// The x-axis spacer of a plot: [`spaced`] at [`X_GAP`], down to [`X_MIN_GAP`].
+pub fn x() -> impl Fn(GridInput) -> Vec<GridMark> {
+    spaced(X_GAP, X_MIN_GAP)
+}
 
 /// The smallest step of 1, 2 or 5 times a power of ten that is at least `min`.
 pub fn nice_step(min: f64) -> f64 {
@@ -33,8 +46,10 @@ pub fn nice_step(min: f64) -> f64 {
         .unwrap_or(10.0 * p)
 }
 
-/// A grid spacer labelling every `gap` points or more at a 1-2-5 step, with unlabelled minor lines between.
-pub fn spaced(gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
+/// A grid spacer labelling every `gap` points or more at a 1-2-5 step (closer, down to `min_gap`, where the plot is
+/// too short for three labels), with minor lines between (egui_plot labels those too where they stand far enough
+/// apart).
+pub fn spaced(gap: f32, min_gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
     move |input: GridInput| {
         let (lo, hi) = input.bounds;
         if input.base_step_size <= 0.0 || hi.is_nan() || lo.is_nan() || hi <= lo {
@@ -44,7 +59,7 @@ pub fn spaced(gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
         // A plot too short for three labels `gap` apart gets them closer, down to egui_plot's 20-point limit
         // (a 47-point pause plot at 150 % read only "0").
         let extent_points = (hi - lo) / units_per_point;
-        let gap = f64::from(gap).min((extent_points / 3.0).max(MIN_GAP));
+        let gap = f64::from(gap).min((extent_points / 3.0).max(f64::from(min_gap)));
         let major = nice_step(units_per_point * gap);
         // Minor lines: a fifth of a 1 or 5 step, a half of a 2 step.
         let lead = major / 10f64.powf(major.log10().floor());
@@ -73,7 +88,6 @@ pub fn spaced(gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
 
 /// A tick label with as many decimals as its step needs (0.5 → "0.5"; egui_plot's default rounds the step's
 /// log10, so a 0.5 step printed "0" and "1" alternately). Use it with [`spaced`].
-#[allow(clippy::needless_pass_by_value, clippy::trivially_copy_pass_by_ref)] // egui_plot's formatter signature
 pub fn label(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
     let decimals = (-mark.step_size.log10().floor()).max(0.0) as usize;
     format!("{:.*}", decimals, mark.value)
@@ -84,7 +98,7 @@ mod tests {
     use super::*;
 
     fn labelled(input: GridInput, gap: f32) -> Vec<f64> {
-        let marks = spaced(gap)(input);
+        let marks = spaced(gap, Y_MIN_GAP)(input);
         let major = marks.iter().map(|m| m.step_size).fold(0.0, f64::max);
         marks
             .iter()
@@ -101,7 +115,7 @@ mod tests {
             base_step_size: 4.0 / 70.0 * 8.0,
         };
         let v = labelled(input, Y_GAP);
-        assert_eq!(v, vec![0.0, 2.0, 4.0]);
+        assert_eq!(v, vec![0.0, 2.0, 4.0], "labels every 2 ms, 23 points apart");
     }
 
     #[test]
@@ -114,17 +128,20 @@ mod tests {
             let v = labelled(input, Y_GAP);
             assert!(v.len() >= 2, "{range} over {points} points: {v:?}");
             let step_points = (v[1] - v[0]) / range * points;
-            assert!(step_points >= MIN_GAP - 1e-6, "{range}: {step_points}");
+            assert!(
+                step_points >= f64::from(Y_MIN_GAP) - 1e-6,
+                "{range}: {step_points}"
+            );
         }
     }
 
     #[test]
     fn labels_carry_the_decimals_of_their_step() {
         let m = |value, step_size| label(GridMark { value, step_size }, &(0.0..=1.0));
-        assert_eq!(m(0.5, 0.5), "0.5");
-        assert_eq!(m(4.0, 2.0), "4");
-        assert_eq!(m(0.04, 0.02), "0.04");
-        assert_eq!(m(100.0, 50.0), "100");
+        assert_eq!(m(0.5, 0.5), "0.5", "a 0.5 step keeps its decimal");
+        assert_eq!(m(4.0, 2.0), "4", "whole steps, no decimals");
+        assert_eq!(m(0.04, 0.02), "0.04", "a 0.02 step: two decimals");
+        assert_eq!(m(100.0, 50.0), "100", "no decimals");
     }
 
     #[test]
@@ -133,16 +150,39 @@ mod tests {
             bounds: (0.0, 0.33),
             base_step_size: 0.33 / 47.0 * 8.0,
         };
-        assert_eq!(labelled(input, Y_GAP), vec![0.0, 0.2]);
+        assert_eq!(
+            labelled(input, Y_GAP),
+            vec![0.0, 0.2],
+            "0 and 0.2, 28 points apart"
+        );
+    }
+
+    #[test]
+    fn a_127_point_time_axis_labels_0_and_1_not_nothing() {
+        // 0.5 s steps would stand 60 points apart, where egui_plot hides x labels: whole seconds instead.
+        let marks = x()(GridInput {
+            bounds: (0.0, 1.065),
+            base_step_size: 1.065 / 127.0 * 8.0,
+        });
+        let major = marks.iter().map(|m| m.step_size).fold(0.0, f64::max);
+        assert!((major - 1.0).abs() < 1e-12, "whole seconds: {major}");
     }
 
     #[test]
     fn nice_steps_are_one_two_or_five_times_a_power_of_ten() {
-        assert_eq!(nice_step(0.7), 1.0);
-        assert_eq!(nice_step(1.0), 1.0);
-        assert_eq!(nice_step(1.3), 2.0);
-        assert_eq!(nice_step(3.0), 5.0);
-        assert_eq!(nice_step(6.0), 10.0);
-        assert!((nice_step(0.013) - 0.02).abs() < 1e-12);
+        for (min, step) in [
+            (0.7, 1.0),
+            (1.0, 1.0),
+            (1.3, 2.0),
+            (3.0, 5.0),
+            (6.0, 10.0),
+            (0.013, 0.02),
+        ] {
+            assert!(
+                (nice_step(min) - step).abs() < 1e-12,
+                "at least {min}: {step}, not {}",
+                nice_step(min)
+            );
+        }
     }
 }

@@ -251,7 +251,7 @@ pub fn ui(
             .link_cursor(link, [true, false])
             .include_y(0.0)
             // y ticks from the plot's height in points: a 70-point pause plot read only "0" (#19 item 5).
-            .y_grid_spacer(super::ticks::spaced(super::ticks::Y_GAP))
+            .y_grid_spacer(super::ticks::y())
             .x_grid_spacer(if mode == SweepMode::TargetUtil {
                 tenth_marks
             } else {
