@@ -97,6 +97,7 @@ pub fn lanes(
     pal: &Palette,
     cmds: &mut Vec<Command>,
     [width, height]: [f32; 2],
+    time_axis: bool,
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
@@ -140,15 +141,15 @@ pub fn lanes(
         Some(b) => {
             let each = (avail - 40.0) / 2.0;
             ui.label(egui::RichText::new(format!("current: {}", v.label)).small());
-            lanes_plot(ui, st, pal, cmds, v, false, [width, each]);
+            lanes_plot(ui, st, pal, cmds, (v, false), [width, each], time_axis);
             ui.label(
                 egui::RichText::new(format!("baseline: {}", b.label))
                     .small()
                     .color(pal.baseline),
             );
-            lanes_plot(ui, st, pal, cmds, b, true, [width, each]);
+            lanes_plot(ui, st, pal, cmds, (b, true), [width, each], time_axis);
         }
-        None => lanes_plot(ui, st, pal, cmds, v, false, [width, avail]),
+        None => lanes_plot(ui, st, pal, cmds, (v, false), [width, avail], time_axis),
     }
 }
 
@@ -164,9 +165,9 @@ fn lanes_plot(
     st: &AppState,
     pal: &Palette,
     cmds: &mut Vec<Command>,
-    v: &RunView,
-    is_baseline: bool,
+    (v, is_baseline): (&RunView, bool),
     [width, height]: [f32; 2],
+    time_axis: bool,
 ) {
     let Some(cpu) = &v.cpu else { return };
     let cores = cpu.transitions.len().max(1);
@@ -203,6 +204,8 @@ fn lanes_plot(
     .height(height.max(50.0))
     .include_y(-0.5)
     .include_y(cores as f64 - 0.5)
+    // Without its own time axis where the power plot under it, on the same linked axis, shows it.
+    .show_axes([time_axis, true])
     .allow_zoom([true, false])
     .y_grid_spacer(category_marks(cores))
     .custom_y_axes(vec![
@@ -262,10 +265,11 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     let short = h < 320.0;
     let lanes_share = match (base.is_some(), short) {
         (true, _) => 0.5,
-        (false, true) => 0.55,
+        (false, true) => 0.45,
         (false, false) => 0.4,
     };
-    lanes(ui, st, pal, cmds, [w, h * lanes_share]);
+    // Short, the lanes leave the time axis to the power plot under them: one axis, more height for both.
+    lanes(ui, st, pal, cmds, [w, h * lanes_share], !short);
     let Some(v) = &st.current else { return };
     let Some(cpu) = &v.cpu else { return };
     let power = |c: &CpuTimeline| -> Vec<[f64; 2]> {
@@ -279,12 +283,26 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
             })
             .collect()
     };
-    ui.label(egui::RichText::new("CPU power over time").strong());
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("CPU power over time").strong());
+        // Short, the histogram of time at each frequency gives way; its place is said on this row, not a row of
+        // its own.
+        if short {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new("(time at each frequency: in a taller window)")
+                        .weak()
+                        .small(),
+                )
+                .truncate(),
+            );
+        }
+    });
     let pts = power(cpu);
     let base_pts = base.and_then(|b| b.cpu.as_ref()).map(power);
     // A short view (1280×720 at 200 %) gives the histogram under it the room for its axis.
     let power_h = if short {
-        ui.available_height() - ui.text_style_height(&egui::TextStyle::Body) * 1.5 - 4.0
+        ui.available_height() - 4.0
     } else if h < 400.0 {
         h * 0.16
     } else {
@@ -308,13 +326,6 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     super::note_time_plot(ui, "cpu-power", &resp.transform);
     seek_on_click(resp.inner, cmds);
     if short {
-        ui.add(
-            egui::Label::new(
-                egui::RichText::new("time at each frequency: in a taller window (or zoom out)")
-                    .weak(),
-            )
-            .truncate(),
-        );
         return;
     }
     ui.label(egui::RichText::new("Time at each frequency (all cores)").strong());
@@ -357,6 +368,8 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     Plot::new("time-at-freq")
         .height(freq_h)
         .y_axis_label(if short { "%" } else { "% of core time" })
+        .y_grid_spacer(super::ticks::y())
+        .y_axis_formatter(super::ticks::label)
         .x_grid_spacer(super::category_marks(names.len()))
         .custom_x_axes(vec![
             AxisHints::new_x()
