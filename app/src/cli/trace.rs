@@ -93,11 +93,10 @@ fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), Cl
     let sc = Scenario::load(scenario, &sets)?;
     let mut shown = progress::Line::stderr(format!("trace record {}", scenario));
     // The objects' events go to a temporary file as the engine decides them (not kept in memory).
-    let (run, objs) =
-        record_scenario(&sc, &Cancel::never(), &mut shown).map_err(|e| match e {
-            RecordError::Sim(e) => CliError::input(format!("{}: {e}", scenario)),
-            RecordError::Io(e) => CliError::other(format!("{out}: cannot record: {e}")),
-        })?;
+    let (run, objs) = record_scenario(&sc, &Cancel::never(), &mut shown).map_err(|e| match e {
+        RecordError::Sim(e) => CliError::input(format!("{}: {e}", scenario)),
+        RecordError::Io(e) => CliError::other(format!("{out}: cannot record: {e}")),
+    })?;
     shown.finish();
     let path = Path::new(&out);
     let mut w = TraceWriter::create(

@@ -394,7 +394,11 @@ mod tests {
         );
         // A smaller set replaces a larger one whole: the manifest says the extra file was gclab's.
         write_dir_atomic(&out, &[("a.csv", "7")]).unwrap();
-        assert_eq!(entries(&out), vec![MANIFEST, "a.csv"], "b.csv went with the old set");
+        assert_eq!(
+            entries(&out),
+            vec![MANIFEST, "a.csv"],
+            "b.csv went with the old set"
+        );
         let _ = fs::remove_dir_all(&d);
     }
 

@@ -8,7 +8,7 @@
 //! object dead at `t` is reclaimed by the first collection that ends after `t`.
 //!
 //! Streamed to disk during the run (issue 21, item 4): the engine hands each object's events to an
-//! [`ObjectSpill`] as it decides them ([`crate::simulate_into`]); the spill buffers only the events of the current
+//! [`ObjectSpill`] as it decides them ([`crate::record_scenario`]); the spill buffers only the events of the current
 //! instant (the engines report at their current time, so an instant is complete once a later one is reported),
 //! sorts them into the trace's order and appends them to a temporary file of fixed-size records. After the run,
 //! [`write_recorded`] writes the header and the tables (the sites used and the collections' kinds, which must open
@@ -22,14 +22,13 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::error::SimError;
 use crate::io::spill::{Record, Spill};
-use crate::progress::{Cancel, Progress};
+use crate::progress::Progress;
 use crate::run::{ObjectEvents, Run};
-use crate::scenario::Scenario;
 use crate::trace::{Event, HeapInfo, Table, TimeUnit, TraceHeader, TraceWriter};
 use crate::units::SimTime;
 use crate::workload::profile::{SizeClass, WorkloadProfile};
-use crate::{SimError, simulate_into};
 
 /// The header of a recorded run.
 /// `origin` names the scenario and `seed` is its seed.
@@ -279,16 +278,15 @@ pub enum RecordError {
     Io(String),
 }
 
-/// Runs `sc` (which should set `record.layout = true`), streaming its objects' events to a temporary file as the
-/// engine decides them: the run (its layout empty) and the events, for [`write_recorded`].
-pub fn record_scenario(
-    sc: &Scenario,
-    cancel: &Cancel,
-    progress: &mut dyn Progress,
+/// Runs a simulation through `simulate`, which must hand the stream it is given to the engine
+/// ([`crate::simulate_into`]; see [`crate::record_scenario`]): the run (its layout empty) and its objects' events,
+/// for [`write_recorded`].
+pub fn record_with(
+    simulate: impl FnOnce(Box<dyn ObjectEvents>) -> Result<Run, SimError>,
 ) -> Result<(Run, RecordedObjects), RecordError> {
     let slot = SpillSlot::default();
     let spill = ObjectSpill::new(slot.clone()).map_err(|e| RecordError::Io(e.to_string()))?;
-    let run = simulate_into(sc, None, Some(Box::new(spill)), cancel, progress)?;
+    let run = simulate(Box::new(spill))?;
     let objs = slot.take().ok_or_else(|| {
         RecordError::Io("the engine kept the object stream past the run's end".into())
     })?;
@@ -311,7 +309,10 @@ pub fn write_recorded<W: Write>(
     let mut sites: HashMap<u32, (u32, u32)> = HashMap::new();
     for &site in &objs.sites {
         let (s, t) = site_names(workload, site);
-        sites.insert(site, (w.intern(Table::Site, &s)?, w.intern(Table::Type, &t)?));
+        sites.insert(
+            site,
+            (w.intern(Table::Site, &s)?, w.intern(Table::Type, &t)?),
+        );
     }
     let mut kinds = Vec::with_capacity(run.gc_events.len());
     for g in &run.gc_events {
@@ -345,7 +346,11 @@ pub fn write_recorded<W: Write>(
         }
         let (rank, id, t) = (r.key >> 61, r.key & ID_BITS, r.t);
         let ev = match rank {
-            2 => Event::Move { id, addr: r.addr, t },
+            2 => Event::Move {
+                id,
+                addr: r.addr,
+                t,
+            },
             4 => {
                 let (site, type_id) = sites.get(&r.site).copied().unwrap_or_default();
                 Event::Alloc {

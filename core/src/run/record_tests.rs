@@ -1,6 +1,7 @@
 //! `gclab trace record`'s stream against the former whole-run sort of a kept layout: the same bytes.
 
 use super::*;
+use crate::Scenario;
 use crate::progress::{Cancel, NoProgress};
 use crate::trace::Form;
 
@@ -13,7 +14,10 @@ fn from_layout(run: &Run, workload: &WorkloadProfile, form: Form, header: &Trace
     for o in &layout.objects {
         if let std::collections::hash_map::Entry::Vacant(e) = sites.entry(o.site) {
             let (s, t) = site_names(workload, o.site);
-            e.insert((w.intern(Table::Site, &s).expect("site"), w.intern(Table::Type, &t).expect("type")));
+            e.insert((
+                w.intern(Table::Site, &s).expect("site"),
+                w.intern(Table::Type, &t).expect("type"),
+            ));
         }
     }
     let kinds: Vec<u32> = run
@@ -21,7 +25,8 @@ fn from_layout(run: &Run, workload: &WorkloadProfile, form: Form, header: &Trace
         .iter()
         .map(|g| {
             let name = serde_json::to_value(g.trigger).expect("trigger");
-            w.intern(Table::GcKind, name.as_str().expect("a name")).expect("kind")
+            w.intern(Table::GcKind, name.as_str().expect("a name"))
+                .expect("kind")
         })
         .collect();
     let mut evs: Vec<(u64, u64, u64)> = Vec::new();
@@ -45,13 +50,27 @@ fn from_layout(run: &Run, workload: &WorkloadProfile, form: Form, header: &Trace
     for (t, k, m) in evs {
         let id = k & ID_BITS;
         let ev = match k >> 61 {
-            1 => Event::GcStart { kind: kinds[id as usize], t },
+            1 => Event::GcStart {
+                kind: kinds[id as usize],
+                t,
+            },
             3 => Event::GcEnd { t },
-            2 => Event::Move { id, addr: layout.moves[m as usize].addr, t },
+            2 => Event::Move {
+                id,
+                addr: layout.moves[m as usize].addr,
+                t,
+            },
             4 => {
                 let o = &layout.objects[id as usize];
                 let (site, type_id) = sites[&o.site];
-                Event::Alloc { id, site, type_id, size_bytes: o.size, addr: o.addr, t }
+                Event::Alloc {
+                    id,
+                    site,
+                    type_id,
+                    size_bytes: o.size,
+                    addr: o.addr,
+                    t,
+                }
             }
             _ => Event::Death { id, t },
         };
@@ -67,11 +86,23 @@ fn both(preset: &str, sets: &[&str], form: Form) -> (Vec<u8>, Vec<u8>) {
     let kept = crate::simulate(&sc, &Cancel::never(), &mut NoProgress).expect("run");
     let header = record_header(&kept, sc.origin(), sc.seed());
     let reference = from_layout(&kept, sc.workload(), form, &header);
-    let (run, objs) = record_scenario(&sc, &Cancel::never(), &mut NoProgress).expect("record");
-    assert!(run.layout.objects.is_empty(), "{preset}: a streamed run keeps no layout");
-    assert_eq!(objs.objects(), kept.layout.objects.len() as u64, "{preset}: objects");
-    let mut w = TraceWriter::new(Vec::new(), form, &record_header(&run, sc.origin(), sc.seed()))
-        .expect("header");
+    let (run, objs) =
+        crate::record_scenario(&sc, &Cancel::never(), &mut NoProgress).expect("record");
+    assert!(
+        run.layout.objects.is_empty(),
+        "{preset}: a streamed run keeps no layout"
+    );
+    assert_eq!(
+        objs.objects(),
+        kept.layout.objects.len() as u64,
+        "{preset}: objects"
+    );
+    let mut w = TraceWriter::new(
+        Vec::new(),
+        form,
+        &record_header(&run, sc.origin(), sc.seed()),
+    )
+    .expect("header");
     write_recorded(&run, &objs, sc.workload(), &mut w, &mut NoProgress).expect("write");
     (w.finish().expect("finish"), reference)
 }
@@ -88,7 +119,10 @@ fn a_streamed_recording_is_the_whole_run_sort() {
     ] {
         for form in [Form::Binary, Form::Text] {
             let (streamed, reference) = both(preset, sets, form);
-            assert!(streamed == reference, "{preset} {sets:?} {form:?}: streamed differs");
+            assert!(
+                streamed == reference,
+                "{preset} {sets:?} {form:?}: streamed differs"
+            );
         }
     }
 }
@@ -104,7 +138,13 @@ fn an_event_back_in_time_is_an_error_not_a_wrong_trace() {
     s.death(0, SimTime(15));
     drop(s);
     let objs = slot.take().expect("handed over");
-    assert!(objs.disorder.as_deref().is_some_and(|e| e.contains("15 ns")), "{:?}", objs.disorder);
+    assert!(
+        objs.disorder
+            .as_deref()
+            .is_some_and(|e| e.contains("15 ns")),
+        "{:?}",
+        objs.disorder
+    );
 }
 
 /// Deaths at their own allocation instant come after it, others before the instant's allocations; one object's
@@ -121,7 +161,21 @@ fn an_instant_is_sorted_by_rank_then_object() {
     s.moved(0, SimTime(30), 32);
     drop(s);
     let objs = slot.take().expect("handed over");
-    let got: Vec<(u64, u64, u64)> = objs.spill.iter().map(|r| (r.t, r.key >> 61, r.addr)).collect();
-    assert_eq!(got, vec![(10, 4, 0), (20, 0, 0), (20, 4, 16), (20, 5, 0), (30, 2, 64), (30, 2, 32)]);
+    let got: Vec<(u64, u64, u64)> = objs
+        .spill
+        .iter()
+        .map(|r| (r.t, r.key >> 61, r.addr))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (10, 4, 0),
+            (20, 0, 0),
+            (20, 4, 16),
+            (20, 5, 0),
+            (30, 2, 64),
+            (30, 2, 32)
+        ]
+    );
     assert_eq!(objs.sites, vec![7]);
 }

@@ -212,12 +212,11 @@ pub fn simulate(
         oom: false,
         record_activity: f.record.layout,
         // Large objects need the map to decide contiguity (layout.rs); it is recorded only when asked for.
-        layout: (f.record.layout || objects.is_some() || prof.active_large_objects().is_some()).then(
-            || {
+        layout: (f.record.layout || objects.is_some() || prof.active_large_objects().is_some())
+            .then(|| {
                 let rec = objects.map_or_else(LayoutRecorder::new, LayoutRecorder::streaming);
                 layout::AndroidLayout::new(growth_limit, initial_live, rec)
-            },
-        ),
+            }),
         activity: Vec::new(),
         occupancy: Vec::new(),
         gc_events: Vec::new(),
