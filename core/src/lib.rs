@@ -68,7 +68,10 @@ pub use heap::BankState;
 pub use input::{InputError, InputKind, sniff};
 pub use progress::{Cancel, NoProgress, Progress};
 pub use rng::SimRng;
-pub use run::record::{record_header, record_run, record_run_windowed};
+pub use run::record::{
+    ObjectSpill, RecordError, RecordedObjects, SpillSlot, record_header, record_with,
+    write_recorded,
+};
 pub use run::recorded::{RecordedLayout, RecordedSink, RecordedWalk};
 pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};
@@ -95,10 +98,34 @@ pub fn simulate_with(
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
+    simulate_into(scenario, tapes, None, cancel, progress)
+}
+
+/// Runs `scenario` (which should set `record.layout = true`) for `gclab trace record`, streaming its objects'
+/// events to a temporary file as the engine decides them ([`run::record`]): the run, its layout empty, and the
+/// events, for [`write_recorded`].
+pub fn record_scenario(
+    scenario: &Scenario,
+    cancel: &Cancel,
+    progress: &mut dyn Progress,
+) -> Result<(Run, RecordedObjects), RecordError> {
+    record_with(|objects| simulate_into(scenario, None, Some(objects), cancel, progress))
+}
+
+/// [`simulate_with`], handing every object's events to `objects` as the engine decides them instead of keeping
+/// the run's layout (`Run::layout` is then empty): what `gclab trace record` streams to disk
+/// ([`run::record::ObjectSpill`]).
+pub fn simulate_into(
+    scenario: &Scenario,
+    tapes: Option<&WorkloadTapes>,
+    objects: Option<Box<dyn run::ObjectEvents>>,
+    cancel: &Cancel,
+    progress: &mut dyn Progress,
+) -> Result<Run, SimError> {
     match scenario.platform() {
-        PlatformKind::KvmSoc => platform::kvm::simulate(scenario, tapes, cancel, progress),
+        PlatformKind::KvmSoc => platform::kvm::simulate(scenario, tapes, objects, cancel, progress),
         PlatformKind::AndroidKrait => {
-            platform::android::simulate(scenario, tapes, cancel, progress)
+            platform::android::simulate(scenario, tapes, objects, cancel, progress)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Issue 21 item 1: every file gclab writes replaces its destination atomically. A writer killed with `SIGKILL`
 //! at a random point of its output leaves the old file or the new one, byte for byte, never a truncation; a CSV
-//! folder is complete or absent; a command may read the file it replaces.
+//! folder is complete or absent, and one holding files gclab did not write is refused, untouched; a command may read
+//! the file it replaces.
 //!
 //! The kill points are chosen by bytes written (the writer's files in the output folder reaching a random size),
 //! not by time: the test waits for the size, then signals.
@@ -115,6 +116,29 @@ fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
         }
     }
     assert!(kills > 0, "no round killed the writer before it finished");
+    // A folder holding a file gclab did not write is neither replaced nor half-updated: the run is refused (exit
+    // 2, naming the folder and the file), whether the folder also holds an earlier output or not.
+    for with_old_output in [true, false] {
+        let _ = std::fs::remove_dir_all(&out_dir);
+        if with_old_output {
+            gclab_ok(
+                &["run", "preset:kvm/calculator", "--csv", s(&out)],
+                "old run",
+            );
+        } else {
+            std::fs::create_dir_all(&out).expect("user folder");
+        }
+        std::fs::write(out.join("notes.txt"), "the user's own file").expect("user file");
+        let before = folder(&out).expect("folder");
+        let o = gclab(&["run", "preset:kvm/kwml", "--csv", s(&out)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "refused with exit 2: {err}");
+        assert!(
+            err.contains(s(&out)) && err.contains("notes.txt"),
+            "the error names the folder and the foreign file: {err}"
+        );
+        assert_eq!(folder(&out), Some(before), "the folder is left as it was");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

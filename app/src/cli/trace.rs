@@ -12,7 +12,7 @@ use gclab_core::importers::alloc::{self as import, ImportFormat};
 use gclab_core::trace::stats::{self, StatsOptions, TraceStats};
 use gclab_core::trace::{Form, TraceError, TraceReader, TraceWriter};
 use gclab_core::units::format_bytes;
-use gclab_core::{Cancel, Scenario, simulate};
+use gclab_core::{Cancel, RecordError, Scenario, record_scenario};
 
 use super::CliError;
 use super::command::{TraceCommand, TraceOutput};
@@ -87,29 +87,33 @@ fn say(text: &str) -> Result<(), CliError> {
 
 fn record_cmd(scenario: &str, o: &TraceOutput, sets: &[String]) -> Result<(), CliError> {
     let out = out_of(o)?;
+    let form = form_of(o)?;
     let mut sets = sets.to_vec();
     sets.push("record.layout=true".to_string());
     let sc = Scenario::load(scenario, &sets)?;
     let mut shown = progress::Line::stderr(format!("trace record {}", scenario));
-    let run = simulate(&sc, &Cancel::never(), &mut shown)
-        .map_err(|e| CliError::input(format!("{}: {e}", scenario)))?;
+    // The objects' events go to a temporary file as the engine decides them (not kept in memory).
+    let (run, objs) = record_scenario(&sc, &Cancel::never(), &mut shown).map_err(|e| match e {
+        RecordError::Sim(e) => CliError::input(format!("{}: {e}", scenario)),
+        RecordError::Io(e) => CliError::other(format!("{out}: cannot record: {e}")),
+    })?;
     shown.finish();
     let path = Path::new(&out);
     let mut w = TraceWriter::create(
         path,
-        form_of(o)?,
+        form,
         &gclab_core::record_header(&run, sc.origin(), sc.seed()),
     )
     .map_err(|e| trace_err(&e, Some(&out)))?;
     let werr = |e: std::io::Error| CliError::other(format!("{out}: cannot write: {e}"));
     let mut shown = progress::Line::stderr(format!("trace record {scenario}: writing"));
-    gclab_core::record_run(&run, sc.workload(), &mut w, &mut shown).map_err(werr)?;
+    gclab_core::write_recorded(&run, &objs, sc.workload(), &mut w, &mut shown).map_err(werr)?;
     shown.finish();
     let events = w.events();
     w.commit().map_err(werr)?;
     say(&format!(
         "{out}: {} objects, {} collections, {events} events from {}\n",
-        run.layout.objects.len(),
+        objs.objects(),
         run.gc_events.len(),
         sc.origin()
     ))

@@ -16,7 +16,9 @@
 //!   never the destination.
 //!
 //! [`write_dir_atomic`] does the same for a folder of files (`gclab run --csv DIR`): the files are written into a
-//! temporary folder that is renamed into place, so the folder is complete or not there.
+//! temporary folder that is renamed into place, so the folder is complete or not there. The folder also gets a
+//! manifest ([`MANIFEST`]) naming the files gclab wrote; a folder that holds anything else is never replaced or
+//! half-updated: the write is refused with an error naming the foreign files.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -198,15 +200,40 @@ impl Drop for TmpDir {
     }
 }
 
-/// Writes `files` (name, contents) as the folder `dest`, complete or not at all.
+/// The file in a folder written by [`write_dir_atomic`] that lists, one name a line, the files gclab wrote there.
+pub const MANIFEST: &str = ".gclab-outputs";
+
+/// Foreign files shown in a refusal, at most.
+const FOREIGN_SHOWN: usize = 5;
+
+/// The entries of the existing folder `dest` that gclab did not write: not the manifest, not named in it, not one
+/// of `names` (an output of a gclab from before the manifest), or not a regular file.
+fn foreign_entries(dest: &Path, names: &[&str]) -> io::Result<Vec<String>> {
+    let listed = fs::read_to_string(dest.join(MANIFEST)).unwrap_or_default();
+    let ours = |n: &str| n == MANIFEST || names.contains(&n) || listed.lines().any(|l| l == n);
+    let mut foreign = Vec::new();
+    for e in fs::read_dir(dest)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(e.file_type()?.is_file() && ours(&name)) {
+            foreign.push(name);
+        }
+    }
+    foreign.sort();
+    Ok(foreign)
+}
+
+/// Writes `files` (name, contents) as the folder `dest`, complete or not at all, with a [`MANIFEST`] naming them.
 ///
-/// Missing parent folders are created. The files go into a temporary folder beside `dest`, each synced, which is then renamed to `dest`. An existing
-/// `dest` holding nothing but files of these names (an earlier output) is moved aside first and removed after the
-/// rename: a kill between the two renames leaves `dest` absent (and the old folder as `.DEST.*.old`), never
-/// half-written. An existing `dest` holding anything else (`--csv .`) is not replaced wholesale: each file is
-/// replaced atomically in place, so every file is complete but the set may mix old and new after a kill.
+/// Missing parent folders are created. The files go into a temporary folder beside `dest`, each synced, which is
+/// then renamed to `dest`. An existing `dest` that is empty or holds only what gclab wrote there (the files its
+/// manifest names, or files of these names) is moved aside first and removed after the rename: a kill between the
+/// two renames leaves `dest` absent (and the old folder as `.DEST.*.old`), never half-written. An existing `dest`
+/// holding anything else (`--csv .`, a folder of the user's) is left untouched and the write fails with
+/// [`io::ErrorKind::AlreadyExists`], naming the foreign entries.
 pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io::Result<()> {
     let dest = resolve(dest);
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
     if let Ok(m) = fs::metadata(&dest) {
         if !m.is_dir() {
             return Err(io::Error::new(
@@ -214,26 +241,35 @@ pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io:
                 "exists and is not a folder",
             ));
         }
-        let ours = fs::read_dir(&dest)?.all(|e| {
-            e.is_ok_and(|e| {
-                e.file_type().is_ok_and(|t| t.is_file())
-                    && files.iter().any(|(n, _)| e.file_name() == *n)
-            })
-        });
-        if !ours {
-            for (name, text) in files {
-                write_file_atomic(&dest.join(name), text.as_ref())?;
+        let foreign = foreign_entries(&dest, &names)?;
+        if !foreign.is_empty() {
+            let mut shown = foreign[..foreign.len().min(FOREIGN_SHOWN)].join(", ");
+            if foreign.len() > FOREIGN_SHOWN {
+                shown += &format!(" and {} more", foreign.len() - FOREIGN_SHOWN);
             }
-            return Ok(());
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!(
+                    "the folder holds {} entr{} gclab did not write ({shown}); it is left as it is — name a new or \
+                     empty folder, or remove them",
+                    foreign.len(),
+                    if foreign.len() == 1 { "y" } else { "ies" }
+                ),
+            ));
         }
     }
     fs::create_dir_all(parent_of(&dest))?;
     let tmp = TmpDir(Some(sibling(&dest, "tmp")));
     let tmp_path = tmp.0.clone().unwrap_or_default();
     fs::create_dir(&tmp_path)?;
-    for (name, text) in files {
+    let manifest: String = names.iter().map(|n| format!("{n}\n")).collect();
+    for (name, text) in files
+        .iter()
+        .map(|(n, t)| (*n, t.as_ref()))
+        .chain([(MANIFEST, manifest.as_bytes())])
+    {
         let mut f = File::create(tmp_path.join(name))?;
-        f.write_all(text.as_ref())?;
+        f.write_all(text)?;
         f.sync_all()?;
     }
     sync_dir(&tmp_path);
@@ -334,11 +370,15 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_is_replaced_whole_or_written_file_by_file() {
+    fn a_folder_of_gclab_outputs_is_replaced_whole() {
         let d = scratch("dir");
         let out = d.join("csv");
         write_dir_atomic(&out, &[("a.csv", "1"), ("b.csv", "2")]).unwrap();
-        assert_eq!(entries(&out), vec!["a.csv", "b.csv"], "both written");
+        assert_eq!(
+            entries(&out),
+            vec![MANIFEST, "a.csv", "b.csv"],
+            "both written, and the manifest"
+        );
         // An earlier output is replaced as a whole.
         write_dir_atomic(&out, &[("a.csv", "3"), ("b.csv", "4")]).unwrap();
         assert_eq!(
@@ -347,19 +387,50 @@ mod tests {
             "replaced"
         );
         assert_eq!(entries(&d), vec!["csv"], "no temporary or old folder left");
-        // A folder with the user's own files keeps them.
-        fs::write(out.join("notes.txt"), "mine").unwrap();
-        write_dir_atomic(&out, &[("a.csv", "5"), ("b.csv", "6")]).unwrap();
+        assert_eq!(
+            fs::read_to_string(out.join(MANIFEST)).unwrap(),
+            "a.csv\nb.csv\n",
+            "the manifest names what gclab wrote"
+        );
+        // A smaller set replaces a larger one whole: the manifest says the extra file was gclab's.
+        write_dir_atomic(&out, &[("a.csv", "7")]).unwrap();
         assert_eq!(
             entries(&out),
-            vec!["a.csv", "b.csv", "notes.txt"],
-            "user file kept"
+            vec![MANIFEST, "a.csv"],
+            "b.csv went with the old set"
         );
-        assert_eq!(
-            fs::read_to_string(out.join("a.csv")).unwrap(),
-            "5",
-            "rewritten"
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_folder_with_foreign_files_is_refused_and_left_as_it_is() {
+        let d = scratch("foreign");
+        let out = d.join("csv");
+        write_dir_atomic(&out, &[("a.csv", "1"), ("b.csv", "2")]).unwrap();
+        fs::write(out.join("notes.txt"), "mine").unwrap();
+        fs::create_dir(out.join("sub")).unwrap();
+        let before: Vec<(String, Vec<u8>)> = entries(&out)
+            .into_iter()
+            .map(|n| (n.clone(), fs::read(out.join(&n)).unwrap_or_default()))
+            .collect();
+        let e = write_dir_atomic(&out, &[("a.csv", "5"), ("b.csv", "6")]).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists, "{e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("notes.txt") && msg.contains("sub") && msg.contains("2 entries"),
+            "names the foreign entries: {msg}"
         );
+        let after: Vec<(String, Vec<u8>)> = entries(&out)
+            .into_iter()
+            .map(|n| (n.clone(), fs::read(out.join(&n)).unwrap_or_default()))
+            .collect();
+        assert_eq!(after, before, "nothing changed");
+        assert_eq!(entries(&d), vec!["csv"], "no temporary folder left");
+        // An empty folder (made by the user for the output) is taken.
+        let empty = d.join("empty");
+        fs::create_dir(&empty).unwrap();
+        write_dir_atomic(&empty, &[("a.csv", "1")]).unwrap();
+        assert_eq!(entries(&empty), vec![MANIFEST, "a.csv"], "written");
         let _ = fs::remove_dir_all(&d);
     }
 }

@@ -5,4 +5,4 @@
 pub mod atomic;
 pub mod spill;
 
-pub use atomic::{AtomicFile, write_dir_atomic, write_file_atomic};
+pub use atomic::{AtomicFile, MANIFEST, write_dir_atomic, write_file_atomic};

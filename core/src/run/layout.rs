@@ -6,6 +6,10 @@
 //! the last keyframe reach the resident count then (at least 1024), so keyframes never hold more entries than
 //! there are objects, and a query touches at most the keyframe's list plus one spacing of newer objects.
 //! Addresses change only in compaction; moves are kept per object, sorted by time.
+//!
+//! A recorder made by [`LayoutRecorder::streaming`] keeps nothing: it hands every allocation, death and move to
+//! an [`ObjectEvents`] as the engine decides it (`gclab trace record` writes them to disk during the run, issue 21
+//! item 4) and its layout is empty.
 
 use crate::units::SimTime;
 
@@ -112,9 +116,23 @@ impl HeapLayout {
     }
 }
 
-/// Records a [`HeapLayout`] while a run proceeds.
-#[derive(Debug, Clone, Default)]
+/// Where a streaming [`LayoutRecorder`] sends each object's events, in the order the engine decides them (times
+/// never go back: the engines report at their current instant). Dropping it ends the stream.
+pub trait ObjectEvents: Send + std::fmt::Debug {
+    /// Object `id` (0, 1, … in allocation order) was allocated at `t`, `size` bytes at `addr`, by `site`.
+    fn alloc(&mut self, id: u32, addr: u64, size: u64, t: SimTime, site: u32);
+    /// Object `id` became unreachable at `t`.
+    fn death(&mut self, id: u32, t: SimTime);
+    /// Object `id` moved to `addr` at `t`.
+    fn moved(&mut self, id: u32, t: SimTime, addr: u64);
+}
+
+/// Records a [`HeapLayout`] while a run proceeds, or streams its events ([`LayoutRecorder::streaming`]).
+#[derive(Debug, Default)]
 pub struct LayoutRecorder {
+    /// Streaming: the events go here and nothing is kept (`objects` stays empty; `streamed` counts the ids).
+    stream: Option<Box<dyn ObjectEvents>>,
+    streamed: u32,
     objects: Vec<ObjectSpan>,
     /// (object, time, addr) in time order; grouped per object at the end.
     moves: Vec<(u32, SimTime, u64)>,
@@ -141,8 +159,22 @@ impl LayoutRecorder {
         }
     }
 
+    /// A recorder that keeps nothing and hands every event to `stream` as it comes; its layout is empty.
+    pub fn streaming(stream: Box<dyn ObjectEvents>) -> Self {
+        LayoutRecorder {
+            stream: Some(stream),
+            ..Default::default()
+        }
+    }
+
     /// An object was allocated; returns its id.
     pub fn alloc(&mut self, addr: u64, size: u64, t: SimTime, site: u32) -> u32 {
+        if let Some(s) = self.stream.as_mut() {
+            let id = self.streamed;
+            self.streamed += 1;
+            s.alloc(id, addr, size, t, site);
+            return id;
+        }
         let id = self.objects.len() as u32;
         self.objects.push(ObjectSpan {
             addr,
@@ -160,6 +192,12 @@ impl LayoutRecorder {
 
     /// Object `id` became unreachable at `t`.
     pub fn death(&mut self, id: u32, t: SimTime) {
+        if let Some(s) = self.stream.as_mut() {
+            if id < self.streamed {
+                s.death(id, t);
+            }
+            return;
+        }
         if let Some(o) = self.objects.get_mut(id as usize) {
             o.death = t;
         }
@@ -174,12 +212,19 @@ impl LayoutRecorder {
 
     /// Object `id` moved to `addr` at `t`.
     pub fn moved(&mut self, id: u32, t: SimTime, addr: u64) {
+        if let Some(s) = self.stream.as_mut() {
+            if id < self.streamed {
+                s.moved(id, t, addr);
+            }
+            return;
+        }
         self.moves.push((id, t, addr));
     }
 
-    /// True when the spacing rule asks for a keyframe (allocations since the last ≥ the resident count then).
+    /// True when the spacing rule asks for a keyframe (allocations since the last ≥ the resident count then);
+    /// never when streaming (there is no layout to index).
     pub fn wants_keyframe(&self) -> bool {
-        self.since_keyframe >= self.next_spacing
+        self.stream.is_none() && self.since_keyframe >= self.next_spacing
     }
 
     /// Records a keyframe at `t` with the ids resident then (any order).
@@ -193,8 +238,11 @@ impl LayoutRecorder {
         });
     }
 
-    /// The finished layout.
+    /// The finished layout (empty when streaming; the stream ends here).
     pub fn finish(mut self) -> HeapLayout {
+        if self.stream.take().is_some() {
+            return HeapLayout::default();
+        }
         self.moves.sort_by_key(|m| (m.0, m.1));
         let mut moves = Vec::with_capacity(self.moves.len());
         let mut i = 0;

@@ -9,7 +9,9 @@ pub mod summary;
 
 use serde::{Deserialize, Serialize};
 
-pub use layout::{HeapLayout, Keyframe, LayoutRecorder, Move, ObjectSpan, PlacedObject};
+pub use layout::{
+    HeapLayout, Keyframe, LayoutRecorder, Move, ObjectEvents, ObjectSpan, PlacedObject,
+};
 pub use summary::{EnergySummary, MmuPoint, Summary};
 
 use crate::collector::Trigger;

@@ -41,10 +41,10 @@ pub(super) struct AndroidLayout {
 
 impl AndroidLayout {
     /// An empty heap of `heap_bytes` with `initial_live` bytes of live data at its bottom (present before the
-    /// run, never freed).
-    pub(super) fn new(heap_bytes: u64, initial_live: u64) -> Self {
+    /// run, never freed), recorded by `rec`.
+    pub(super) fn new(heap_bytes: u64, initial_live: u64, rec: LayoutRecorder) -> Self {
         let mut l = AndroidLayout {
-            rec: LayoutRecorder::new(),
+            rec,
             free: FreeList::from_chunks([(0, heap_bytes)]),
             parts: Vec::new(),
             spans: Vec::new(),
@@ -141,6 +141,11 @@ impl AndroidLayout {
             self.maybe_resident.retain(|id| !spans[*id as usize].2);
             self.rec.keyframe(t, self.maybe_resident.clone());
         }
+    }
+
+    /// The highest end address of any piece placed. `[bytes]`
+    pub(super) fn top(&self) -> Option<u64> {
+        self.spans.iter().map(|s| s.0 + s.1).max()
     }
 
     /// The recorded map.

@@ -33,7 +33,9 @@ use crate::collector::Trigger;
 use crate::cpu::opp::mhz_to_khz;
 use crate::cpu::{Cpu, CpuTag, Work};
 use crate::rng::SimRng;
-use crate::run::{EnergySummary, HeapGeometry, PauseKind, Run, Summary, ThreadInfo};
+use crate::run::{
+    EnergySummary, HeapGeometry, LayoutRecorder, ObjectEvents, PauseKind, Run, Summary, ThreadInfo,
+};
 use crate::scenario::Scenario;
 use crate::units::SimTime;
 use crate::{Cancel, Progress, SimError, WorkloadTapes};
@@ -71,10 +73,12 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
 
 /// Runs an android-krait scenario. The platforms share one entry shape ([`crate::platform`]); `_tapes` is not used
 /// here: an android workload is drawn as the engine runs (its threads' draws depend on the schedule), so there is
-/// nothing to replay.
+/// nothing to replay. `objects`: stream the heap map's events there instead of keeping a layout (`gclab trace
+/// record`).
 pub fn simulate(
     sc: &Scenario,
     _tapes: Option<&WorkloadTapes>,
+    objects: Option<Box<dyn ObjectEvents>>,
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
@@ -208,8 +212,11 @@ pub fn simulate(
         oom: false,
         record_activity: f.record.layout,
         // Large objects need the map to decide contiguity (layout.rs); it is recorded only when asked for.
-        layout: (f.record.layout || prof.active_large_objects().is_some())
-            .then(|| layout::AndroidLayout::new(growth_limit, initial_live)),
+        layout: (f.record.layout || objects.is_some() || prof.active_large_objects().is_some())
+            .then(|| {
+                let rec = objects.map_or_else(LayoutRecorder::new, LayoutRecorder::streaming);
+                layout::AndroidLayout::new(growth_limit, initial_live, rec)
+            }),
         activity: Vec::new(),
         occupancy: Vec::new(),
         gc_events: Vec::new(),
@@ -357,6 +364,12 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         })
         .collect();
     let bank = f.heap.bank_size.0.max(1);
+    // The map's top, from the pieces placed (a streamed layout keeps no objects).
+    let top = sim
+        .layout
+        .as_ref()
+        .filter(|_| f.record.layout)
+        .and_then(layout::AndroidLayout::top);
     let layout = sim
         .layout
         .take()
@@ -365,7 +378,6 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         .unwrap_or_default();
     // The heap's address range as the run grew it: the map's top rounded up to a bank (the growth limit is a
     // reservation the footprint rarely reaches; 96 MiB would squeeze a 10 MiB heap into a sliver of the map).
-    let top = layout.objects.iter().map(|o| o.addr + o.size).max();
     let span = top
         .map_or(sim.growth_limit, |t| t.max(1).div_ceil(bank) * bank)
         .min(sim.growth_limit);

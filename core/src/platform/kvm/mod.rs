@@ -16,7 +16,7 @@ use crate::collector::{AllocRequest, BuiltinTrigger, Trigger, TriggerPolicy};
 use crate::error::SimError;
 use crate::heap::{BankState, Banks, FreeList};
 use crate::progress::{Cancel, Progress};
-use crate::run::{GcEvent, LayoutRecorder, OccupancySample, Pause, Run};
+use crate::run::{GcEvent, LayoutRecorder, ObjectEvents, OccupancySample, Pause, Run};
 use crate::scenario::{InitialBankState, Scenario};
 use crate::units::SimTime;
 use crate::workload::{
@@ -121,13 +121,18 @@ struct KvmSim<'s> {
 }
 
 /// Runs a kvm-soc scenario, its generated workload replayed from `tapes` when given (bit-identical either way).
+/// `objects`: stream the objects' events there instead of keeping a layout (`gclab trace record`).
 pub fn simulate(
     sc: &Scenario,
     tapes: Option<&WorkloadTapes>,
+    objects: Option<Box<dyn ObjectEvents>>,
     cancel: &Cancel,
     progress: &mut dyn Progress,
 ) -> Result<Run, SimError> {
     let mut sim = KvmSim::new(sc);
+    if let Some(o) = objects {
+        sim.layout = Some(LayoutRecorder::streaming(o));
+    }
     let mut workload = DrawStream::of(sc.recorded(), sc.workload(), sc.seed(), tapes);
     let total_work = sc.work_allocations().max(1) as f64;
     let mut work_done = 0u64;
