@@ -15,6 +15,7 @@ pub mod jvm_log;
 mod lines;
 pub mod logcat;
 mod pause_records;
+mod phases;
 pub mod pauses_csv;
 mod series;
 mod sink;

@@ -14,7 +14,6 @@
 //! pause is placed at the start of the GC and the others back to back ending at its end. Without any time stamp
 //! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
 
-mod phases;
 mod placed;
 
 use super::jvm_log::days_from_civil;
