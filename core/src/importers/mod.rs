@@ -227,8 +227,8 @@ fn import_csv<S: PauseSink>(
     src: impl BufRead,
     format: Format,
 ) -> Result<Imported<S>, ImportError> {
-    let mut rows = csv_rows::CsvRows::new(name, src).peekable();
-    if rows.peek().is_none() {
+    let mut rows = csv_rows::CsvRows::new(name, src);
+    if rows.at_end() {
         return Err(ImportError::new(
             name,
             1,
