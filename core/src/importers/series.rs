@@ -162,8 +162,7 @@ impl<S: PauseSink> PauseSeries<S> {
 
     /// Heap transitions logged outside pauses, kept or counted.
     pub fn heap_change_count(&self) -> usize {
-        self.heap_changes_counted
-            .unwrap_or(self.heap_changes.len())
+        self.heap_changes_counted.unwrap_or(self.heap_changes.len())
     }
 
     /// The safepoints, kept or counted: how many, and the time they stop the program in all. `[ns]`

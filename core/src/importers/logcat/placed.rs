@@ -8,8 +8,8 @@
 //! `gclab mmu`, `export-perfetto`) does not keep the concurrent phases either: [`PhaseUnion`] counts them and the
 //! time some phase runs.
 
-use crate::importers::phases::PhaseUnion;
 use super::{Dialect, GcLine};
+use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
     PauseSink, Warnings,
