@@ -100,7 +100,7 @@ const INFO: [&str; 8] = [
 static GC_WORD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("GC_"));
 static GC_FREED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(" GC freed "));
 static INFO_WORDS: LazyLock<Vec<Finder<'static>>> =
-    LazyLock::new(|| INFO.iter().map(|w| Finder::new(w)).collect());
+    LazyLock::new(|| INFO.iter().map(Finder::new).collect());
 
 /// Splits a leading time stamp off `line`.
 fn time_prefix(line: &str) -> (Option<LogTime>, &str) {

@@ -33,7 +33,8 @@ impl MmuCurve<'_> {
             let p = &self.series[b.series].1;
             // Once `acc` holds its windows, a band whose every window is at least its bound (by the fine bands'
             // tighter bounds) would change nothing: Go's refinement of it is passed over, the result is the same.
-            let unchanged = !acc.go_compat
+            let unchanged = acc.pass_over
+                && !acc.go_compat
                 && acc.heap.len() >= acc.n_worst
                 && queries[b.series]
                     .as_ref()
@@ -169,6 +170,8 @@ pub(super) struct Acc {
     heap: Vec<Win>,
     /// Go's exact behaviour: only the first overlapping kept window is compared (so overlaps can slip through).
     go_compat: bool,
+    /// Bands that cannot change the accumulator are passed over (false: every band is refined, for tests).
+    pub(super) pass_over: bool,
 }
 
 impl Acc {
@@ -180,6 +183,7 @@ impl Acc {
             n_worst,
             heap: Vec::new(),
             go_compat,
+            pass_over: true,
         }
     }
 }
