@@ -203,13 +203,22 @@ fn passing_over_bands_keeps_the_worst_windows() {
     let mut rng = SimRng::new(21);
     let mut cases: Vec<Vec<UtilSeries>> = Vec::new();
     let periodic: Vec<(u64, u64)> = (0..3000u64)
-        .flat_map(|k| [(k * 1000 + 100, k * 1000 + 130), (k * 1000 + 500, k * 1000 + 507)])
+        .flat_map(|k| {
+            [
+                (k * 1000 + 100, k * 1000 + 130),
+                (k * 1000 + 500, k * 1000 + 507),
+            ]
+        })
         .collect();
     cases.push(vec![UtilSeries::from_pauses(&periodic, 0, 3_000_000)]);
     for fractional in [false, true] {
         for _ in 0..40 {
             let n = rng.range_inclusive(1, 3) as usize;
-            cases.push((0..n).map(|_| random_series(&mut rng, fractional)).collect());
+            cases.push(
+                (0..n)
+                    .map(|_| random_series(&mut rng, fractional))
+                    .collect(),
+            );
         }
     }
     for series in &cases {
