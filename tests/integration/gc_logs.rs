@@ -939,10 +939,14 @@ fn pause_spans_import_keeps_what_the_mmu_measures() {
         assert_eq!(a.mutators, b.mutators, "{name}: mutators");
         // The measuring sink may count the phases instead of keeping them: their count and covered time agree.
         assert_eq!(a.concurrent_stats(), b.concurrent_stats(), "{name}: phases");
-        assert_eq!(a.safepoints.len(), b.safepoints.len(), "{name}: safepoints");
         assert_eq!(
-            a.heap_changes.len(),
-            b.heap_changes.len(),
+            a.safepoint_stats(),
+            b.safepoint_stats(),
+            "{name}: safepoints"
+        );
+        assert_eq!(
+            a.heap_change_count(),
+            b.heap_change_count(),
             "{name}: heap changes"
         );
         assert_eq!(

@@ -178,11 +178,8 @@ fn measure(
     let (concurrent, heap_changes, safepoints) = match &data {
         Imported::Pauses(p) => (
             p.concurrent_stats(),
-            p.heap_changes.len(),
-            (
-                p.safepoints.len(),
-                p.safepoints.iter().map(|s| s.end_ns - s.start_ns).sum(),
-            ),
+            p.heap_change_count(),
+            p.safepoint_stats(),
         ),
         Imported::Util(_) => ((0, 0), 0, (0, 0)),
     };

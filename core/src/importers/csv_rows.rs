@@ -1,8 +1,10 @@
 //! The CSV reader of the pause and utilisation importers: the maintained `csv` crate (RFC 4180 quoting, a record
 //! reused from row to row) over a stream whose physical lines are capped at [`MAX_LINE_BYTES`], so that memory
 //! holds one record whatever the input (a 2 GB line in a 61 KB zstd file is an error at its line, not an abort).
-//! Fields are trimmed; a line holding only white space is skipped; rows may have fewer or more fields than the
-//! header. Every problem is an [`ImportError`] naming the file and the 1-based line.
+//! A line holding only white space is skipped; rows may have fewer or more fields than the header. The rows an
+//! iterator hands out have their fields trimmed; [`CsvRows::next_row`] lends the one reused record untrimmed (no
+//! allocation per row: a caller trims the few fields it reads). Every problem is an [`ImportError`] naming the
+//! file and the 1-based line.
 
 use std::collections::VecDeque;
 use std::io::Read;
@@ -45,15 +47,17 @@ impl<R: Read> Read for LineCapped<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         let got = &buf[..n];
-        for (i, _) in got.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+        let mut last_feed = None;
+        for i in memchr::memchr_iter(b'\n', got) {
             let before = if i == 0 { self.last } else { got[i - 1] };
             self.feeds
                 .push_back((self.offset + i as u64, before == b'\r'));
             self.lines += 1;
+            last_feed = Some(i);
         }
         self.offset += n as u64;
         self.last = got.last().copied().unwrap_or(self.last);
-        match got.iter().rposition(|&b| b == b'\n') {
+        match last_feed {
             Some(last) => self.run = n - last - 1,
             None => self.run += n,
         }
@@ -71,6 +75,10 @@ pub(crate) struct CsvRows<R: Read> {
     /// Line feeds before the last row handed out.
     feeds_passed: usize,
     done: bool,
+    /// The record reused from row to row (untrimmed).
+    rec: csv::StringRecord,
+    /// A row read ahead by [`CsvRows::at_end`], handed out next.
+    pending: Option<Result<usize, ImportError>>,
 }
 
 impl<R: Read> CsvRows<R> {
@@ -78,7 +86,6 @@ impl<R: Read> CsvRows<R> {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .trim(csv::Trim::All)
             .buffer_capacity(64 * 1024)
             .from_reader(LineCapped {
                 inner: src,
@@ -93,7 +100,53 @@ impl<R: Read> CsvRows<R> {
             reader,
             feeds_passed: 0,
             done: false,
+            rec: csv::StringRecord::new(),
+            pending: None,
         }
+    }
+
+    /// True when no row is left (a row read to tell is handed out next).
+    pub(crate) fn at_end(&mut self) -> bool {
+        if self.pending.is_none() {
+            self.pending = self.advance();
+        }
+        self.pending.is_none()
+    }
+
+    /// The next row in the reused record, its fields untrimmed, with its 1-based line.
+    pub(crate) fn next_row(&mut self) -> Option<Result<(usize, &csv::StringRecord), ImportError>> {
+        let next = match self.pending.take() {
+            Some(p) => Some(p),
+            None => self.advance(),
+        };
+        next.map(|r| r.map(|line| (line, &self.rec)))
+    }
+
+    /// Reads the next row that is not blank into `self.rec`.
+    fn advance(&mut self) -> Option<Result<usize, ImportError>> {
+        while !self.done {
+            match self.reader.read_record(&mut self.rec) {
+                Ok(false) => self.done = true,
+                Ok(true) => {
+                    let at = self.rec.position().map_or(0, csv::Position::byte);
+                    let line = self.line_at(at);
+                    if line == 1
+                        && let Some(first) = self.rec.get(0)
+                        && let Some(rest) = first.strip_prefix('\u{feff}')
+                    {
+                        let mut fields: Vec<String> = self.rec.iter().map(str::to_string).collect();
+                        fields[0] = rest.to_string();
+                        self.rec = csv::StringRecord::from(fields);
+                    }
+                    if self.rec.len() == 1 && self.rec.get(0).is_some_and(|f| f.trim().is_empty()) {
+                        continue;
+                    }
+                    return Some(Ok(line));
+                }
+                Err(e) => return Some(Err(self.error(&e))),
+            }
+        }
+        None
     }
 
     /// The 1-based line of the first byte at or after `offset` that is not a line ending (`csv` places a row
@@ -145,30 +198,13 @@ impl<R: Read> Iterator for CsvRows<R> {
     type Item = CsvRow;
 
     fn next(&mut self) -> Option<CsvRow> {
-        let mut rec = csv::StringRecord::new();
-        while !self.done {
-            match self.reader.read_record(&mut rec) {
-                Ok(false) => self.done = true,
-                Ok(true) => {
-                    let at = rec.position().map_or(0, csv::Position::byte);
-                    let line = self.line_at(at);
-                    if line == 1
-                        && let Some(first) = rec.get(0)
-                        && let Some(rest) = first.strip_prefix('\u{feff}')
-                    {
-                        let mut fields: Vec<String> = rec.iter().map(str::to_string).collect();
-                        fields[0] = rest.trim().to_string();
-                        rec = csv::StringRecord::from(fields);
-                    }
-                    if rec.len() == 1 && rec.get(0).is_some_and(str::is_empty) {
-                        continue;
-                    }
-                    return Some(Ok((line, rec)));
-                }
-                Err(e) => return Some(Err(self.error(&e))),
-            }
-        }
-        None
+        self.next_row().map(|r| {
+            r.map(|(line, rec)| {
+                let mut rec = rec.clone();
+                rec.trim();
+                (line, rec)
+            })
+        })
     }
 }
 

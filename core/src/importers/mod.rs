@@ -16,6 +16,7 @@ mod lines;
 pub mod logcat;
 mod pause_records;
 pub mod pauses_csv;
+mod phases;
 mod series;
 mod sink;
 mod tokens;
@@ -226,8 +227,8 @@ fn import_csv<S: PauseSink>(
     src: impl BufRead,
     format: Format,
 ) -> Result<Imported<S>, ImportError> {
-    let mut rows = csv_rows::CsvRows::new(name, src).peekable();
-    if rows.peek().is_none() {
+    let mut rows = csv_rows::CsvRows::new(name, src);
+    if rows.at_end() {
         return Err(ImportError::new(
             name,
             1,

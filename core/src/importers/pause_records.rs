@@ -233,6 +233,8 @@ impl PauseRecords {
 
 impl PauseSink for PauseRecords {
     const NAMES: bool = true;
+    // `export-perfetto` writes pauses and heap figures only: the phases are counted, not kept.
+    const PHASES: bool = false;
 
     fn push(&mut self, p: Pause) {
         let r = self.rec(&p);

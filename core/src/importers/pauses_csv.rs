@@ -67,7 +67,7 @@ pub(crate) fn cell_ns(
     col: usize,
     name: &str,
 ) -> Result<u64, ImportError> {
-    let text = row.get(col).unwrap_or("");
+    let text = row.get(col).unwrap_or("").trim();
     text.parse::<u64>()
         .ok()
         .filter(|&v| v < super::MAX_TIME_NS)
@@ -86,10 +86,10 @@ pub fn parse_read(file: &str, src: impl Read) -> Result<PauseSeries, ImportError
     parse_rows(file, CsvRows::new(file, src))
 }
 
-/// [`parse`] over the rows of [`CsvRows`], the header first.
-pub(crate) fn parse_rows<S: PauseSink>(
+/// [`parse`] over the rows of [`CsvRows`], the header first; a row's fields are trimmed as they are read.
+pub(crate) fn parse_rows<S: PauseSink, R: Read>(
     file: &str,
-    mut rows: impl Iterator<Item = CsvRow>,
+    mut rows: CsvRows<R>,
 ) -> Result<PauseSeries<S>, ImportError> {
     const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
     let header = Header::read(&mut rows)?.unwrap_or_else(Header::none);
@@ -99,10 +99,10 @@ pub(crate) fn parse_rows<S: PauseSink>(
     let kind = header.find(&["kind"]);
     let mut out = PauseSeries::<S>::default();
     let mut last_end = 0;
-    for r in rows {
+    while let Some(r) = rows.next_row() {
         let (line, row) = r?;
-        let start_ns = cell_ns(file, line, &row, start, "start_ns")?;
-        let end_ns = cell_ns(file, line, &row, end, "end_ns")?;
+        let start_ns = cell_ns(file, line, row, start, "start_ns")?;
+        let end_ns = cell_ns(file, line, row, end, "end_ns")?;
         if end_ns < start_ns {
             return Err(ImportError::new(
                 file,
@@ -110,7 +110,7 @@ pub(crate) fn parse_rows<S: PauseSink>(
                 ImportErrorKind::EndBeforeStart { start_ns, end_ns },
             ));
         }
-        let name = mutator.and_then(|c| row.get(c)).unwrap_or("");
+        let name = mutator.and_then(|c| row.get(c)).unwrap_or("").trim();
         let m = match out.mutators.iter().position(|n| n == name) {
             Some(m) => m,
             None => {
@@ -125,7 +125,9 @@ pub(crate) fn parse_rows<S: PauseSink>(
             mutator: m,
             // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
             kind: if S::NAMES {
-                kind.and_then(|c| row.get(c)).unwrap_or("pause").to_string()
+                kind.and_then(|c| row.get(c))
+                    .map_or("pause", str::trim)
+                    .to_string()
             } else {
                 String::new()
             },

@@ -135,11 +135,16 @@ pub struct PauseSeries<S = Vec<Pause>> {
     /// Concurrent phases, in time order (nested phases, such as G1's `Concurrent Mark Cycle` and its parts, are
     /// all kept).
     pub concurrent: Vec<ConcurrentPhase>,
-    /// The concurrent phases counted instead of kept, by an importer filling a sink without names
-    /// ([`PauseSink::NAMES`]): how many, and the time some phase runs (`concurrent` is then empty). `[ns]`
+    /// The concurrent phases counted instead of kept, by an importer filling a sink that keeps no phases
+    /// ([`PauseSink::PHASES`]): how many, and the time some phase runs (`concurrent` is then empty). `[ns]`
     pub concurrent_counted: Option<(usize, u64)>,
+    /// The heap transitions counted instead of kept (`heap_changes` is then empty), as `concurrent_counted`.
+    pub heap_changes_counted: Option<usize>,
     /// Safepoints with a time stamp, in time order (HotSpot `-Xlog:safepoint`).
     pub safepoints: Vec<Safepoint>,
+    /// The safepoints counted instead of kept (`safepoints` is then empty): how many, and the time they stop the
+    /// program in all. `[ns]`
+    pub safepoints_counted: Option<(usize, u64)>,
     /// Lines not used and notes.
     pub warnings: Warnings,
 }
@@ -151,6 +156,21 @@ impl<S: PauseSink> PauseSeries<S> {
             (
                 self.concurrent.len(),
                 covered_ns(self.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
+            )
+        })
+    }
+
+    /// Heap transitions logged outside pauses, kept or counted.
+    pub fn heap_change_count(&self) -> usize {
+        self.heap_changes_counted.unwrap_or(self.heap_changes.len())
+    }
+
+    /// The safepoints, kept or counted: how many, and the time they stop the program in all. `[ns]`
+    pub fn safepoint_stats(&self) -> (usize, u64) {
+        self.safepoints_counted.unwrap_or_else(|| {
+            (
+                self.safepoints.len(),
+                self.safepoints.iter().map(|s| s.end_ns - s.start_ns).sum(),
             )
         })
     }

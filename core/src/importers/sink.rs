@@ -24,13 +24,17 @@ pub trait PauseSink: Default + std::fmt::Debug {
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_;
     /// Frees spare capacity once the input is read.
     fn shrink_to_fit(&mut self);
-    /// Whether the names of concurrent phases, safepoints and heap transitions are worth keeping (false for a
-    /// sink that only measures: it counts them and their spans).
+    /// Whether the kinds and causes of the pauses are worth keeping (false for a sink that only measures).
     const NAMES: bool;
+    /// Whether the concurrent phases, safepoints and heap transitions are kept as records (false: only counted,
+    /// with the time some phase runs and the time the safepoints stop the program — all `gclab mmu` reports and
+    /// nothing `export-perfetto` writes), so that their number never grows memory (issue 21, item 4).
+    const PHASES: bool;
 }
 
 impl PauseSink for Vec<Pause> {
     const NAMES: bool = true;
+    const PHASES: bool = true;
 
     fn push(&mut self, p: Pause) {
         Vec::push(self, p);
@@ -130,6 +134,7 @@ impl PauseSpans {
 
 impl PauseSink for PauseSpans {
     const NAMES: bool = false;
+    const PHASES: bool = false;
 
     fn push(&mut self, p: Pause) {
         let s = Span {

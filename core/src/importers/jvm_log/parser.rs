@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition, message, split};
 use crate::importers::lines::{LineParser, parse_stream, parse_text};
+use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
     PauseSeries, PauseSink, ReportedMmu, Safepoint, Warnings,
@@ -62,6 +63,11 @@ struct Parser<S> {
     unplaced: usize,
     /// Every safepoint with a time stamp.
     stopped: Vec<Safepoint>,
+    /// A sink without phases ([`PauseSink::PHASES`] false): the concurrent phases, heap transitions and
+    /// safepoints counted instead of kept (safepoints: how many, and their time in all). `[ns]`
+    phase_union: PhaseUnion,
+    heap_change_count: usize,
+    stopped_count: (usize, u64),
 }
 
 impl<S: PauseSink> LineParser for Parser<S> {
@@ -162,13 +168,17 @@ impl<S: PauseSink> LineParser for Parser<S> {
                     if let Some(h) = heap {
                         self.heap_change(line, id, name.clone(), start, end, h);
                     }
-                    self.concurrent.push(ConcurrentPhase {
-                        start_ns: start,
-                        end_ns: end,
-                        name: if S::NAMES { name } else { String::new() },
-                        gc_id: id,
-                        line,
-                    });
+                    if S::PHASES {
+                        self.concurrent.push(ConcurrentPhase {
+                            start_ns: start,
+                            end_ns: end,
+                            name,
+                            gc_id: id,
+                            line,
+                        });
+                    } else {
+                        self.phase_union.push(i128::from(start), end - start);
+                    }
                 }
                 None => self.unplaced += 1,
             },
@@ -189,12 +199,18 @@ impl<S: PauseSink> LineParser for Parser<S> {
                     self.safepoints.push((time_ns, ns, name.clone(), line));
                 }
                 if let Some(end) = time_ns {
-                    self.stopped.push(Safepoint {
-                        start_ns: end.saturating_sub(ns),
-                        end_ns: end,
-                        operation: if S::NAMES { name } else { String::new() },
-                        line,
-                    });
+                    let start_ns = end.saturating_sub(ns);
+                    if S::PHASES {
+                        self.stopped.push(Safepoint {
+                            start_ns,
+                            end_ns: end,
+                            operation: name,
+                            line,
+                        });
+                    } else {
+                        self.stopped_count.0 += 1;
+                        self.stopped_count.1 += end - start_ns;
+                    }
                 }
             }
             Ok((_, Message::Pause(p, ns))) => {
@@ -223,6 +239,9 @@ impl<S: PauseSink> LineParser for Parser<S> {
             mut concurrent,
             unplaced,
             mut stopped,
+            phase_union,
+            heap_change_count,
+            stopped_count,
             ..
         } = self;
         stopped.sort_by_key(|s| (s.end_ns, s.line));
@@ -246,6 +265,13 @@ impl<S: PauseSink> LineParser for Parser<S> {
             safepoints: stopped,
             ..PauseSeries::default()
         };
+        if !S::PHASES {
+            out.concurrent_counted = Some(phase_union.finish(0).map_err(|e| {
+                ImportError::new(file, 1, ImportErrorKind::Io(format!("temporary file: {e}")))
+            })?);
+            out.heap_changes_counted = Some(heap_change_count);
+            out.safepoints_counted = Some(stopped_count);
+        }
         if timed.is_empty() && untimed.is_empty() && !safepoints.is_empty() {
             warnings.note(format!(
                 "no GC pause lines: the {} safepoint pauses are used instead (all safepoints, not only GC ones)",
@@ -335,13 +361,17 @@ impl<S: PauseSink> Parser<S> {
         end_ns: u64,
         h: Transition,
     ) {
+        if !S::PHASES {
+            self.heap_change_count += 1;
+            return;
+        }
         self.heap_changes.push(HeapChange {
             start_ns,
             end_ns,
             before_bytes: h.before,
             after_bytes: h.after,
             total_bytes: h.total,
-            what: if S::NAMES { what } else { String::new() },
+            what,
             gc_id,
             line,
         });

@@ -14,8 +14,11 @@
 //! pause is placed at the start of the GC and the others back to back ending at its end. Without any time stamp
 //! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
 
-mod phases;
 mod placed;
+
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use super::jvm_log::days_from_civil;
 use super::lines::{LineParser, parse_stream, parse_text};
@@ -93,6 +96,12 @@ const INFO: [&str; 8] = [
     "Explicit GC",
 ];
 
+/// Searchers for the words every line is searched for, built once (a `str::find` builds one per call).
+static GC_WORD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("GC_"));
+static GC_FREED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(" GC freed "));
+static INFO_WORDS: LazyLock<Vec<Finder<'static>>> =
+    LazyLock::new(|| INFO.iter().map(Finder::new).collect());
+
 /// Splits a leading time stamp off `line`.
 fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
     let t = line.trim_start();
@@ -155,7 +164,7 @@ fn pid(prefix: &str) -> Option<String> {
 /// Where the GC message starts in `rest`, and its dialect.
 fn find_message(rest: &str) -> Option<(usize, Dialect)> {
     let mut from = 0;
-    while let Some(i) = rest[from..].find("GC_").map(|i| i + from) {
+    while let Some(i) = GC_WORD.find(&rest.as_bytes()[from..]).map(|i| i + from) {
         let word_end = rest[i..].find(' ').map_or(rest.len(), |e| i + e);
         let word_ok = rest[i + 3..word_end]
             .bytes()
@@ -166,7 +175,7 @@ fn find_message(rest: &str) -> Option<(usize, Dialect)> {
         }
         from = i + 3;
     }
-    let gc = rest.find(" GC freed ")?;
+    let gc = GC_FREED.find(rest.as_bytes())?;
     let head = &rest[..gc];
     let start = [": ", "﹕ ", "): "]
         .iter()
@@ -185,7 +194,7 @@ pub fn parse_line(line: &str) -> LogcatLine {
 /// Parses a line whose time stamp `time` is split off already (`rest` is what follows it).
 fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
     let Some((at, dialect)) = find_message(rest) else {
-        return if INFO.iter().any(|p| rest.contains(p)) {
+        return if INFO_WORDS.iter().any(|f| f.find(rest.as_bytes()).is_some()) {
             LogcatLine::Info
         } else if rest.contains("paused ") && (rest.contains(" GC") || rest.contains("GC_")) {
             LogcatLine::Malformed("a GC line without `freed` (expected `… GC freed …, paused …`)")

@@ -4,11 +4,12 @@
 //! Memory does not grow with the capture beyond what the sink keeps: a start on the capture's clock is held as a
 //! 64-bit offset from the first GC's start inside the pause itself (its `start_ns`, its duration in `end_ns`),
 //! and moved to the origin in place at the end. Only a start more than 2⁶³ ns (292 years) before the first GC —
-//! a garbled date — is kept aside exactly (`far`). A sink that only measures ([`PauseSink::NAMES`] false) does not
-//! keep the concurrent phases either: [`PhaseUnion`] counts them and the time some phase runs.
+//! a garbled date — is kept aside exactly (`far`). A sink that keeps no phases ([`PauseSink::PHASES`] false:
+//! `gclab mmu`, `export-perfetto`) does not keep the concurrent phases either: [`PhaseUnion`] counts them and the
+//! time some phase runs.
 
-use super::phases::PhaseUnion;
 use super::{Dialect, GcLine};
+use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
     PauseSink, Warnings,
@@ -23,7 +24,7 @@ pub(super) struct Placed<S> {
     /// The pauses and concurrent phases so far: `start_ns` holds the start's offset from `base` (as i64 bits),
     /// `end_ns` the duration. `[ns]`
     out: PauseSeries<S>,
-    /// Concurrent phases counted, not kept (a sink without names).
+    /// Concurrent phases counted, not kept (a sink without phases).
     union: PhaseUnion,
     /// Start of the first GC on the capture's clock: the offsets' origin. `[ns]`
     base: Option<i128>,
@@ -98,7 +99,7 @@ impl<S: PauseSink> Placed<S> {
             (String::new(), None)
         };
         if total > sum {
-            if S::NAMES {
+            if S::PHASES {
                 let off = self.place(start, self.out.concurrent.len(), true);
                 self.out.concurrent.push(ConcurrentPhase {
                     start_ns: off,
@@ -210,7 +211,7 @@ pub(super) fn finish<S: PauseSink>(
         p.end_ns = end;
         true
     });
-    if S::NAMES {
+    if S::PHASES {
         let mut far = far_phases.into_iter().peekable();
         let mut k = 0;
         out.concurrent.retain_mut(|c| {

@@ -28,7 +28,7 @@ mod prepared;
 mod tests;
 mod worst;
 
-use prepared::{Best, Prepared, Query};
+use prepared::{Best, Prepared};
 use worst::Acc;
 
 /// A utilisation step function: `util[i]` holds on `[times[i], times[i+1])`; the last time ends the series.
@@ -223,14 +223,7 @@ impl<'a> MmuCurve<'a> {
                 }
             }
             let dur = p.fine.dur;
-            let q = Query {
-                w,
-                w_bands: (w / dur) as usize,
-                m: ((i128::from(w) + 2 * i128::from(dur - 1)) / i128::from(dur)).max(1) as usize,
-                last_band: ((p.end() - w - p.t(0)) / dur) as usize,
-                series: k,
-                slack_ns: 1.0 + p.sums.get(p.sums.len() - 1).abs() * 1e-12,
-            };
+            let q = p.query(w, k);
             // Groups of 4^k fine bands prune only when a group is much shorter than the window; the lowest bound
             // is refined first so that the minimum is low early, then everything in time order.
             let mut top = 1;

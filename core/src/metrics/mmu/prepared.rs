@@ -47,6 +47,9 @@ pub(super) struct Prepared<'a> {
     rises: Col<'a, u32>,
     /// Longest stretch at utilisation 0 and its start: windows up to that long have MMU 0. `[ns]`
     pub(super) zero_run: (i64, i64),
+    /// Every utilisation is 0 or 1 and the span is below 2⁵³ ns: the sums, and so every window's utilised time,
+    /// are integers held exactly in f64, whatever the order of the operations.
+    exact: bool,
 }
 
 /// Fine bands of equal duration, about [`STEPS_PER_FINE_BAND`] steps each, plus one past the end.
@@ -88,6 +91,7 @@ impl<'a> Prepared<'a> {
         let u = |k: usize| if k + 1 >= n { 0.0 } else { util.get(k) };
         let (mut falls, mut rises) = (0, 0);
         let mut prev_t = times.get(0);
+        let mut exact = times.get(n - 1) - times.get(0) < 1 << 53;
         for k in 1..n {
             let t = times.get(k);
             if t < prev_t {
@@ -95,6 +99,7 @@ impl<'a> Prepared<'a> {
             }
             prev_t = t;
             let (a, b) = (u(k - 1), u(k));
+            exact &= a == 0.0 || a == 1.0;
             falls += usize::from(b < a);
             rises += usize::from(b > a);
         }
@@ -139,6 +144,7 @@ impl<'a> Prepared<'a> {
             falls: fall_col.finish(),
             rises: rise_col.finish(),
             zero_run,
+            exact,
         };
         p.go = p.bands(BANDS_PER_SERIES.min(n));
         let fine = (n / STEPS_PER_FINE_BAND).max(1);
@@ -256,6 +262,60 @@ impl<'a> Prepared<'a> {
         (self.times)
             .partition_point_from(0, |t| t as i64 <= time)
             .saturating_sub(1)
+    }
+
+    /// The MMU query for windows of `w` (at most the series' length) on this series, series number `series`.
+    pub(super) fn query(&self, w: i64, series: usize) -> Query {
+        let dur = self.fine.dur;
+        Query {
+            w,
+            w_bands: (w / dur) as usize,
+            m: ((i128::from(w) + 2 * i128::from(dur - 1)) / i128::from(dur)).max(1) as usize,
+            last_band: ((self.end() - w - self.t(0)) / dur) as usize,
+            series,
+            slack_ns: 1.0 + self.sums.get(self.sums.len() - 1).abs() * 1e-12,
+        }
+    }
+
+    /// True when every window of `q.w` starting in `[lo, hi]` (inside the range of starts) has a utilisation of
+    /// at least `bound`: the two ends are evaluated, and inside, the utilisation's minimum lies where an edge meets
+    /// a step, which the fine bands' exact sweeps visit ([`Prepared::sweep`], every fine band touching the range,
+    /// a group passed over when its lower bound reaches `bound`). With integer sums ([`Prepared::exact`]) every
+    /// utilisation is computed exactly, so a window at `bound` exactly (a tie) passes; otherwise `bound` is
+    /// raised by twice the rounding slack.
+    pub(super) fn at_least(&self, lo: i64, hi: i64, q: &Query, bound: f64) -> bool {
+        let target = if self.exact {
+            bound
+        } else {
+            bound + 2.0 * q.slack_ns / q.w as f64
+        };
+        if [lo, hi]
+            .iter()
+            .any(|&s| self.window_num(s, q.w) / (q.w as f64) < target)
+        {
+            return false;
+        }
+        let band = |t: i64| (((t - self.t(0)) / self.fine.dur).max(0) as usize).min(q.last_band);
+        let mut best = Best {
+            mu: target,
+            at: 0,
+            series: q.series,
+        };
+        self.group_at_least(band(lo), band(hi) + 1, q, &mut best, target)
+    }
+
+    fn group_at_least(&self, i: usize, j: usize, q: &Query, best: &mut Best, target: f64) -> bool {
+        if self.group_bound(i, j, q) >= target {
+            return true;
+        }
+        if j - i <= 1 {
+            self.sweep(i, q, best);
+            return best.mu >= target;
+        }
+        let step = (j - i).div_ceil(4);
+        (i..j)
+            .step_by(step)
+            .all(|a| self.group_at_least(a, (a + step).min(j), q, best, target))
     }
 
     /// Lower bound of the utilisation of windows of `w` starting in fine bands `[i, j)`: one minus the time lost

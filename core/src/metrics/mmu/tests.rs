@@ -195,3 +195,43 @@ fn windows_are_log_spaced() {
     assert_eq!(w.last(), Some(&1_000_000_000), "to the span");
     assert!(w.windows(2).all(|p| p[0] < p[1]), "ascending");
 }
+
+/// Passing over the bands that cannot change the accumulator picks the windows that refining every band picks: on
+/// periodic pauses (exact ties in every band, integer sums), on random 0/1 series and on fractional ones.
+#[test]
+fn passing_over_bands_keeps_the_worst_windows() {
+    let mut rng = SimRng::new(21);
+    let mut cases: Vec<Vec<UtilSeries>> = Vec::new();
+    let periodic: Vec<(u64, u64)> = (0..3000u64)
+        .flat_map(|k| {
+            [
+                (k * 1000 + 100, k * 1000 + 130),
+                (k * 1000 + 500, k * 1000 + 507),
+            ]
+        })
+        .collect();
+    cases.push(vec![UtilSeries::from_pauses(&periodic, 0, 3_000_000)]);
+    for fractional in [false, true] {
+        for _ in 0..40 {
+            let n = rng.range_inclusive(1, 3) as usize;
+            cases.push(
+                (0..n)
+                    .map(|_| random_series(&mut rng, fractional))
+                    .collect(),
+            );
+        }
+    }
+    for series in &cases {
+        let curve = MmuCurve::new(series);
+        let (a, b) = series[0].span();
+        for w in [1, 7, 30, 31, 100, 450, 1000, 2500, (b - a) / 2, b - a] {
+            let mut all = Acc::new(5, false);
+            all.pass_over = false;
+            assert_eq!(
+                curve.examples(w, Acc::new(5, false)),
+                curve.examples(w, all),
+                "window {w}"
+            );
+        }
+    }
+}

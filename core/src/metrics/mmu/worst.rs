@@ -3,7 +3,7 @@
 //! bound up through a copy of Go's `container/heap`, and Go's accumulator of the worst windows with its skip and
 //! overlap rules. Entry point: [`MmuCurve::worst`] and [`MmuCurve::worst_go`].
 
-use super::prepared::{Bands, Prepared};
+use super::prepared::{Bands, Prepared, Query};
 use super::{MmuCurve, WindowUtil};
 
 impl MmuCurve<'_> {
@@ -19,14 +19,29 @@ impl MmuCurve<'_> {
             p.go_bounds(k, self.window_of(k, w_ns), &mut heap);
         }
         go_heap::init(&mut heap, less);
+        let queries: Vec<Option<Query>> = (self.series.iter().enumerate())
+            .map(|(k, (_, p))| {
+                let w = self.window_of(k, w_ns);
+                (w > 0 && w < p.end() - p.t(0)).then(|| p.query(w, k))
+            })
+            .collect();
         while let Some(&b) = heap.first() {
             if b.bound >= acc.bound {
                 break;
             }
             let w = self.window_of(b.series, w_ns);
-            self.series[b.series]
-                .1
-                .band_go(b.series, b.band, w, &mut acc);
+            let p = &self.series[b.series].1;
+            // Once `acc` holds its windows, a band whose every window is at least its bound (by the fine bands'
+            // tighter bounds) would change nothing: Go's refinement of it is passed over, the result is the same.
+            let unchanged = acc.pass_over
+                && !acc.go_compat
+                && acc.heap.len() >= acc.n_worst
+                && queries[b.series]
+                    .as_ref()
+                    .is_some_and(|q| p.go_band_at_least(b.band, q, acc.bound));
+            if !unchanged {
+                p.band_go(b.series, b.band, w, &mut acc);
+            }
             go_heap::pop(&mut heap, less);
         }
         let mut out: Vec<Win> = acc.heap;
@@ -95,6 +110,14 @@ impl Prepared<'_> {
         }
     }
 
+    /// Whether every window Go's `bandMMU` evaluates in band `b` (starts from the band's start to its end or the
+    /// last start) has a utilisation of at least `bound` ([`Prepared::at_least`]).
+    fn go_band_at_least(&self, b: usize, q: &Query, bound: f64) -> bool {
+        let band_start = self.band_start(&self.go, b);
+        let end_time = (band_start + self.go.dur).min(self.end() - q.w);
+        self.at_least(band_start.min(end_time), end_time, q, bound)
+    }
+
     /// Worst-window mode: Go's `bandMMU`, step for step. Go evaluates a band that starts after the last possible
     /// start once at its own start, past the end of the series; unless `acc.go_compat`, it is evaluated at the
     /// last possible start instead.
@@ -147,6 +170,8 @@ pub(super) struct Acc {
     heap: Vec<Win>,
     /// Go's exact behaviour: only the first overlapping kept window is compared (so overlaps can slip through).
     go_compat: bool,
+    /// Bands that cannot change the accumulator are passed over (false: every band is refined, for tests).
+    pub(super) pass_over: bool,
 }
 
 impl Acc {
@@ -158,6 +183,7 @@ impl Acc {
             n_worst,
             heap: Vec::new(),
             go_compat,
+            pass_over: true,
         }
     }
 }

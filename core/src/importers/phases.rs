@@ -1,6 +1,6 @@
-//! The concurrent phases of a capture counted rather than kept ([`PhaseUnion`]): how many lie in range and how
-//! long some phase runs (the length of their union, as [`covered_ns`](crate::importers::covered_ns) gives it),
-//! for a sink that only measures. Memory is bounded: phases are held as 16-byte offsets in chunks of
+//! The concurrent phases of a log (logcat, HotSpot) counted rather than kept ([`PhaseUnion`]): how many lie in
+//! range and how long some phase runs (the length of their union, as [`covered_ns`](crate::importers::covered_ns)
+//! gives it), for a sink that keeps no phases. Memory is bounded: phases are held as 16-byte offsets in chunks of
 //! [`CHUNK`], each chunk sorted and appended to a temporary file as a sorted run ([`crate::io::spill`]); at the
 //! end, once the origin is known, the runs are merged in start order and the union is swept in one pass.
 
@@ -12,7 +12,7 @@ const CHUNK: usize = 1 << 20;
 /// Phases read at a time from each run while merging. (64 KiB a run)
 const READ: usize = 4096;
 
-/// One phase: its start's offset from the first GC's start (saturated at `i64::MAX`), and its length. `[ns]`
+/// One phase: its start's offset from an origin of the importer's (logcat: the first GC's start) (saturated at `i64::MAX`), and its length. `[ns]`
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 struct Rec {
     off: i64,
