@@ -1,6 +1,7 @@
 //! Issue 21 item 1: every file gclab writes replaces its destination atomically. A writer killed with `SIGKILL`
 //! at a random point of its output leaves the old file or the new one, byte for byte, never a truncation; a CSV
-//! folder is complete or absent, and one holding files gclab did not write is refused, untouched; a command may read
+//! folder is complete or absent; in a folder that also holds the user's files those are never touched, each of
+//! gclab's files is whole and the `.gclab-outputs` manifest is there only beside a complete set; a command may read
 //! the file it replaces.
 //!
 //! The kill points are chosen by bytes written (the writer's files in the output folder reaching a random size),
@@ -116,29 +117,55 @@ fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
         }
     }
     assert!(kills > 0, "no round killed the writer before it finished");
-    // A folder holding a file gclab did not write is neither replaced nor half-updated: the run is refused (exit
-    // 2, naming the folder and the file), whether the folder also holds an earlier output or not.
-    for with_old_output in [true, false] {
+    // A folder that also holds the user's file is never moved or refused: the user's file is untouched, each of
+    // gclab's files is the old or the new one whole, and the manifest is there only when the set is complete.
+    let manifest = out.join(".gclab-outputs");
+    let mut shared_kills = 0;
+    for round in 0..6 {
         let _ = std::fs::remove_dir_all(&out_dir);
-        if with_old_output {
-            gclab_ok(
-                &["run", "preset:kvm/calculator", "--csv", s(&out)],
-                "old run",
-            );
-        } else {
-            std::fs::create_dir_all(&out).expect("user folder");
-        }
-        std::fs::write(out.join("notes.txt"), "the user's own file").expect("user file");
-        let before = folder(&out).expect("folder");
-        let o = gclab(&["run", "preset:kvm/kwml", "--csv", s(&out)]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "refused with exit 2: {err}");
-        assert!(
-            err.contains(s(&out)) && err.contains("notes.txt"),
-            "the error names the folder and the foreign file: {err}"
+        gclab_ok(
+            &["run", "preset:kvm/calculator", "--csv", s(&out)],
+            "old run",
         );
-        assert_eq!(folder(&out), Some(before), "the folder is left as it was");
+        let mut old = folder(&out).expect("old folder");
+        std::fs::write(out.join("notes.txt"), "the user's own file").expect("user file");
+        let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
+        shared_kills += u32::from(kill_at(
+            &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
+            &out_dir,
+            at,
+        ));
+        let mut now = folder(&out).expect("the user's folder is still there");
+        assert_eq!(
+            now.remove("notes.txt").as_deref(),
+            Some(&b"the user's own file"[..]),
+            "round {round}: the user's file is untouched"
+        );
+        old.remove("notes.txt");
+        for (name, bytes) in &now {
+            assert!(
+                old.get(name) == Some(bytes) || new.get(name) == Some(bytes),
+                "round {round}, killed at {at} bytes: {name} ({} bytes) is neither the old nor the new file",
+                bytes.len()
+            );
+        }
+        if manifest.exists() {
+            assert!(
+                now == old || now == new,
+                "round {round}: a manifest stands beside a mixed set"
+            );
+        }
     }
+    assert!(shared_kills > 0, "no shared-folder round killed the writer");
+    // Run to its end, the shared folder holds the new set, the manifest and the user's file.
+    gclab_ok(
+        &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
+        "shared-folder run",
+    );
+    let mut now = folder(&out).expect("folder");
+    assert!(now.remove("notes.txt").is_some(), "the user's file stays");
+    assert_eq!(now, new, "the complete new set");
+    assert!(manifest.exists(), "the manifest marks it complete");
     let _ = std::fs::remove_dir_all(&d);
 }
 

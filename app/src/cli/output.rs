@@ -85,15 +85,8 @@ pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
         s += &format!("{},{}\n", m.window_ms, m.utilization);
     }
     w("mmu.csv", s)?;
-    write_dir_atomic(Path::new(dir), &files).map_err(|e| {
-        let msg = format!("{dir}: cannot write: {e}");
-        // A folder holding the user's own files is a bad argument, not a failure.
-        if e.kind() == std::io::ErrorKind::AlreadyExists {
-            CliError::input(msg)
-        } else {
-            CliError::other(msg)
-        }
-    })
+    write_dir_atomic(Path::new(dir), &files)
+        .map_err(|e| CliError::other(format!("{dir}: cannot write: {e}")))
 }
 
 /// A short human-readable summary.

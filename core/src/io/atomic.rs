@@ -17,8 +17,10 @@
 //!
 //! [`write_dir_atomic`] does the same for a folder of files (`gclab run --csv DIR`): the files are written into a
 //! temporary folder that is renamed into place, so the folder is complete or not there. The folder also gets a
-//! manifest ([`MANIFEST`]) naming the files gclab wrote; a folder that holds anything else is never replaced or
-//! half-updated: the write is refused with an error naming the foreign files.
+//! manifest ([`MANIFEST`]) naming the files gclab wrote. A folder that also holds the user's files is never moved:
+//! there each file is replaced atomically and the manifest, removed first, is written last, so a kill part-way
+//! leaves whole files and no manifest (an incomplete set that says so), never a truncated file or a user's file
+//! touched.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -203,9 +205,6 @@ impl Drop for TmpDir {
 /// The file in a folder written by [`write_dir_atomic`] that lists, one name a line, the files gclab wrote there.
 pub const MANIFEST: &str = ".gclab-outputs";
 
-/// Foreign files shown in a refusal, at most.
-const FOREIGN_SHOWN: usize = 5;
-
 /// The entries of the existing folder `dest` that gclab did not write: not the manifest, not named in it, not one
 /// of `names` (an output of a gclab from before the manifest), or not a regular file.
 fn foreign_entries(dest: &Path, names: &[&str]) -> io::Result<Vec<String>> {
@@ -229,8 +228,9 @@ fn foreign_entries(dest: &Path, names: &[&str]) -> io::Result<Vec<String>> {
 /// then renamed to `dest`. An existing `dest` that is empty or holds only what gclab wrote there (the files its
 /// manifest names, or files of these names) is moved aside first and removed after the rename: a kill between the
 /// two renames leaves `dest` absent (and the old folder as `.DEST.*.old`), never half-written. An existing `dest`
-/// holding anything else (`--csv .`, a folder of the user's) is left untouched and the write fails with
-/// [`io::ErrorKind::AlreadyExists`], naming the foreign entries.
+/// holding anything else (`--csv .`, a folder of the user's, the `--json` file of the same command) cannot be
+/// swapped without moving the user's files: there [`write_into_shared_dir`] replaces each file atomically and
+/// rewrites the manifest last.
 pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io::Result<()> {
     let dest = resolve(dest);
     let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
@@ -241,21 +241,8 @@ pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io:
                 "exists and is not a folder",
             ));
         }
-        let foreign = foreign_entries(&dest, &names)?;
-        if !foreign.is_empty() {
-            let mut shown = foreign[..foreign.len().min(FOREIGN_SHOWN)].join(", ");
-            if foreign.len() > FOREIGN_SHOWN {
-                shown += &format!(" and {} more", foreign.len() - FOREIGN_SHOWN);
-            }
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!(
-                    "the folder holds {} entr{} gclab did not write ({shown}); it is left as it is — name a new or \
-                     empty folder, or remove them",
-                    foreign.len(),
-                    if foreign.len() == 1 { "y" } else { "ies" }
-                ),
-            ));
+        if !foreign_entries(&dest, &names)?.is_empty() {
+            return write_into_shared_dir(&dest, files, &names);
         }
     }
     fs::create_dir_all(parent_of(&dest))?;
@@ -292,6 +279,28 @@ pub fn write_dir_atomic<C: AsRef<[u8]>>(dest: &Path, files: &[(&str, C)]) -> io:
         let _ = fs::remove_dir_all(&old);
     }
     Ok(())
+}
+
+/// Writes `files` into `dest`, a folder that also holds files gclab did not write (they are never touched).
+///
+/// The manifest is removed first and written last, after every file has replaced its namesake atomically: each
+/// file is always whole (the old or the new one), and a manifest is present only when the folder holds one run's
+/// complete set, so a kill part-way leaves the set visibly incomplete (no manifest) rather than silently mixed.
+fn write_into_shared_dir<C: AsRef<[u8]>>(
+    dest: &Path,
+    files: &[(&str, C)],
+    names: &[&str],
+) -> io::Result<()> {
+    match fs::remove_file(dest.join(MANIFEST)) {
+        Ok(()) => sync_dir(dest),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    for (name, text) in files {
+        write_file_atomic(&dest.join(name), text.as_ref())?;
+    }
+    let manifest: String = names.iter().map(|n| format!("{n}\n")).collect();
+    write_file_atomic(&dest.join(MANIFEST), manifest.as_bytes())
 }
 
 #[cfg(test)]
@@ -403,28 +412,37 @@ mod tests {
     }
 
     #[test]
-    fn a_folder_with_foreign_files_is_refused_and_left_as_it_is() {
+    fn a_folder_with_foreign_files_keeps_them_and_gets_a_complete_set_and_manifest() {
         let d = scratch("foreign");
         let out = d.join("csv");
         write_dir_atomic(&out, &[("a.csv", "1"), ("b.csv", "2")]).unwrap();
         fs::write(out.join("notes.txt"), "mine").unwrap();
         fs::create_dir(out.join("sub")).unwrap();
-        let before: Vec<(String, Vec<u8>)> = entries(&out)
-            .into_iter()
-            .map(|n| (n.clone(), fs::read(out.join(&n)).unwrap_or_default()))
-            .collect();
-        let e = write_dir_atomic(&out, &[("a.csv", "5"), ("b.csv", "6")]).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists, "{e}");
-        let msg = e.to_string();
-        assert!(
-            msg.contains("notes.txt") && msg.contains("sub") && msg.contains("2 entries"),
-            "names the foreign entries: {msg}"
+        fs::write(out.join("sub").join("inner.txt"), "also mine").unwrap();
+        let ino = |p: &Path| {
+            fs::metadata(p)
+                .map(|m| std::os::unix::fs::MetadataExt::ino(&m))
+                .unwrap()
+        };
+        let folder_before = ino(&out);
+        write_dir_atomic(&out, &[("a.csv", "5"), ("b.csv", "6")]).unwrap();
+        assert_eq!(ino(&out), folder_before, "the user's folder is not moved");
+        assert_eq!(fs::read_to_string(out.join("notes.txt")).unwrap(), "mine");
+        assert_eq!(
+            fs::read_to_string(out.join("sub").join("inner.txt")).unwrap(),
+            "also mine"
         );
-        let after: Vec<(String, Vec<u8>)> = entries(&out)
-            .into_iter()
-            .map(|n| (n.clone(), fs::read(out.join(&n)).unwrap_or_default()))
-            .collect();
-        assert_eq!(after, before, "nothing changed");
+        assert_eq!(fs::read_to_string(out.join("a.csv")).unwrap(), "5");
+        assert_eq!(fs::read_to_string(out.join("b.csv")).unwrap(), "6");
+        assert_eq!(
+            fs::read_to_string(out.join(MANIFEST)).unwrap(),
+            "a.csv\nb.csv\n"
+        );
+        assert_eq!(
+            entries(&out),
+            vec![MANIFEST, "a.csv", "b.csv", "notes.txt", "sub"],
+            "no temporary file left"
+        );
         assert_eq!(entries(&d), vec!["csv"], "no temporary folder left");
         // An empty folder (made by the user for the output) is taken.
         let empty = d.join("empty");
