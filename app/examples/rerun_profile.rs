@@ -91,7 +91,7 @@ fn main() {
             v.sort_by(f64::total_cmp);
             v[v.len() / 2] * 1e3
         };
-        println!(
+        eprintln!(
             "{case}: median of {n} steps: scenario {:.2} ms, simulation {:.2} ms, derived data {:.2} ms, frame {:.2} ms",
             median(0),
             median(1),

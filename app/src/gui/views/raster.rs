@@ -97,7 +97,7 @@ impl Acc {
         } else {
             self.w as f64
         };
-        if !(x1 > x0) {
+        if x1 <= x0 {
             return None;
         }
         let (c0, c1) = (cell(x0), cell(x1).min(self.w));
@@ -127,7 +127,7 @@ impl Acc {
         let (row0, row1) = (self.row0 as f64, self.row1 as f64);
         let y0 = if y0 > row0 { y0 } else { row0 };
         let y1 = if y1 < row1 { y1 } else { row1 };
-        if !(y1 > y0) {
+        if y1 <= y0 {
             return;
         }
         let stride = self.stride;
