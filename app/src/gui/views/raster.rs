@@ -47,6 +47,8 @@ pub(crate) struct Acc {
     pub(crate) live: Vec<f32>,
     /// Dead coverage differences, row-major from `row0`.
     pub(crate) dead: Vec<f32>,
+    /// Per row from `row0`: whether any coverage was added (an untouched row is free memory throughout).
+    pub(crate) touched: Vec<bool>,
 }
 
 impl Acc {
@@ -67,6 +69,7 @@ impl Acc {
             stride,
             live: vec![0.0; n],
             dead: vec![0.0; n],
+            touched: vec![false; row1.saturating_sub(row0)],
         }
     }
 
@@ -77,48 +80,126 @@ impl Acc {
 
     /// Adds coverage of the cell block `[x0, x1) × [y0, y1)` (fractional column and row units).
     pub(crate) fn add(&mut self, dead: bool, x0: f64, x1: f64, y0: f64, y1: f64) {
-        let w = self.w as f64;
-        let (x0, x1) = (x0.max(0.0), x1.min(w));
-        let (y0, y1) = (y0.max(self.row0 as f64), y1.min(self.row1 as f64));
-        if x1 <= x0 || y1 <= y0 {
+        let c = self.cols(x0, x1);
+        if dead {
+            self.add_spans(None, c, y0, y1);
+        } else {
+            self.add_spans(c, None, y0, y1);
+        }
+    }
+
+    /// The columns `[x0, x1)` (fractional) cover inside the image, `None` when none.
+    #[inline]
+    pub(crate) fn cols(&self, x0: f64, x1: f64) -> Option<Cols> {
+        let x0 = if x0 > 0.0 { x0 } else { 0.0 };
+        let x1 = if x1 < self.w as f64 {
+            x1
+        } else {
+            self.w as f64
+        };
+        if x1 <= x0 {
+            return None;
+        }
+        let (c0, c1) = (cell(x0), cell(x1).min(self.w));
+        // The column weights are the same in every row: the whole width inside one column, or the first and the
+        // last column's parts.
+        Some(Cols {
+            c0,
+            c1,
+            inside: (x1 - x0) as f32,
+            first: ((c0 + 1) as f64 - x0) as f32,
+            last: (x1 - c1 as f64) as f32,
+        })
+    }
+
+    /// Adds one object's live and dead coverage (columns from [`Acc::cols`]) over the rows `[y0, y1)`: the row
+    /// weights are worked out once for both. Each buffer receives exactly what [`Acc::add`] would add to it.
+    ///
+    /// Every hot operation is an exact stand-in for the plain one (the pixels are bit-identical, a test below
+    /// checks): clamps by comparison instead of `f64::max`/`min` (their NaN handling costs instructions, and a
+    /// NaN bound clamps the same way here), and whole cells by [`cell`]/[`cell_ceil`] instead of a saturating
+    /// `as usize` and a `ceil` call — the block lies inside the image, so every bound is in `[0, 2³¹)`.
+    #[inline]
+    pub(crate) fn add_spans(&mut self, live: Option<Cols>, dead: Option<Cols>, y0: f64, y1: f64) {
+        if live.is_none() && dead.is_none() {
+            return;
+        }
+        let (row0, row1) = (self.row0 as f64, self.row1 as f64);
+        let y0 = if y0 > row0 { y0 } else { row0 };
+        let y1 = if y1 < row1 { y1 } else { row1 };
+        if y1 <= y0 {
             return;
         }
         let stride = self.stride;
-        let buf = if dead { &mut self.dead } else { &mut self.live };
-        let (c0, c1) = (x0 as usize, (x1 as usize).min(self.w));
-        let r0 = y0 as usize;
-        let r1 = (y1.ceil() as usize).min(self.row1);
-        // The column weights are the same in every row: the whole width inside one column, or the first and the
-        // last column's parts.
-        let (inside, first, last) = (
-            (x1 - x0) as f32,
-            ((c0 + 1) as f64 - x0) as f32,
-            (x1 - c1 as f64) as f32,
-        );
+        let r0 = cell(y0);
+        let r1 = cell_ceil(y1).min(self.row1);
         for r in r0..r1 {
             let rf = r as f64;
-            let wy = (y1.min(rf + 1.0) - y0.max(rf)) as f32;
+            let hi = if y1 < rf + 1.0 { y1 } else { rf + 1.0 };
+            let lo = if y0 > rf { y0 } else { rf };
+            let wy = (hi - lo) as f32;
             if wy <= 0.0 {
                 continue;
             }
+            self.touched[r - self.row0] = true;
             let at = (r - self.row0) * stride;
-            let row = &mut buf[at..at + stride];
-            if c0 == c1 {
-                let v = wy * inside;
-                row[c0] += v;
-                row[c0 + 1] -= v;
-            } else {
-                let p0 = wy * first;
-                row[c0] += p0;
-                row[c0 + 1] -= p0;
-                row[c0 + 1] += wy;
-                row[c1] -= wy;
-                let p1 = wy * last;
-                row[c1] += p1;
-                row[c1 + 1] -= p1;
+            if let Some(c) = &live {
+                c.add_to(&mut self.live[at..at + stride], wy);
+            }
+            if let Some(c) = &dead {
+                c.add_to(&mut self.dead[at..at + stride], wy);
             }
         }
     }
+}
+
+/// The columns one span covers in every row it reaches, with their weights ([`Acc::cols`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cols {
+    c0: usize,
+    c1: usize,
+    /// Width inside one column (`c0 == c1`).
+    inside: f32,
+    /// Part of the first column covered.
+    first: f32,
+    /// Part of the last column covered.
+    last: f32,
+}
+
+impl Cols {
+    /// Adds the span at row weight `wy` to one row's difference buffer.
+    #[inline]
+    fn add_to(&self, row: &mut [f32], wy: f32) {
+        let (c0, c1) = (self.c0, self.c1);
+        if c0 == c1 {
+            let v = wy * self.inside;
+            row[c0] += v;
+            row[c0 + 1] -= v;
+        } else {
+            let p0 = wy * self.first;
+            row[c0] += p0;
+            row[c0 + 1] -= p0;
+            row[c0 + 1] += wy;
+            row[c1] -= wy;
+            let p1 = wy * self.last;
+            row[c1] += p1;
+            row[c1 + 1] -= p1;
+        }
+    }
+}
+
+/// The cell holding `x` (`x as usize` for `x` in `[0, 2³¹)`, without the saturating conversion's range fix-ups).
+#[inline]
+fn cell(x: f64) -> usize {
+    debug_assert!((0.0..2_147_483_648.0).contains(&x), "{x}");
+    x as i32 as usize
+}
+
+/// `x.ceil() as usize` for `x` in `[0, 2³¹)`, without the call to `ceil` (the target has no rounding instruction).
+#[inline]
+fn cell_ceil(x: f64) -> usize {
+    let t = cell(x);
+    if (t as f64) < x { t + 1 } else { t }
 }
 
 /// Rasterises `run` for `spec`. Rows run from the top (high addresses) down. A large image is drawn in bands of
@@ -271,12 +352,17 @@ impl Frame<'_> {
                     return;
                 }
                 let d = o.death.0;
-                if d > s {
-                    acc.add(false, self.col_of(s), self.col_of(e.min(d)), y0, y1);
-                }
-                if d < e {
-                    acc.add(true, self.col_of(s.max(d)), self.col_of(e), y0, y1);
-                }
+                let live = if d > s {
+                    acc.cols(self.col_of(s), self.col_of(e.min(d)))
+                } else {
+                    None
+                };
+                let dead = if d < e {
+                    acc.cols(self.col_of(s.max(d)), self.col_of(e))
+                } else {
+                    None
+                };
+                acc.add_spans(live, dead, y0, y1);
             };
             for m in moves {
                 seg(start, m.time.0, addr);
@@ -324,6 +410,19 @@ impl Frame<'_> {
                 let from_bank_foot = (centre - bank as f64 * g.bank_bytes as f64) / da;
                 from_bank_foot < lane_rows
             };
+            let states = &self.state[bank * w..(bank + 1) * w];
+            if in_lane || !acc.touched[r - a] {
+                // Nothing was added to this row: no live or dead memory anywhere in it (what the blend below
+                // gives for zero coverage, without the sums).
+                for c in c_first..c_last {
+                    px[c] = if in_lane {
+                        pal.bank(states[c])
+                    } else {
+                        pal.free(states[c])
+                    };
+                }
+                continue;
+            }
             let row = (r - a) * acc.stride;
             let (mut l, mut d) = (0f32, 0f32);
             for c in 0..w {
@@ -332,13 +431,8 @@ impl Frame<'_> {
                 live_row[c] = l;
                 dead_row[c] = d;
             }
-            let states = &self.state[bank * w..(bank + 1) * w];
             for c in c_first..c_last {
                 let st = states[c];
-                if in_lane {
-                    px[c] = pal.bank(st);
-                    continue;
-                }
                 let l = live_row[c].clamp(0.0, 1.0);
                 let d = dead_row[c].clamp(0.0, 1.0 - l);
                 let f = 1.0 - l - d;
