@@ -156,3 +156,58 @@ fn bytes_allocated_counts_dlmalloc_chunks() {
         );
     }
 }
+
+#[test]
+fn a_trim_holding_the_heap_lock_ends_when_a_mutator_starts_a_collection_meanwhile() {
+    // Found by the calibration search (a point of docs/calibration-android.md's ranges, javac under GenCMS at seed
+    // 3): a mutator's explicit GC started its cycle while the daemon's trim held the heap lock; the trim's end was
+    // handed to the cycle instead, the lock never came free and the engine stalled ("no allocation for 600 s").
+    let sets = [
+        "collector.kind=gencms",
+        "seed=3",
+        "android.sched.boost=\"source\"",
+        "android.sched.slice_at_tick=true",
+        "android.sched.fresh_min_vruntime=true",
+        "android.heap.chunk_accounting=true",
+        "android.gc.sweep_per_buffer=true",
+        "android.gc.trim_locked=true",
+        "android.heap.footprint_limit=true",
+        "android.gc.fly_scanned_run=true",
+        "android.system.enabled=true",
+        "android.gc.mark_stall_fraction=0.686",
+        "android.gc.sweep_stall_fraction=0.463",
+        "workload.android.mutator_stall_fraction=0.29",
+        "workload.android.mutator_us_per_kib=59.998",
+        "android.gc.mark_ns_per_object=191.815",
+        "android.gc.alloc_ns_per_object=73.18",
+        "android.gc.contention_sleep_us=24.409",
+        "android.sched.context_switch_us=3.792",
+        "android.gc.trim_us_per_mib=730.159",
+        "workload.android.background_period_ms=23.219",
+        "android.system.display_burst_us=1797.793",
+        "android.system.server_period_ms=497.234",
+        "android.system.server_burst_us=992.034",
+        "android.system.kernel_period_ms=30.977",
+        "android.system.kernel_burst_us=477.223",
+        "android.sched.background_nice=9",
+        "android.sched.migration_us=38.434",
+        "android.gc.sweep_locked_fraction=0.332",
+        "android.gc.trim_ns_per_chunk=13.334",
+        "android.gc.trim_native_us=325.392",
+        "workload.android.large_objects.share=0.141",
+        "workload.android.large_objects.min_kib=1015.224",
+        "workload.android.large_objects.max_kib=2030.448",
+        "android.heap.frag_share=0.272",
+        "workload.android.tail_share=0.087",
+    ];
+    let r = run("android/javac", &sets);
+    assert!(
+        r.summary
+            .collections_by_trigger
+            .get("trim")
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
+    assert_eq!(r.summary.collections_by_trigger.get("explicit"), Some(&6));
+}
