@@ -57,7 +57,12 @@ SWITCHES = [
     ("android.heap.chunk_accounting", "true", "false"),
     ("android.gc.sweep_per_buffer", "true", "false"),
     ("android.gc.trim_locked", "true", "false"),
-    ("android.heap.footprint_limit", "true", "false"),  # mechanism 3: setSoftLimit's footprint limit (issue-16)
+    # Mechanism 3: setSoftLimit's footprint limit (Dalvik 4.3 HeapSource.cpp runs mspace_set_footprint_limit on
+    # every re-size, so it is source behaviour, on at every point like the others).
+    ("android.heap.footprint_limit", "true", "false"),
+    # CMSFly as §3.2 describes it: a thread resumed after its root scan runs on (no second, global safepoint).
+    # Not Dalvik source (CMSFly is the authors' variant) but the paper's own description; off is the departure.
+    ("android.gc.fly_scanned_run", "true", "false"),
 ]
 SYSTEM_ON = "android.system.enabled=true"
 

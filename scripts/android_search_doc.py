@@ -89,8 +89,8 @@ def write(out, rows, samples, local_rows=(), local=0, centres=(), ends=(), chose
             f"objective ({', '.join(centres)})" if local else "")
          + f" — {len(allr)} points. Ranges and sources: docs/models-android.md, \"Calibration\". Every point runs the "
          "source audit's switches on (Linux 3.4 / Dalvik 4.3 behaviour) and the phone's other processes "
-         "(`android.system.enabled=true`); the reference rows \"source switches off\" (the six off, everything else at "
-         "the defaults) and \"other processes off\" are the models before.", "",
+         "(`android.system.enabled=true`); the reference rows \"source switches off\" (the "
+         f"{len(SWITCHES)} off, everything else at the defaults) and \"other processes off\" are the models before.", "",
          "Source switches (on at every point but the reference row): "
          + ", ".join(f"`{k}={v}`" for k, v, _ in SWITCHES) + ".", "",
          "## Unknowns and ranges", "", "| unknown | range | default | what |", "|---|---|---|---|"]
@@ -157,6 +157,17 @@ def write(out, rows, samples, local_rows=(), local=0, centres=(), ends=(), chose
     bp = max(allr, key=lambda r: (r[5], -r[3]))
     L.append(f"- Table 1 scores at seed 1: at most {bc[4]} of 18 counts within tolerance ({bc[0]}) and {bp[5]} of 6 "
              f"max pauses within ×1.5 ({bp[0]}).")
+    # Over seeds 1–5 (the bar: ≥ 12 of 18 counts and ≥ 4 of 6 pauses, each on ≥ 4 of the seeds).
+    per_seed = {r[0]: [objective(r[6], sd)[1:] for sd in SEEDS] for r in allr}
+    cs = max(allr, key=lambda r: (sum(c >= 12 for c, _ in per_seed[r[0]]), sum(c for c, _ in per_seed[r[0]])))
+    ps = max(allr, key=lambda r: (sum(p >= 4 for _, p in per_seed[r[0]]), sum(p for _, p in per_seed[r[0]])))
+    pmax = max(allr, key=lambda r: max(p for _, p in per_seed[r[0]]))
+    L.append(f"- Table 1 over seeds 1–5: ≥ 12 of 18 counts within tolerance on at most "
+             f"{sum(c >= 12 for c, _ in per_seed[cs[0]])} of 5 seeds ({cs[0]}: "
+             + ", ".join(str(c) for c, _ in per_seed[cs[0]]) + "); ≥ 4 of 6 max pauses within ×1.5 on at most "
+             f"{sum(p >= 4 for _, p in per_seed[ps[0]])} of 5 seeds ({ps[0]}: "
+             + ", ".join(str(p) for _, p in per_seed[ps[0]]) + "); the most max pauses within ×1.5 on any seed "
+             f"at any point: {max(p for _, p in per_seed[pmax[0]])} of 6 ({pmax[0]}).")
     L.append("")
     tmp = out + ".tmp"
     open(tmp, "w").write("\n".join(L))

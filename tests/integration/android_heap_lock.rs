@@ -10,7 +10,12 @@ use gclab_core::Run;
 fn run(preset: &str, kind: &str) -> Run {
     crate::support::run(
         preset,
-        &[&format!("collector.kind={kind}"), "record.layout=true"],
+        // Four mutators (DaCapo's per-CPU threads, a calibrated unknown of 1–4): "the others" need some.
+        &[
+            &format!("collector.kind={kind}"),
+            "record.layout=true",
+            "workload.android.mutators=4",
+        ],
     )
 }
 

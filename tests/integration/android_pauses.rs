@@ -17,8 +17,10 @@ fn pause_ns(r: &Run) -> u64 {
 fn a_pause_ending_at_dispatch_contains_the_pause_ending_at_wakeup() {
     for kind in ["cms", "bg", "fg"] {
         let k = format!("collector.kind={kind}");
-        let wake = run("android/xalan", &[&k, "android.pauses.end=wakeup"]);
-        let disp = run("android/xalan", &[&k, "android.pauses.end=dispatch"]);
+        // Four mutators (a calibrated unknown of 1–4): the machine loaded enough that a woken mutator waits.
+        let m = "workload.android.mutators=4";
+        let wake = run("android/xalan", &[&k, m, "android.pauses.end=wakeup"]);
+        let disp = run("android/xalan", &[&k, m, "android.pauses.end=dispatch"]);
         // Only the record differs: the same schedule, energy and collections.
         assert_eq!(
             wake.summary.execution_time_s, disp.summary.execution_time_s,
@@ -43,8 +45,17 @@ fn a_pause_ending_at_dispatch_contains_the_pause_ending_at_wakeup() {
 #[test]
 fn a_mutators_own_explicit_gc_is_a_foreground_pause_by_default() {
     // Mechanism 7 (§2.1: for GC-EXPLICIT "the mutator performs a foreground collection cycle"; §2.4.2 (ii)).
-    let on = run("android/quadrant", &[]);
-    let off = run("android/quadrant", &["android.pauses.explicit_gc=false"]);
+    // Without the foreground GC_FOR_ALLOCs of mechanism 3 (the presets' large objects and fragments below the
+    // footprint), whose stop-the-world cycles over Quadrant's 8 MiB are long pauses of their own.
+    let alone = [
+        "workload.android.large_objects.share=0",
+        "android.heap.footprint_limit=false",
+    ];
+    let on = run("android/quadrant", &alone);
+    let off = run(
+        "android/quadrant",
+        &[alone[0], alone[1], "android.pauses.explicit_gc=false"],
+    );
     assert_eq!(off.gc_events, on.gc_events, "only the record differs");
     let explicit: Vec<_> = on
         .gc_events

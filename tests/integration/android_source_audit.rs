@@ -1,27 +1,22 @@
 //! android-krait mechanisms the source audit of issue #16 found deviating from Linux 3.4 / Dalvik 4.3, each
 //! switchable for the ablation: the foreground collector's priority boost (`os_raiseThreadPriority`), Dalvik's
-//! chunk accounting and footprint limit, the sweep's per-buffer heap lock, the trim under the heap lock, slice
-//! expiry at the scheduler tick and `min_vruntime` advancing with the running thread. Each is off by default
-//! until the calibration search is re-run with it, so each test switches it on against the default.
+//! chunk accounting, the sweep's per-buffer heap lock, the trim under the heap lock, slice expiry at the scheduler
+//! tick and `min_vruntime` advancing with the running thread. Each test runs the model as calibrated — every other
+//! switch on, set explicitly (`support::run_switched`) — with the switch under test on against off, so it tests the
+//! mechanism whatever the presets carry.
 
-use crate::support::run;
+use crate::support::{android_switches, run, run_switched};
 
 #[test]
 fn a_nice_0_mutator_collecting_in_the_foreground_is_not_boosted() {
     // Dalvik's os_raiseThreadPriority lifts only threads below normal priority, to nice 0: mutators run at nice
     // 0, so the source rule is the same run as a "boost" to nice 0, and differs from the old fixed −4.
+    const BOOST: &str = "android.sched.boost";
     for p in ["android/lusearch", "android/pandora"] {
         let k = "collector.kind=fg";
-        let source = run(p, &[k, "android.sched.boost=\"source\""]);
-        let to_zero = run(
-            p,
-            &[
-                k,
-                "android.sched.boost=\"fixed\"",
-                "android.sched.boost_nice=0",
-            ],
-        );
-        let minus4 = run(p, &[k]);
+        let source = run_switched(p, true, BOOST, true, &[k]);
+        let to_zero = run_switched(p, true, BOOST, false, &[k, "android.sched.boost_nice=0"]);
+        let minus4 = run_switched(p, true, BOOST, false, &[k, "android.sched.boost_nice=-4"]);
         assert_eq!(source.summary.energy_j, to_zero.summary.energy_j, "{p}");
         assert_ne!(
             source.summary.energy_j, minus4.summary.energy_j,
@@ -30,12 +25,24 @@ fn a_nice_0_mutator_collecting_in_the_foreground_is_not_boosted() {
     }
 }
 
-/// Core activity segments (record.layout on) that end exactly on a scheduler tick of `hz`.
-fn segment_ends_on_ticks(sets: &[&str]) -> (usize, usize) {
+/// Core activity segments (record.layout on) that end exactly on a scheduler tick of `hz`, with tick expiry on or
+/// off.
+fn segment_ends_on_ticks(at_tick: bool) -> (usize, usize) {
     // The other processes off: their own activity segments end on vsyncs and Poisson wake-ups, not on slices.
-    let mut all = vec!["record.layout=true", "android.system.enabled=false"];
-    all.extend_from_slice(sets);
-    let r = run("android/lusearch", &all);
+    // Four mutators (a calibrated unknown of 1–4) so that slices expire at all, and the other switches off (the
+    // scheduler as before the audit, where 11 vs 2 ends were measured): at the presets' one mutator with the other
+    // switches on, seed 1 gives 1 segment end on a tick either way — too few slice expiries to test.
+    let r = run_switched(
+        "android/lusearch",
+        false,
+        "android.sched.slice_at_tick",
+        at_tick,
+        &[
+            "record.layout=true",
+            "android.system.enabled=false",
+            "workload.android.mutators=4",
+        ],
+    );
     let jiffy = 1_000_000_000 / 100;
     let on_tick = r
         .cpu_activity
@@ -49,10 +56,10 @@ fn segment_ends_on_ticks(sets: &[&str]) -> (usize, usize) {
 fn slices_end_at_the_scheduler_tick() {
     // Linux 3.4 without HRTICK: check_preempt_tick runs only at the tick, so every slice expiry (a preemption
     // that ends a core's activity segment) falls on a multiple of the jiffy; exact expiry almost never does.
-    // Slice expiries are rare (most segments end by blocking): with the other processes off, lusearch at seed 1
-    // has 11 segment ends on a tick with tick expiry against 2 with exact expiry (coincidences at whole jiffies).
-    let (on, n_on) = segment_ends_on_ticks(&["android.sched.slice_at_tick=true"]);
-    let (off, n_off) = segment_ends_on_ticks(&[]);
+    // Slice expiries are rare (most segments end by blocking), so the count is small, but exact expiry gives only
+    // coincidences at whole jiffies.
+    let (on, n_on) = segment_ends_on_ticks(true);
+    let (off, n_off) = segment_ends_on_ticks(false);
     eprintln!("segment ends on a tick: at tick {on}/{n_on}, exact {off}/{n_off}");
     assert!(
         on > 2 * off.max(1),
@@ -63,9 +70,10 @@ fn slices_end_at_the_scheduler_tick() {
 #[test]
 fn min_vruntime_advances_with_the_running_thread() {
     // update_curr → update_min_vruntime before place_entity: woken threads are placed against the fresh value.
+    const FRESH: &str = "android.sched.fresh_min_vruntime";
     for p in ["android/lusearch", "android/xalan"] {
-        let fresh = run(p, &["android.sched.fresh_min_vruntime=true"]);
-        let stale = run(p, &[]);
+        let fresh = run_switched(p, true, FRESH, true, &[]);
+        let stale = run_switched(p, true, FRESH, false, &[]);
         assert_ne!(
             fresh.summary.context_switches, stale.summary.context_switches,
             "{p}: the switch acts"
@@ -77,9 +85,10 @@ fn min_vruntime_advances_with_the_running_thread() {
 fn the_concurrent_sweep_takes_the_heap_lock_per_pointer_buffer() {
     // sweepBitmapCallback locks the heap once per pointerBuf flush (≥ 96 objects): hundreds of short holds per
     // collection instead of 8 long ones; a computing mutator meets a short hold only if it allocates during it.
+    const PER_BUFFER: &str = "android.gc.sweep_per_buffer";
     for p in ["android/lusearch", "android/xalan"] {
-        let per_buffer = run(p, &["android.gc.sweep_per_buffer=true"]);
-        let fixed = run(p, &[]);
+        let per_buffer = run_switched(p, true, PER_BUFFER, true, &[]);
+        let fixed = run_switched(p, true, PER_BUFFER, false, &[]);
         eprintln!(
             "{p}: contentions per buffer {}, 8 batches {}",
             per_buffer.summary.heap_contentions.unwrap_or(0),
@@ -95,20 +104,16 @@ fn the_concurrent_sweep_takes_the_heap_lock_per_pointer_buffer() {
 #[test]
 fn a_trim_holds_the_heap_lock() {
     // gcDaemonThread runs trimHeaps between dvmLockHeap and dvmUnlockHeap: mutators allocating during a trim
-    // wait for it, so there are more heap contentions than with a lock-free trim. javac has none otherwise; a
-    // 1 ms trim timeout makes the daemon trim after nearly every concurrent collection.
-    // javac with a 1 ms trim timeout trims after nearly every collection, so the locked trims' contentions stand
-    // out (61 vs 9 at seed 1, the other processes off). Pandora's few trims do not: 65 vs 68 with the other
-    // processes off, 84 vs 102 with them on — a shifted schedule moves more contentions than the trims add.
+    // wait for it, so there are more heap contentions than with a lock-free trim. javac (one mutator) with a 1 ms
+    // trim timeout trims after nearly every concurrent collection, so the locked trims' contentions stand out;
+    // Pandora's few trims do not (a shifted schedule moves more contentions than the trims add).
+    const LOCKED: &str = "android.gc.trim_locked";
     let sets = [
         "android.heap.trim_idle_ms=1",
         "android.system.enabled=false",
     ];
-    let locked = run(
-        "android/javac",
-        &[sets[0], sets[1], "android.gc.trim_locked=true"],
-    );
-    let free = run("android/javac", &sets);
+    let locked = run_switched("android/javac", true, LOCKED, true, &sets);
+    let free = run_switched("android/javac", true, LOCKED, false, &sets);
     let (a, b) = (
         locked.summary.heap_contentions.unwrap_or(0),
         free.summary.heap_contentions.unwrap_or(0),
@@ -121,9 +126,19 @@ fn a_trim_holds_the_heap_lock() {
 fn bytes_allocated_counts_dlmalloc_chunks() {
     // countAllocation adds mspace_usable_size + HEAP_SOURCE_CHUNK_OVERHEAD: the first concurrent trigger
     // (8 MiB − 128 KiB of bytesAllocated) comes after fewer requested bytes, and more collections run.
+    const CHUNKS: &str = "android.heap.chunk_accounting";
+    // Without the presets' large objects and mechanism 3's footprint limit: their foreground collections start
+    // from allocation failures, not from bytesAllocated reaching the trigger (javac: 64 of 75 at the presets).
+    let run_chunks = |p: &str, on: bool| {
+        let mut sets = android_switches(true, CHUNKS, on);
+        sets.retain(|s| !s.starts_with("android.heap.footprint_limit="));
+        sets.push("android.heap.footprint_limit=false".into());
+        sets.push("workload.android.large_objects.share=0".into());
+        run(p, &sets.iter().map(String::as_str).collect::<Vec<_>>())
+    };
     for p in ["android/javac", "android/lusearch", "android/jack"] {
-        let chunks = run(p, &["android.heap.chunk_accounting=true"]);
-        let raw = run(p, &[]);
+        let chunks = run_chunks(p, true);
+        let raw = run_chunks(p, false);
         let (a, b) = (
             chunks.gc_events[0].alloc_index,
             raw.gc_events[0].alloc_index,
@@ -140,4 +155,59 @@ fn bytes_allocated_counts_dlmalloc_chunks() {
             raw.summary.collections
         );
     }
+}
+
+#[test]
+fn a_trim_holding_the_heap_lock_ends_when_a_mutator_starts_a_collection_meanwhile() {
+    // Found by the calibration search (a point of docs/calibration-android.md's ranges, javac under GenCMS at seed
+    // 3): a mutator's explicit GC started its cycle while the daemon's trim held the heap lock; the trim's end was
+    // handed to the cycle instead, the lock never came free and the engine stalled ("no allocation for 600 s").
+    let sets = [
+        "collector.kind=gencms",
+        "seed=3",
+        "android.sched.boost=\"source\"",
+        "android.sched.slice_at_tick=true",
+        "android.sched.fresh_min_vruntime=true",
+        "android.heap.chunk_accounting=true",
+        "android.gc.sweep_per_buffer=true",
+        "android.gc.trim_locked=true",
+        "android.heap.footprint_limit=true",
+        "android.gc.fly_scanned_run=true",
+        "android.system.enabled=true",
+        "android.gc.mark_stall_fraction=0.686",
+        "android.gc.sweep_stall_fraction=0.463",
+        "workload.android.mutator_stall_fraction=0.29",
+        "workload.android.mutator_us_per_kib=59.998",
+        "android.gc.mark_ns_per_object=191.815",
+        "android.gc.alloc_ns_per_object=73.18",
+        "android.gc.contention_sleep_us=24.409",
+        "android.sched.context_switch_us=3.792",
+        "android.gc.trim_us_per_mib=730.159",
+        "workload.android.background_period_ms=23.219",
+        "android.system.display_burst_us=1797.793",
+        "android.system.server_period_ms=497.234",
+        "android.system.server_burst_us=992.034",
+        "android.system.kernel_period_ms=30.977",
+        "android.system.kernel_burst_us=477.223",
+        "android.sched.background_nice=9",
+        "android.sched.migration_us=38.434",
+        "android.gc.sweep_locked_fraction=0.332",
+        "android.gc.trim_ns_per_chunk=13.334",
+        "android.gc.trim_native_us=325.392",
+        "workload.android.large_objects.share=0.141",
+        "workload.android.large_objects.min_kib=1015.224",
+        "workload.android.large_objects.max_kib=2030.448",
+        "android.heap.frag_share=0.272",
+        "workload.android.tail_share=0.087",
+    ];
+    let r = run("android/javac", &sets);
+    assert!(
+        r.summary
+            .collections_by_trigger
+            .get("trim")
+            .copied()
+            .unwrap_or(0)
+            > 0
+    );
+    assert_eq!(r.summary.collections_by_trigger.get("explicit"), Some(&6));
 }

@@ -45,3 +45,47 @@ pub fn assert_layout_agrees_with_occupancy(r: &Run, step: usize, heap_bytes: u64
         );
     }
 }
+
+/// The android-krait switches of issue #16 that correct the model toward Linux 3.4 / Dalvik 4.3 (the source audit),
+/// mechanism 3's footprint limit and CMSFly's on-the-fly resume (§3.2), as (key, on, off). The presets carry them
+/// on (the calibration search ran every point with them on, docs/calibration-android.md). A test of one of these
+/// mechanisms sets every one explicitly ([`android_switches`]), so it tests the mechanism whatever a preset says.
+pub const ANDROID_SWITCHES: [(&str, &str, &str); 8] = [
+    ("android.sched.boost", "\"source\"", "\"fixed\""),
+    ("android.sched.slice_at_tick", "true", "false"),
+    ("android.sched.fresh_min_vruntime", "true", "false"),
+    ("android.heap.chunk_accounting", "true", "false"),
+    ("android.gc.sweep_per_buffer", "true", "false"),
+    ("android.gc.trim_locked", "true", "false"),
+    ("android.heap.footprint_limit", "true", "false"),
+    ("android.gc.fly_scanned_run", "true", "false"),
+];
+
+/// `--set` overrides for every one of [`ANDROID_SWITCHES`]: `rest_on` for all but `key` (the key, not a prefix;
+/// "" for none), which is set to `key_on`. Later overrides a test appends never repeat these keys.
+pub fn android_switches(rest_on: bool, key: &str, key_on: bool) -> Vec<String> {
+    ANDROID_SWITCHES
+        .iter()
+        .map(|(k, on, off)| {
+            let v = if *k == key { key_on } else { rest_on };
+            format!("{k}={}", if v { on } else { off })
+        })
+        .collect()
+}
+
+/// Runs `preset:NAME` with every source switch explicit (`rest_on` but `key` at `key_on`, see [`android_switches`])
+/// and then `sets`.
+pub fn run_switched(preset: &str, rest_on: bool, key: &str, key_on: bool, sets: &[&str]) -> Run {
+    let mut all = android_switches(rest_on, key, key_on);
+    assert!(
+        key.is_empty() || ANDROID_SWITCHES.iter().any(|(k, _, _)| *k == key),
+        "{key} is one of the switches"
+    );
+    all.extend(sets.iter().map(|s| (*s).to_string()));
+    simulate(
+        &Scenario::load(&format!("preset:{preset}"), &all).expect("preset loads"),
+        &Cancel::never(),
+        &mut NoProgress,
+    )
+    .expect("runs")
+}

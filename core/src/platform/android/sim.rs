@@ -280,7 +280,10 @@ impl Sim<'_> {
             Step::Compute => self.mutator_computed(t),
             Step::Alloc => self.commit_alloc(t),
             Step::Poll => self.reached_safepoint(t),
-            Step::Gc(GcStep::Trim) if self.cycle.is_none() => self.trim_done(t),
+            // A trim is never a cycle's step: it ends as a trim even when a mutator started a cycle meanwhile
+            // (an explicit GC or a foreground GC_FOR_ALLOC waiting for the heap lock the trim holds). Handing it
+            // to the cycle stalled the engine: the trim never released the lock the cycle waited for.
+            Step::Gc(GcStep::Trim) => self.trim_done(t),
             Step::Gc(GcStep::Wake) => self.daemon_woken(t),
             Step::Gc(_) => self.cycle_work_done(t),
             Step::Background => match self.threads[t].role {

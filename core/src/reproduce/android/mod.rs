@@ -10,11 +10,12 @@
 //! the ablation matrix switches each modelled mechanism off alone ([`ABLATIONS`]).
 //!
 //! The plan and the results live here; the acceptance checks in `checks`, the report's Table 1 and its order in
-//! `report`, the corollary sections in `corollaries`, and the summary, ablation, sensitivity and what-if
-//! sections in `what_if`.
+//! `report`, the corollary sections in `corollaries`, the summary, ablation, sensitivity and what-if sections in
+//! `what_if`, and the reading of the ablation per finding in `movers`.
 
 mod checks;
 mod corollaries;
+mod movers;
 mod report;
 mod what_if;
 
@@ -54,27 +55,26 @@ pub const SENSITIVITY: [(&str, &str); 10] = [
 /// Seeds beyond the presets' seed 1 that the report runs for its seed bands and per-seed corollary checks.
 pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 
-/// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides); rows marked `+`
-/// instead switch on alone one of the source audit's corrections, which are not yet the default because the
-/// calibration search has not been re-run with them (docs/models-android.md, "Source audit"). Mechanism 3
-/// (GC-ALLOC by large objects) has no row: the presets carry no large objects (see the what-if table).
-pub const ABLATIONS: [(&str, &[&str]); 15] = [
+/// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). The presets run
+/// every source-audit switch on (the calibration search evaluated every point with them on,
+/// docs/calibration-android.md), so the source-audit rows switch one back to the model before it.
+pub const ABLATIONS: [(&str, &[&str]); 17] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
         &["android.sched.per_core_rq=false"],
     ),
     (
-        "+1 source audit on: boost only below normal, to nice 0",
-        &["android.sched.boost=\"source\""],
+        "1 source audit off: fixed boost to nice −4",
+        &["android.sched.boost=\"fixed\""],
     ),
     (
-        "+1 source audit on: slices end at the tick",
-        &["android.sched.slice_at_tick=true"],
+        "1 source audit off: slices end exactly",
+        &["android.sched.slice_at_tick=false"],
     ),
     (
-        "+1 source audit on: min_vruntime fresh at wake-up",
-        &["android.sched.fresh_min_vruntime=true"],
+        "1 source audit off: stale min_vruntime at wake-up",
+        &["android.sched.fresh_min_vruntime=false"],
     ),
     (
         "2 pause ends at wake-up, no idle exit",
@@ -84,12 +84,16 @@ pub const ABLATIONS: [(&str, &[&str]); 15] = [
         ],
     ),
     (
-        "+3 source audit on: bytesAllocated counts chunks",
-        &["android.heap.chunk_accounting=true"],
+        "3 source audit off: bytesAllocated counts requested bytes",
+        &["android.heap.chunk_accounting=false"],
     ),
     (
-        "+4 source audit on: sweep locks per pointer buffer",
-        &["android.gc.sweep_per_buffer=true"],
+        "3 no footprint limit: allocation fails only at the soft limit",
+        &["android.heap.footprint_limit=false"],
+    ),
+    (
+        "4 source audit off: sweep locks in 8 batches",
+        &["android.gc.sweep_per_buffer=false"],
     ),
     (
         "4 trimming free",
@@ -100,12 +104,16 @@ pub const ABLATIONS: [(&str, &[&str]); 15] = [
         ],
     ),
     (
-        "+4 source audit on: trim under the heap lock",
-        &["android.gc.trim_locked=true"],
+        "4 source audit off: trim without the heap lock",
+        &["android.gc.trim_locked=false"],
     ),
     (
         "4 no bg trim of an under-used heap",
         &["android.gc.bg_trim=false"],
+    ),
+    (
+        "4 CMSFly: a resumed thread stops again (global safepoint)",
+        &["android.gc.fly_scanned_run=false"],
     ),
     (
         "5 heap sized from reachable bytes",
@@ -131,8 +139,8 @@ pub const ABLATIONS: [(&str, &[&str]); 15] = [
 
 /// What-if runs for the GC-ALLOC deviation (docs/models-android.md, Known deviations): large-object streams
 /// (`[android.large_objects]`) on the benchmarks whose foreground GCs gclab misses. No benchmark publishes its
-/// size tail, so the presets have none; these show what such a tail would do, not a calibration: (label,
-/// overrides).
+/// size tail; the presets carry the calibration search's share and size, and these show what other tails would
+/// do (label, overrides).
 pub const LARGE_OBJECT_WHAT_IFS: [(&str, [&str; 3]); 3] = [
     (
         "10 % of bytes in 256–512 KiB objects",

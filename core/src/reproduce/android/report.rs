@@ -12,6 +12,7 @@ use super::corollaries::{
     corollary1_section, corollary2_section, corollary3_section, corollary4_section,
     envelope_section,
 };
+use super::movers::movers_section;
 use super::what_if::{
     ablation_section, large_object_section, sensitivity_section, summary_section,
 };
@@ -44,6 +45,7 @@ pub fn report(r: &Results<'_>) -> String {
     corollary4_section(&mut s, r, &checks);
     summary_section(&mut s, r, &checks, &per_seed_counts, &per_seed_pauses);
     ablation_section(&mut s, r, &checks[0]);
+    movers_section(&mut s, r, &checks[0]);
     envelope_section(&mut s, r);
     sensitivity_section(&mut s, r);
     large_object_section(&mut s, r);

@@ -22,8 +22,9 @@ pub(super) fn large_object_section(s: &mut String, r: &Results<'_>) {
         "\n## What-if: large objects and the missing GC-ALLOC collections\n\nEach cell: CONC / foreground ALLOC \
          (waits for a running cycle) under CMS at 0.75. A large object succeeds or fails whole, so one bigger than \
          the 128 KiB window fails from below the concurrent trigger (a foreground GC with no GC-CONC first), or \
-         fails with the bytes free but no single free range below the footprint limit (the frag case). The presets \
-         have no large objects: no benchmark publishes its size tail.\n\n| setting | {} |\n|---|{}",
+         fails with the bytes free but no single free range below the footprint limit (the frag case). No \
+         benchmark publishes its size tail: the presets carry the calibrated share and size \
+         (`workload.android.large_objects`, docs/calibration-android.md); each what-if row replaces it.\n\n| setting | {} |\n|---|{}",
         names.join(" | "),
         "---|".repeat(ALLOC_BENCHMARKS.len())
     );
@@ -44,7 +45,7 @@ pub(super) fn large_object_section(s: &mut String, r: &Results<'_>) {
         })
         .collect();
     let _ = writeln!(s, "| paper (Table 1) | {} |", paper.join(" | "));
-    let rows = std::iter::once(("none (the presets)", None)).chain(
+    let rows = std::iter::once(("the presets (calibrated)", None)).chain(
         LARGE_OBJECT_WHAT_IFS
             .iter()
             .enumerate()
@@ -187,7 +188,7 @@ pub(super) fn ablation_section(s: &mut String, r: &Results<'_>, base: &Checks) {
     let _ = writeln!(
         s,
         "\n## Ablation: each mechanism switched off alone (seed 1)\n\nEach row switches one mechanism of \
-         docs/models-android.md off (the overrides in `ABLATIONS`, core/src/reproduce/android.rs) and re-runs the \
+         docs/models-android.md off (the overrides in `ABLATIONS`, core/src/reproduce/android/mod.rs) and re-runs the \
          corollary set. C1: slower when tight / energy as the paper (of 4); C2: transitions grow (of 4), lusearch \
          low+offline ↑, xalan not; C3: bg/CMS energy, delayed time (g.mean); C4: best MinMU on lusearch/xalan/javac, \
          CMS max pauses > 50 ms; T1: GC counts within tolerance (of 18), max pauses within ×1.5 (of 6); T3: cells \
