@@ -93,70 +93,64 @@ fn issue_21_a_killed_csv_writer_leaves_a_complete_folder_or_none() {
     let out_dir = d.join("out");
     let out = out_dir.join("csv");
     let mut rng = SimRng::new(2021);
-    let mut kills = 0;
-    for round in 0..6 {
-        let _ = std::fs::remove_dir_all(&out_dir);
-        gclab_ok(
-            &["run", "preset:kvm/calculator", "--csv", s(&out)],
-            "old run",
-        );
-        let old = folder(&out).expect("old folder");
-        let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
-        kills += u32::from(kill_at(
-            &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
-            &out_dir,
-            at,
-        ));
-        match folder(&out) {
-            None => {} // killed between moving the old folder aside and renaming the new one in
-            Some(now) => assert!(
-                now == old || now == new,
-                "round {round}, killed at {at} bytes: the folder holds {:?}, neither the old nor the new output",
-                now.iter().map(|(k, v)| (k, v.len())).collect::<Vec<_>>()
-            ),
-        }
-    }
-    assert!(kills > 0, "no round killed the writer before it finished");
-    // A folder that also holds the user's file is never moved or refused: the user's file is untouched, each of
-    // gclab's files is the old or the new one whole, and the manifest is there only when the set is complete.
+    // A folder of gclab's own is swapped whole. A folder that also holds the user's file is never moved or refused:
+    // the user's file is untouched, each of gclab's files is the old or the new one whole, and the manifest is there
+    // only when the set is complete.
     let manifest = out.join(".gclab-outputs");
-    let mut shared_kills = 0;
-    for round in 0..6 {
-        let _ = std::fs::remove_dir_all(&out_dir);
-        gclab_ok(
-            &["run", "preset:kvm/calculator", "--csv", s(&out)],
-            "old run",
-        );
-        let mut old = folder(&out).expect("old folder");
-        std::fs::write(out.join("notes.txt"), "the user's own file").expect("user file");
-        let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
-        shared_kills += u32::from(kill_at(
-            &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
-            &out_dir,
-            at,
-        ));
-        let mut now = folder(&out).expect("the user's folder is still there");
-        assert_eq!(
-            now.remove("notes.txt").as_deref(),
-            Some(&b"the user's own file"[..]),
-            "round {round}: the user's file is untouched"
-        );
-        old.remove("notes.txt");
-        for (name, bytes) in &now {
-            assert!(
-                old.get(name) == Some(bytes) || new.get(name) == Some(bytes),
-                "round {round}, killed at {at} bytes: {name} ({} bytes) is neither the old nor the new file",
-                bytes.len()
+    for shared in [false, true] {
+        let mut kills = 0;
+        for round in 0..6 {
+            let _ = std::fs::remove_dir_all(&out_dir);
+            gclab_ok(
+                &["run", "preset:kvm/calculator", "--csv", s(&out)],
+                "old run",
             );
-        }
-        if manifest.exists() {
-            assert!(
-                now == old || now == new,
-                "round {round}: a manifest stands beside a mixed set"
+            let old = folder(&out).expect("old folder");
+            if shared {
+                std::fs::write(out.join("notes.txt"), "the user's own file").expect("user file");
+            }
+            let at = bytes_under(&out_dir) + 1 + rng.next_u64() % total;
+            kills += u32::from(kill_at(
+                &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
+                &out_dir,
+                at,
+            ));
+            let Some(mut now) = folder(&out) else {
+                assert!(!shared, "round {round}: the user's folder is gone");
+                continue; // killed between moving the old folder aside and renaming the new one in
+            };
+            if !shared {
+                assert!(
+                    now == old || now == new,
+                    "round {round}, killed at {at} bytes: the folder holds {:?}, neither the old nor the new output",
+                    now.iter().map(|(k, v)| (k, v.len())).collect::<Vec<_>>()
+                );
+                continue;
+            }
+            assert_eq!(
+                now.remove("notes.txt").as_deref(),
+                Some(&b"the user's own file"[..]),
+                "round {round}: the user's file is untouched"
             );
+            for (name, bytes) in &now {
+                assert!(
+                    old.get(name) == Some(bytes) || new.get(name) == Some(bytes),
+                    "round {round}, killed at {at} bytes: {name} ({} bytes) is neither the old nor the new file",
+                    bytes.len()
+                );
+            }
+            if manifest.exists() {
+                assert!(
+                    now == old || now == new,
+                    "round {round}: a manifest stands beside a mixed set"
+                );
+            }
         }
+        assert!(
+            kills > 0,
+            "no round killed the writer before it finished (shared folder: {shared})"
+        );
     }
-    assert!(shared_kills > 0, "no shared-folder round killed the writer");
     // Run to its end, the shared folder holds the new set, the manifest and the user's file.
     gclab_ok(
         &["run", "preset:kvm/kwml", "--set", BIG, "--csv", s(&out)],
