@@ -7,7 +7,7 @@ counts, pauses, contentions) and every corollary stays a check.
 usage: python3 scripts/android_calibrate.py target/release/gclab   (rewrites assets/workloads/android/*.toml)
 Then rebuild: the profiles are embedded in the binary, and this script passes its values with --set.
 """
-import json, re, subprocess, sys
+import json, os, re, subprocess, sys
 
 # Pandora is left out: its 72 background threads (Table 1: 77 threads) keep its GC share under 6.2 % for any
 # mutator cost, so its 100 µs/KiB stays an estimate (docs/models-android.md).
@@ -42,7 +42,9 @@ def main():
         us, got = best
         print(f"{bench}: mutator_us_per_kib = {us} (GC share {got:.3f}, Table 1 {want:.3f})")
         text = re.sub(r"^mutator_us_per_kib = .*$", f"mutator_us_per_kib = {us}", text, flags=re.M)
-        open(path, "w").write(text)
+        tmp = f"{path}.tmp"  # written beside it and renamed: a kill leaves the old file or the new one
+        open(tmp, "w").write(text)
+        os.replace(tmp, path)
 
 
 if __name__ == "__main__":
