@@ -3,7 +3,7 @@
 docs/calibration-android.md with two separate rankings of the same points:
 
 * **Calibration** (chooses): the objective reads only the calibration set — Table 1's GC counts (CONC, ALLOC,
-  trims), maximum pauses and GC CPU under default CMS, and Table 3's bg/fg migrations and delayed time over CMS — at
+  trims), maximum pauses, GC CPU and heap contentions under default CMS, and Table 3's bg/fg migrations and delayed time over CMS — at
   seed 1. The adopted point is the best objective among the points whose Table 3 bg/CMS delayed time stays above 1
   (its published direction) on seeds 1–5; `--write-presets` writes it into assets/scenarios/android/*.toml.
 * **Reachability** (never used to choose parameters): Corollaries 1–4 evaluated per seed 1–5 at every point, exactly
@@ -42,9 +42,9 @@ def evaluate(gclab, pts):
 
 
 PRESET_HEAD = """# Calibrated (issue #16): the point `scripts/calibrate-android.sh` adopted ({name}; docs/calibration-android.md) by
-# its rule: the best calibration objective (Table 1's GC counts, max pauses and GC CPU, Table 3's bg/fg migrations
-# and delayed time over CMS, at seed 1) among the searched points whose Table 3 bg/CMS delayed time stays above 1
-# on seeds 1-5. The corollaries (validation) were not read to choose it. Ranges and sources: docs/models-android.md,
+# its rule: the best calibration objective (Table 1's GC counts, max pauses, GC CPU and heap contentions, Table 3's
+# bg/fg migrations and delayed time over CMS, at seed 1) among the searched points whose Table 3 bg/CMS delayed time
+# stays above 1 on seeds 1-5. The corollaries (validation) were not read to choose it. Ranges and sources: docs/models-android.md,
 # "Calibration". The source audit's switches are on (Linux 3.4 / Dalvik 4.3; docs/models-android.md, "Mechanisms of
 # issue #16"), and so are the phone's other processes. Without these lines the model runs at its code defaults.
 """
