@@ -63,6 +63,7 @@ fn thread(name: String, role: Role, nice: i32) -> Thread {
         token: 0,
         pause: None,
         pause_ending: false,
+        pause_closed_until: 0,
         cpu_ns: 0,
         migrations: 0,
         delayed_ns: 0,

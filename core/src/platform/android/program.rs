@@ -37,7 +37,9 @@ impl Sim<'_> {
             self.close_pause(t);
         }
         if self.is_mutator(t) && self.threads[t].pause.is_none() {
-            self.threads[t].pause = Some((self.now, kind));
+            // Stopped again within the idle exit its last pause was charged: the stopped time goes on from there.
+            let start = self.now.max(self.threads[t].pause_closed_until);
+            self.threads[t].pause = Some((start, kind));
         }
     }
 
@@ -66,6 +68,7 @@ impl Sim<'_> {
             && let Role::Mutator(i) = self.threads[t].role
             && end > start
         {
+            self.threads[t].pause_closed_until = end;
             self.pauses.push(Pause {
                 mutator: i,
                 start: SimTime(start),

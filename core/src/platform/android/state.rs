@@ -122,6 +122,10 @@ pub(super) struct Thread {
     /// The pause is over for the collector but the thread has not run yet (`android.pauses.end = "dispatch"`):
     /// it closes when the thread gets a core, or blocks again first.
     pub(super) pause_ending: bool,
+    /// Where the mutator's last recorded pause ends: after a core's idle exit that is later than the dispatch
+    /// ([`Sim::close_pause_at`]), and a pause starting before it starts there instead, so that one mutator's pauses
+    /// never overlap (an overlap would count the same stopped time twice). `[ns]`
+    pub(super) pause_closed_until: u64,
     pub(super) cpu_ns: u64,
     pub(super) migrations: u64,
     pub(super) delayed_ns: u64,
