@@ -151,8 +151,9 @@ fn the_idle_exit_lengthens_pauses_and_delays_but_not_the_run() {
 fn one_mutators_pauses_never_overlap() {
     // A pause that ends at dispatch is charged the core's idle exit, which lies after the dispatch; a mutator that
     // stops again within that exit (a failed heap-lock take while the sweep holds it, buffer after buffer) once
-    // opened a new pause inside the last one, counting the same stopped time twice — 2,942 concurrent waits where
-    // 47 belong, javac at seed 1 with lock-free trims after every cycle (the case that showed it).
+    // opened a new pause inside the last one, counting the same stopped time twice — javac at seed 1 with lock-free
+    // trims after every cycle (the case that showed it: ~2,900 waits, one per failed take against the sweep's
+    // buffers, nested in each other).
     let cases: [(&str, &[&str]); 3] = [
         (
             "android/javac",
