@@ -208,14 +208,15 @@ impl Sim<'_> {
 
     /// Whether mutator `i`'s pending request of `n` bytes finds room in one piece: always for a cohort of small
     /// objects (the byte check decides) and after a grow; for a large object, the heap map decides.
-    fn fits_whole(&self, i: usize, n: u64) -> bool {
+    fn fits_whole(&mut self, i: usize, n: u64) -> bool {
         let m = &self.mutators[i];
+        let soft_limit = self.soft_limit;
         !m.large
             || m.grown
             || self
                 .layout
-                .as_ref()
-                .is_none_or(|l| l.fits_whole(n, self.soft_limit))
+                .as_mut()
+                .is_none_or(|l| l.fits_whole(n, soft_limit))
     }
 
     /// Whether the mspace can place mutator `i`'s pending request of `need` chunk bytes below its footprint
