@@ -22,6 +22,7 @@ mod layout;
 mod mspace;
 mod placement;
 mod program;
+mod queue;
 mod sched;
 mod sim;
 mod state;
@@ -150,8 +151,7 @@ pub fn simulate(
         growth_limit,
         ref_khz: mhz_to_khz(cfg.gc.reference_mhz),
         now: 0,
-        seq: 0,
-        events: BinaryHeap::new(),
+        events: state::EventQueue::default(),
         cpu,
         cores: vec![state::CoreSlot::default(); cores],
         threads,

@@ -6,8 +6,7 @@
 //! runnable to running is **delayed time** (SYSTOR'15 Table 3). Times are integer ns; work is [`Work`] (cycles +
 //! memory stall) re-timed whenever the core's clock changes.
 
-use std::cmp::Reverse;
-
+use super::queue::Tokens;
 use super::state::{Block, Ev, GcStep, Role, Sim, Step, TState, us_to_ns, weight};
 use crate::cpu::{CpuTag, Work};
 use crate::run::CoreActivity;
@@ -15,8 +14,16 @@ use crate::units::SimTime;
 
 impl Sim<'_> {
     pub(super) fn push(&mut self, at: u64, ev: Ev) {
-        self.seq += 1;
-        self.events.push(Reverse((at, self.seq, ev)));
+        self.events.push(at, ev);
+        if self.events.wants_filter() {
+            let threads: Vec<u64> = self.threads.iter().map(|t| t.token).collect();
+            let slices: Vec<u64> = self.cores.iter().map(|c| c.slice_token).collect();
+            self.events.drop_stale(&Tokens {
+                threads: &threads,
+                slices: &slices,
+                trim: self.trim_token,
+            });
+        }
     }
 
     /// Work that takes `us` at the reference clock, with memory-stall share `stall`.
@@ -134,6 +141,8 @@ impl Sim<'_> {
     ) -> Result<(), crate::SimError> {
         let mut steps = 0u64;
         let (mut last_clock, mut last_progress_ns) = (u64::MAX, 0u64);
+        // Only the CPU's own tick moves its next event (governor samples, hotplug decisions).
+        let mut next_cpu = self.cpu.next_event_time().map(|t| t.0);
         while self.done_mutators < self.mutator_count as u32 && !self.oom {
             steps += 1;
             if self.clock_bytes != last_clock {
@@ -153,8 +162,7 @@ impl Sim<'_> {
                 }
                 progress.report(self.clock_bytes as f64 / total_bytes.max(1) as f64);
             }
-            let next_ev = self.events.peek().map(|Reverse((t, _, _))| *t);
-            let next_cpu = self.cpu.next_event_time().map(|t| t.0);
+            let next_ev = self.events.next_time();
             if next_ev.is_none() && self.cores.iter().all(|c| c.running.is_none()) {
                 return Err(crate::SimError::Model(format!(
                     "android engine stalled at {} ns: no thread can run (this is a bug in gclab)",
@@ -167,10 +175,11 @@ impl Sim<'_> {
                     for ch in self.cpu.on_tick(SimTime(self.now)) {
                         self.on_cpu_change(ch);
                     }
+                    next_cpu = self.cpu.next_event_time().map(|t| t.0);
                     self.report_runnable();
                 }
                 _ => {
-                    let Some(Reverse((at, _, ev))) = self.events.pop() else {
+                    let Some((at, ev)) = self.events.pop() else {
                         continue;
                     };
                     self.now = self.now.max(at);
