@@ -21,7 +21,9 @@
 //! floating garbage until the next collection.
 
 use super::config::BoostRule;
-use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, SweepPlan, TState};
+use super::state::{
+    Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, SweepPlan, TState, set_state,
+};
 use crate::collector::Trigger;
 use crate::cpu::{CpuTag, Work};
 use crate::run::{GcEvent, PauseKind};
@@ -506,7 +508,11 @@ impl Sim<'_> {
             self.set_work(x, w, step, tag);
             self.make_runnable(x);
         } else if let Some(r) = self.threads[x].deferred.take() {
-            self.threads[x].state = TState::Blocked(Block::Sleep);
+            set_state(
+                &mut self.threads[x],
+                &mut self.active_threads,
+                TState::Blocked(Block::Sleep),
+            );
             self.wake_mutator(x, r);
         }
     }

@@ -160,6 +160,7 @@ pub fn simulate(
         rqs: vec![state::Rq::new(state::us_to_ns(cfg.sched.migration_cost_us)); cores],
         waker_core: None,
         runnable_reported: 0,
+        active_threads: 0,
         rng: SimRng::fork(sc.seed(), "android"),
         sys_rng: SimRng::fork(sc.seed(), "android-system"),
         sys_next: vec![0; threads_len],

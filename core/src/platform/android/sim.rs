@@ -7,7 +7,9 @@
 //! memory stall) re-timed whenever the core's clock changes.
 
 use super::queue::Tokens;
-use super::state::{Block, Ev, GcStep, Role, Sim, Step, TState, us_to_ns, weight};
+use super::state::{
+    Block, Ev, GcStep, Role, Sim, Step, TState, is_active, set_state, us_to_ns, weight,
+};
 use crate::cpu::{CpuTag, Work};
 use crate::run::CoreActivity;
 use crate::units::SimTime;
@@ -36,11 +38,12 @@ impl Sim<'_> {
     }
 
     pub(super) fn report_runnable(&mut self) {
-        let n = self
-            .threads
-            .iter()
-            .filter(|t| matches!(t.state, TState::Running(_) | TState::Runnable))
-            .count() as u32;
+        let n = self.active_threads;
+        debug_assert_eq!(
+            n as usize,
+            self.threads.iter().filter(|t| is_active(t.state)).count(),
+            "the running-or-runnable count kept by set_state"
+        );
         if n != self.runnable_reported {
             self.runnable_reported = n;
             self.cpu.set_runnable(SimTime(self.now), n);
@@ -119,14 +122,22 @@ impl Sim<'_> {
             self.settle(core);
             self.close_activity(core);
             self.cores[core].running = None;
-            self.threads[t].state = TState::Blocked(why);
+            set_state(
+                &mut self.threads[t],
+                &mut self.active_threads,
+                TState::Blocked(why),
+            );
             self.threads[t].token += 1;
             self.pick_next(core);
         } else {
             if self.threads[t].state == TState::Runnable {
                 self.dequeue(t);
             }
-            self.threads[t].state = TState::Blocked(why);
+            set_state(
+                &mut self.threads[t],
+                &mut self.active_threads,
+                TState::Blocked(why),
+            );
             self.threads[t].token += 1;
         }
         self.report_runnable();

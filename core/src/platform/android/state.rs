@@ -256,6 +256,8 @@ pub(super) struct Sim<'a> {
     /// The core running the thread whose event is being handled (the waker, for `wake_affine`).
     pub(super) waker_core: Option<usize>,
     pub(super) runnable_reported: u32,
+    /// Threads running or runnable, kept by [`set_state`] (what [`Sim::report_runnable`] reports).
+    pub(super) active_threads: u32,
     pub(super) rng: SimRng,
     /// The other processes' draws ([`super::system`]), apart from the app's.
     pub(super) sys_rng: SimRng,
@@ -388,6 +390,18 @@ const PRIO_TO_WEIGHT: [u64; 40] = [
     3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
     70, 56, 45, 36, 29, 23, 18, 15,
 ];
+
+/// Whether a thread in state `s` is running or runnable (what the hotplug's run-queue average counts).
+pub(super) fn is_active(s: TState) -> bool {
+    matches!(s, TState::Running(_) | TState::Runnable)
+}
+
+/// Moves `th` to state `s`, keeping `active` (the count of running or runnable threads, [`Sim::active_threads`])
+/// — so that reporting it after every scheduling step does not walk every thread.
+pub(super) fn set_state(th: &mut Thread, active: &mut u32, s: TState) {
+    *active = *active + u32::from(is_active(s)) - u32::from(is_active(th.state));
+    th.state = s;
+}
 
 /// CFS weight of a nice value (`prio_to_weight`).
 pub(super) fn weight(nice: i32) -> u64 {
