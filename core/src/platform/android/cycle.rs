@@ -21,9 +21,7 @@
 //! floating garbage until the next collection.
 
 use super::config::BoostRule;
-use super::state::{
-    Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, SweepPlan, TState, set_state,
-};
+use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, SweepPlan, TState};
 use crate::collector::Trigger;
 use crate::cpu::{CpuTag, Work};
 use crate::run::{GcEvent, PauseKind};
@@ -508,11 +506,7 @@ impl Sim<'_> {
             self.set_work(x, w, step, tag);
             self.make_runnable(x);
         } else if let Some(r) = self.threads[x].deferred.take() {
-            set_state(
-                &mut self.threads[x],
-                &mut self.active_threads,
-                TState::Blocked(Block::Sleep),
-            );
+            self.set_thread_state(x, TState::Blocked(Block::Sleep));
             self.wake_mutator(x, r);
         }
     }

@@ -15,7 +15,7 @@
 //! The heap lock is a FIFO mutex: a thread that fails to take it sleeps (Table 1's *Heap Contentions*); sleeping
 //! is idle time the governor sees.
 
-use super::state::{Block, Ev, Resume, Role, Sim, Step, TState, set_state, us_to_ns};
+use super::state::{Block, Ev, Resume, Role, Sim, Step, TState, us_to_ns};
 use crate::collector::Trigger;
 use crate::cpu::{CpuTag, Work};
 use crate::run::{Pause, PauseKind};
@@ -141,11 +141,7 @@ impl Sim<'_> {
             && self.cycle.as_ref().is_some_and(|c| c.scanned.contains(&t));
         if self.suspending && collector != Some(t) && !scanned {
             self.threads[t].deferred = Some(r);
-            set_state(
-                &mut self.threads[t],
-                &mut self.active_threads,
-                TState::Blocked(Block::Suspended),
-            );
+            self.set_thread_state(t, TState::Blocked(Block::Suspended));
             self.start_pause(t, PauseKind::Safepoint);
             return;
         }
@@ -587,11 +583,7 @@ impl Sim<'_> {
         if self.mutators[i].iteration >= self.prof.iterations {
             self.done_mutators += 1;
             if matches!(self.threads[t].state, TState::Blocked(_)) {
-                set_state(
-                    &mut self.threads[t],
-                    &mut self.active_threads,
-                    TState::Blocked(Block::Done),
-                );
+                self.set_thread_state(t, TState::Blocked(Block::Done));
             } else {
                 self.block(t, Block::Done);
             }

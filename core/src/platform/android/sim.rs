@@ -50,6 +50,11 @@ impl Sim<'_> {
         }
     }
 
+    /// Moves thread `t` to state `s` ([`set_state`]).
+    pub(super) fn set_thread_state(&mut self, t: usize, s: TState) {
+        set_state(&mut self.threads[t], &mut self.active_threads, s);
+    }
+
     /// Gives `t` new work (it keeps its core if running, else it must be made runnable by the caller).
     pub(super) fn set_work(&mut self, t: usize, work: Work, step: Step, tag: CpuTag) {
         if let TState::Running(core) = self.threads[t].state {
@@ -122,22 +127,14 @@ impl Sim<'_> {
             self.settle(core);
             self.close_activity(core);
             self.cores[core].running = None;
-            set_state(
-                &mut self.threads[t],
-                &mut self.active_threads,
-                TState::Blocked(why),
-            );
+            self.set_thread_state(t, TState::Blocked(why));
             self.threads[t].token += 1;
             self.pick_next(core);
         } else {
             if self.threads[t].state == TState::Runnable {
                 self.dequeue(t);
             }
-            set_state(
-                &mut self.threads[t],
-                &mut self.active_threads,
-                TState::Blocked(why),
-            );
+            self.set_thread_state(t, TState::Blocked(why));
             self.threads[t].token += 1;
         }
         self.report_runnable();
