@@ -7,7 +7,7 @@
 
 use std::cmp::Reverse;
 
-use super::state::{Ev, Rq, Sim, TState, reframe, weight};
+use super::state::{Ev, Rq, Sim, TState, reframe, set_state, weight};
 
 /// SD_MC_INIT (Linux 3.4 include/linux/topology.h; the four Krait cores share the L2, CONFIG_SCHED_MC=y in
 /// hammerhead_defconfig) [P]: `min_interval`, `max_interval` `[ms]`, `busy_factor`, `imbalance_pct`,
@@ -225,7 +225,7 @@ impl Sim<'_> {
             self.close_activity(core);
             self.cores[core].running = None;
             let th = &mut self.threads[t];
-            th.state = TState::Runnable;
+            set_state(th, &mut self.active_threads, TState::Runnable);
             th.runnable_since = self.now;
             th.token += 1;
             moving.push(t);

@@ -21,9 +21,9 @@
 //! floating garbage until the next collection.
 
 use super::config::BoostRule;
-use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, TState};
+use super::state::{Block, Cycle, GcStep, Ph, Resume, Role, Sim, Step, SweepPlan, TState};
 use crate::collector::Trigger;
-use crate::cpu::CpuTag;
+use crate::cpu::{CpuTag, Work};
 use crate::run::{GcEvent, PauseKind};
 use crate::scenario::CollectorKind;
 use crate::units::SimTime;
@@ -84,6 +84,7 @@ impl Sim<'_> {
             allocated_at_mark: 0,
             heap_before: self.allocated,
             batch: 0,
+            sweep: None,
             gc_cycles: 0,
             arrivals: Default::default(),
             scanning: None,
@@ -102,6 +103,10 @@ impl Sim<'_> {
 
     fn gc_work(&mut self, t: usize, us: f64, stall: f64, step: GcStep) {
         let w = self.work_us(us, stall);
+        self.gc_go(t, w, step);
+    }
+
+    fn gc_go(&mut self, t: usize, w: Work, step: GcStep) {
         if let Some(c) = self.cycle.as_mut() {
             c.gc_cycles += w.cycles;
         }
@@ -140,13 +145,13 @@ impl Sim<'_> {
                         self.suspend_all(t);
                     }
                     if ph == Ph::SweepLock {
-                        let us = self.sweep_batch_us() * g.sweep_locked_fraction;
+                        let plan = self.sweep_plan();
                         if g.sweep_per_buffer {
-                            self.stall_allocating_mutators(us);
+                            self.stall_allocating_mutators(plan.free_us);
                         } else {
                             self.stall_computing_mutators();
                         }
-                        self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepFree);
+                        self.gc_go(t, plan.free, GcStep::SweepFree);
                         return;
                     }
                 }
@@ -227,16 +232,12 @@ impl Sim<'_> {
                     return;
                 }
                 Ph::SweepWalk => {
-                    if self
-                        .cycle
-                        .as_ref()
-                        .is_some_and(|c| c.batch >= self.sweep_batches())
-                    {
+                    let plan = self.sweep_plan();
+                    if self.cycle.as_ref().is_some_and(|c| c.batch >= plan.batches) {
                         self.set_phase(Ph::FinishLock);
                         continue;
                     }
-                    let us = self.sweep_batch_us() * (1.0 - g.sweep_locked_fraction);
-                    self.gc_work(t, us, g.sweep_stall_fraction, GcStep::SweepWalk);
+                    self.gc_go(t, plan.walk, GcStep::SweepWalk);
                     return;
                 }
                 // Work phases wait for their completion.
@@ -249,7 +250,7 @@ impl Sim<'_> {
     /// allocate into what the sweep has freed so far (Dalvik's `sweepBitmapCallback` → `dvmHeapSourceFreeList`,
     /// models.md §1.6 step 4); the soft limit moves only at the cycle's end.
     fn free_batch(&mut self) {
-        let batches = self.sweep_batches().max(1) as usize;
+        let batches = self.sweep_plan().batches.max(1) as usize;
         let Some(c) = self.cycle.as_ref() else {
             return;
         };
@@ -273,6 +274,26 @@ impl Sim<'_> {
         if (k + 1) % stride == 0 || k + 1 >= batches {
             self.sample_occupancy();
         }
+    }
+
+    /// The running cycle's [`SweepPlan`] (after its snapshot, which fixes the bytes to free).
+    fn sweep_plan(&mut self) -> SweepPlan {
+        if let Some(p) = self.cycle.as_ref().and_then(|c| c.sweep) {
+            return p;
+        }
+        let g = &self.cfg.gc;
+        let us = self.sweep_batch_us();
+        let free_us = us * g.sweep_locked_fraction;
+        let plan = SweepPlan {
+            batches: self.sweep_batches(),
+            walk: self.work_us(us * (1.0 - g.sweep_locked_fraction), g.sweep_stall_fraction),
+            free: self.work_us(free_us, g.sweep_stall_fraction),
+            free_us,
+        };
+        if let Some(c) = self.cycle.as_mut() {
+            c.sweep = Some(plan);
+        }
+        plan
     }
 
     fn sweep_batch_us(&self) -> f64 {
@@ -485,7 +506,7 @@ impl Sim<'_> {
             self.set_work(x, w, step, tag);
             self.make_runnable(x);
         } else if let Some(r) = self.threads[x].deferred.take() {
-            self.threads[x].state = TState::Blocked(Block::Sleep);
+            self.set_thread_state(x, TState::Blocked(Block::Sleep));
             self.wake_mutator(x, r);
         }
     }

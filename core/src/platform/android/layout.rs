@@ -32,6 +32,7 @@ pub(super) struct AndroidLayout {
     spans: Vec<(u64, u64, bool)>,
     /// Layout ids that may be resident (filtered when a keyframe is taken).
     maybe_resident: Vec<u32>,
+    /// Ranges the sweep has reclaimed but not yet returned to `free` ([`AndroidLayout::settle_free`]).
     freed: Vec<(u64, u64)>,
     /// dlmalloc's footprint: the highest address placed since the last trim. `[bytes]`
     footprint: u64,
@@ -59,8 +60,23 @@ impl AndroidLayout {
         l
     }
 
+    /// Returns the reclaimed ranges to the free list: once before the list is next read, not once per sweep
+    /// buffer — a concurrent sweep reclaims hundreds of buffers between two allocations, and every return merges
+    /// the whole list. The result is the same: the list is always the maximal chunks of the free address set
+    /// (allocation only shrinks a chunk from its start, a return coalesces neighbours), so returning several
+    /// disjoint batches one by one or at once leaves the same chunks.
+    fn settle_free(&mut self) {
+        if self.freed.is_empty() {
+            return;
+        }
+        self.freed.sort_unstable_by_key(|f| f.0);
+        self.free.free_sorted(&self.freed);
+        self.freed.clear();
+    }
+
     /// Places a piece of `bytes` at `t` for allocating thread `site`; returns its piece index.
     pub(super) fn place(&mut self, bytes: u64, t: SimTime, site: u32) -> u64 {
+        self.settle_free();
         let first = self.spans.len() as u32;
         let mut left = bytes;
         while left > 0 {
@@ -89,13 +105,15 @@ impl AndroidLayout {
     /// soft limit when that is at or above the footprint and the footprint otherwise (Dalvik 4.4 `setSoftLimit`:
     /// a heap sized below its footprint may not grow past it; models.md §1.2–§1.4). First fit takes the lowest
     /// range that holds the object, so if that one ends past the limit every other does too.
-    pub(super) fn fits_whole(&self, bytes: u64, soft_limit_bytes: u64) -> bool {
+    pub(super) fn fits_whole(&mut self, bytes: u64, soft_limit_bytes: u64) -> bool {
+        self.settle_free();
         let limit = soft_limit_bytes.max(self.footprint);
         self.free.peek(bytes).is_some_and(|a| a + bytes <= limit)
     }
 
     /// The daemon's trim (`mspace_trim`): the footprint drops to the end of the highest piece in place.
     pub(super) fn trim(&mut self) {
+        self.settle_free();
         let top = self
             .free
             .chunks()
@@ -121,9 +139,9 @@ impl AndroidLayout {
         }
     }
 
-    /// A sweep batch at `t` frees these pieces: they return their ranges; a keyframe when one is due.
+    /// A sweep batch at `t` frees these pieces: they return their ranges (before the free list is next read);
+    /// a keyframe when one is due.
     pub(super) fn reclaim(&mut self, pieces: impl Iterator<Item = u64>, t: SimTime) {
-        self.freed.clear();
         for p in pieces {
             for id in self.ids(p) {
                 let s = &mut self.spans[id as usize];
@@ -134,8 +152,6 @@ impl AndroidLayout {
                 }
             }
         }
-        self.freed.sort_unstable_by_key(|f| f.0);
-        self.free.free_sorted(&self.freed);
         if self.rec.wants_keyframe() {
             let spans = &self.spans;
             self.maybe_resident.retain(|id| !spans[*id as usize].2);

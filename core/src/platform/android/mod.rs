@@ -22,6 +22,7 @@ mod layout;
 mod mspace;
 mod placement;
 mod program;
+mod queue;
 mod sched;
 mod sim;
 mod state;
@@ -151,8 +152,7 @@ pub fn simulate(
         growth_limit,
         ref_khz: mhz_to_khz(cfg.gc.reference_mhz),
         now: 0,
-        seq: 0,
-        events: BinaryHeap::new(),
+        events: state::EventQueue::default(),
         cpu,
         cores: vec![state::CoreSlot::default(); cores],
         threads,
@@ -161,6 +161,7 @@ pub fn simulate(
         rqs: vec![state::Rq::new(state::us_to_ns(cfg.sched.migration_cost_us)); cores],
         waker_core: None,
         runnable_reported: 0,
+        active_threads: 0,
         rng: SimRng::fork(sc.seed(), "android"),
         sys_rng: SimRng::fork(sc.seed(), "android-system"),
         sys_next: vec![0; threads_len],

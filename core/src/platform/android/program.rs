@@ -144,7 +144,7 @@ impl Sim<'_> {
             && self.cycle.as_ref().is_some_and(|c| c.scanned.contains(&t));
         if self.suspending && collector != Some(t) && !scanned {
             self.threads[t].deferred = Some(r);
-            self.threads[t].state = TState::Blocked(Block::Suspended);
+            self.set_thread_state(t, TState::Blocked(Block::Suspended));
             self.start_pause(t, PauseKind::Safepoint);
             return;
         }
@@ -211,14 +211,15 @@ impl Sim<'_> {
 
     /// Whether mutator `i`'s pending request of `n` bytes finds room in one piece: always for a cohort of small
     /// objects (the byte check decides) and after a grow; for a large object, the heap map decides.
-    fn fits_whole(&self, i: usize, n: u64) -> bool {
+    fn fits_whole(&mut self, i: usize, n: u64) -> bool {
         let m = &self.mutators[i];
+        let soft_limit = self.soft_limit;
         !m.large
             || m.grown
             || self
                 .layout
-                .as_ref()
-                .is_none_or(|l| l.fits_whole(n, self.soft_limit))
+                .as_mut()
+                .is_none_or(|l| l.fits_whole(n, soft_limit))
     }
 
     /// Whether the mspace can place mutator `i`'s pending request of `need` chunk bytes below its footprint
@@ -585,7 +586,7 @@ impl Sim<'_> {
         if self.mutators[i].iteration >= self.prof.iterations {
             self.done_mutators += 1;
             if matches!(self.threads[t].state, TState::Blocked(_)) {
-                self.threads[t].state = TState::Blocked(Block::Done);
+                self.set_thread_state(t, TState::Blocked(Block::Done));
             } else {
                 self.block(t, Block::Done);
             }

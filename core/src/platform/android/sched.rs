@@ -33,7 +33,7 @@
 //! there within the wake-up granularity) — the model before this mechanism.
 
 use super::balance::SD_IMBALANCE_PCT;
-use super::state::{Block, Ev, Sim, TState, ms_to_ns, reframe, us_to_ns, weight};
+use super::state::{Block, Ev, Sim, TState, ms_to_ns, reframe, set_state, us_to_ns, weight};
 use crate::cpu::{CpuChange, Work};
 use crate::units::SimTime;
 
@@ -137,7 +137,7 @@ impl Sim<'_> {
         let floor = self.min_vruntime.saturating_sub(self.latency_ns() / 2);
         let th = &mut self.threads[t];
         th.vruntime = th.vruntime.max(floor);
-        th.state = TState::Runnable;
+        set_state(th, &mut self.active_threads, TState::Runnable);
         th.runnable_since = self.now;
         let online: Vec<usize> = (0..self.cores.len())
             .filter(|&c| self.cpu.is_online(c) && self.cores[c].running.is_none())
@@ -220,7 +220,7 @@ impl Sim<'_> {
             .saturating_sub(self.latency_ns() / 2);
         let th = &mut self.threads[t];
         th.vruntime = v.max(floor);
-        th.state = TState::Runnable;
+        set_state(th, &mut self.active_threads, TState::Runnable);
         th.runnable_since = self.now;
         // ttwu_do_wakeup: a core that idled through idle_balance updates its average idle time.
         let max = 2 * self.migration_cost_ns();
@@ -321,7 +321,7 @@ impl Sim<'_> {
         self.close_activity(core);
         self.cores[core].running = None;
         let th = &mut self.threads[r];
-        th.state = TState::Runnable;
+        set_state(th, &mut self.active_threads, TState::Runnable);
         th.runnable_since = self.now;
         th.token += 1;
         th.rq_core = core;
@@ -363,7 +363,7 @@ impl Sim<'_> {
         th.delayed_ns += self.now - th.runnable_since + exit_ns;
         th.last_core = Some(core);
         th.rq_core = core;
-        th.state = TState::Running(core);
+        set_state(th, &mut self.active_threads, TState::Running(core));
         th.seg_start = self.now;
         if overhead_us > 0.0 {
             let extra = Work::from_time_at(us_to_ns(overhead_us), 0.0, self.ref_khz);
@@ -489,7 +489,7 @@ impl Sim<'_> {
                     self.close_activity(core);
                     self.cores[core].running = None;
                     let th = &mut self.threads[t];
-                    th.state = TState::Blocked(Block::Sleep);
+                    set_state(th, &mut self.active_threads, TState::Blocked(Block::Sleep));
                     th.token += 1;
                     self.make_runnable(t);
                 }

@@ -6,17 +6,26 @@
 //! runnable to running is **delayed time** (SYSTOR'15 Table 3). Times are integer ns; work is [`Work`] (cycles +
 //! memory stall) re-timed whenever the core's clock changes.
 
-use std::cmp::Reverse;
-
-use super::state::{Block, Ev, GcStep, Role, Sim, Step, TState, us_to_ns, weight};
+use super::queue::Tokens;
+use super::state::{
+    Block, Ev, GcStep, Role, Sim, Step, TState, is_active, set_state, us_to_ns, weight,
+};
 use crate::cpu::{CpuTag, Work};
 use crate::run::CoreActivity;
 use crate::units::SimTime;
 
 impl Sim<'_> {
     pub(super) fn push(&mut self, at: u64, ev: Ev) {
-        self.seq += 1;
-        self.events.push(Reverse((at, self.seq, ev)));
+        self.events.push(at, ev);
+        if self.events.wants_filter() {
+            let threads: Vec<u64> = self.threads.iter().map(|t| t.token).collect();
+            let slices: Vec<u64> = self.cores.iter().map(|c| c.slice_token).collect();
+            self.events.drop_stale(&Tokens {
+                threads: &threads,
+                slices: &slices,
+                trim: self.trim_token,
+            });
+        }
     }
 
     /// Work that takes `us` at the reference clock, with memory-stall share `stall`.
@@ -29,15 +38,21 @@ impl Sim<'_> {
     }
 
     pub(super) fn report_runnable(&mut self) {
-        let n = self
-            .threads
-            .iter()
-            .filter(|t| matches!(t.state, TState::Running(_) | TState::Runnable))
-            .count() as u32;
+        let n = self.active_threads;
+        debug_assert_eq!(
+            n as usize,
+            self.threads.iter().filter(|t| is_active(t.state)).count(),
+            "the running-or-runnable count kept by set_state"
+        );
         if n != self.runnable_reported {
             self.runnable_reported = n;
             self.cpu.set_runnable(SimTime(self.now), n);
         }
+    }
+
+    /// Moves thread `t` to state `s` ([`set_state`]).
+    pub(super) fn set_thread_state(&mut self, t: usize, s: TState) {
+        set_state(&mut self.threads[t], &mut self.active_threads, s);
     }
 
     /// Gives `t` new work (it keeps its core if running, else it must be made runnable by the caller).
@@ -112,14 +127,14 @@ impl Sim<'_> {
             self.settle(core);
             self.close_activity(core);
             self.cores[core].running = None;
-            self.threads[t].state = TState::Blocked(why);
+            self.set_thread_state(t, TState::Blocked(why));
             self.threads[t].token += 1;
             self.pick_next(core);
         } else {
             if self.threads[t].state == TState::Runnable {
                 self.dequeue(t);
             }
-            self.threads[t].state = TState::Blocked(why);
+            self.set_thread_state(t, TState::Blocked(why));
             self.threads[t].token += 1;
         }
         self.report_runnable();
@@ -134,6 +149,8 @@ impl Sim<'_> {
     ) -> Result<(), crate::SimError> {
         let mut steps = 0u64;
         let (mut last_clock, mut last_progress_ns) = (u64::MAX, 0u64);
+        // Only the CPU's own tick moves its next event (governor samples, hotplug decisions).
+        let mut next_cpu = self.cpu.next_event_time().map(|t| t.0);
         while self.done_mutators < self.mutator_count as u32 && !self.oom {
             steps += 1;
             if self.clock_bytes != last_clock {
@@ -153,8 +170,7 @@ impl Sim<'_> {
                 }
                 progress.report(self.clock_bytes as f64 / total_bytes.max(1) as f64);
             }
-            let next_ev = self.events.peek().map(|Reverse((t, _, _))| *t);
-            let next_cpu = self.cpu.next_event_time().map(|t| t.0);
+            let next_ev = self.events.next_time();
             if next_ev.is_none() && self.cores.iter().all(|c| c.running.is_none()) {
                 return Err(crate::SimError::Model(format!(
                     "android engine stalled at {} ns: no thread can run (this is a bug in gclab)",
@@ -167,10 +183,11 @@ impl Sim<'_> {
                     for ch in self.cpu.on_tick(SimTime(self.now)) {
                         self.on_cpu_change(ch);
                     }
+                    next_cpu = self.cpu.next_event_time().map(|t| t.0);
                     self.report_runnable();
                 }
                 _ => {
-                    let Some(Reverse((at, _, ev))) = self.events.pop() else {
+                    let Some((at, ev)) = self.events.pop() else {
                         continue;
                     };
                     self.now = self.now.max(at);

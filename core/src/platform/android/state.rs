@@ -11,6 +11,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::config::AndroidConfig;
 use super::layout::AndroidLayout;
+pub(super) use super::queue::{Ev, EventQueue};
 use crate::collector::Trigger;
 use crate::cpu::{Cpu, CpuTag, Work};
 use crate::rng::SimRng;
@@ -143,24 +144,6 @@ pub(super) struct CoreSlot {
     pub(super) activity_start: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Ev {
-    /// A thread's work item completes.
-    WorkDone { t: usize, token: u64 },
-    /// A core's time slice ends.
-    SliceEnd { core: usize, token: u64 },
-    /// A sleeping thread's timer.
-    Wake { t: usize, token: u64 },
-    /// The daemon's trim timer.
-    TrimTimer { token: u64 },
-    /// The scheduler tick (every 1/HZ): periodic and idle load balancing under `android.sched.per_core_rq`.
-    Tick,
-    /// A blocked mutator is woken (deferred to its own event so that no thread's logic runs inside another's).
-    Resume { t: usize, r: Resume },
-    /// The heap lock was handed to a waiting thread.
-    LockGranted { t: usize },
-}
-
 /// Per-mutator program position.
 #[derive(Debug, Clone)]
 pub(super) struct MutState {
@@ -232,6 +215,8 @@ pub(super) struct Cycle {
     pub(super) allocated_at_mark: u64,
     pub(super) heap_before: u64,
     pub(super) batch: u32,
+    /// The sweep's batches and per-batch work, fixed by the snapshot (computed at the sweep's first batch).
+    pub(super) sweep: Option<SweepPlan>,
     pub(super) gc_cycles: u64,
     /// CMSFly: threads stopped and waiting for their roots to be scanned, in arrival order.
     pub(super) arrivals: VecDeque<usize>,
@@ -240,6 +225,18 @@ pub(super) struct Cycle {
     /// CMSFly: threads whose roots are scanned and that were resumed (`android.gc.fly_scanned_run`).
     pub(super) scanned: Vec<usize>,
     pub(super) restore_nice: i32,
+}
+
+/// A sweep's batches and the work of each: every batch of a cycle frees the same share of the snapshot's
+/// garbage, so these are computed once per cycle instead of once per `pointerBuf`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SweepPlan {
+    pub(super) batches: u32,
+    /// The part walked without the lock.
+    pub(super) walk: Work,
+    /// The part freed holding the lock, and its time at the reference clock. `[µs]`
+    pub(super) free: Work,
+    pub(super) free_us: f64,
 }
 
 /// The whole simulated system.
@@ -251,8 +248,7 @@ pub(super) struct Sim<'a> {
     pub(super) growth_limit: u64,
     pub(super) ref_khz: u32,
     pub(super) now: u64,
-    pub(super) seq: u64,
-    pub(super) events: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    pub(super) events: EventQueue,
     pub(super) cpu: Cpu,
     pub(super) cores: Vec<CoreSlot>,
     pub(super) threads: Vec<Thread>,
@@ -264,6 +260,8 @@ pub(super) struct Sim<'a> {
     /// The core running the thread whose event is being handled (the waker, for `wake_affine`).
     pub(super) waker_core: Option<usize>,
     pub(super) runnable_reported: u32,
+    /// Threads running or runnable, kept by [`set_state`] (what [`Sim::report_runnable`] reports).
+    pub(super) active_threads: u32,
     pub(super) rng: SimRng,
     /// The other processes' draws ([`super::system`]), apart from the app's.
     pub(super) sys_rng: SimRng,
@@ -396,6 +394,18 @@ const PRIO_TO_WEIGHT: [u64; 40] = [
     3906, 3121, 2501, 1991, 1586, 1277, 1024, 820, 655, 526, 423, 335, 272, 215, 172, 137, 110, 87,
     70, 56, 45, 36, 29, 23, 18, 15,
 ];
+
+/// Whether a thread in state `s` is running or runnable (what the hotplug's run-queue average counts).
+pub(super) fn is_active(s: TState) -> bool {
+    matches!(s, TState::Running(_) | TState::Runnable)
+}
+
+/// Moves `th` to state `s`, keeping `active` (the count of running or runnable threads, [`Sim::active_threads`])
+/// — so that reporting it after every scheduling step does not walk every thread.
+pub(super) fn set_state(th: &mut Thread, active: &mut u32, s: TState) {
+    *active = *active + u32::from(is_active(s)) - u32::from(is_active(th.state));
+    th.state = s;
+}
 
 /// CFS weight of a nice value (`prio_to_weight`).
 pub(super) fn weight(nice: i32) -> u64 {
