@@ -187,6 +187,16 @@ impl<T: Send + 'static> BackgroundTask<T> {
         out
     }
 
+    /// Waits until a result of the current job can be taken (or the job ended), at most `timeout`; takes
+    /// nothing. For headless drivers, which wake on a result as the UI does on its repaint request.
+    pub fn wait(&self, timeout: std::time::Duration) {
+        if let Some(rx) = &self.rx {
+            let mut sel = crossbeam_channel::Select::new();
+            sel.recv(rx);
+            let _ = sel.ready_timeout(timeout);
+        }
+    }
+
     /// The newest result of the current job, if one arrived (earlier ones dropped).
     pub fn poll_latest(&mut self) -> Option<T> {
         self.poll().pop()

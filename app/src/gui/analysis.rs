@@ -214,8 +214,9 @@ pub struct RunView {
     pub gc_start_s: Vec<f64>,
     /// The MinMU curve: `(log10 window [ms], utilisation)`.
     pub mmu_curve: Vec<PlotPoint>,
-    /// Per-mutator utilisation step functions, for worst-window queries.
-    pub util_series: Vec<UtilSeries>,
+    /// Per-mutator utilisation prepared for MMU queries: the MinMU curve above came from it, and the worst
+    /// windows ask it again (prepared once per run).
+    pub mmu: SharedMmu,
     /// Energy breakdown.
     pub energy: EnergyBreakdown,
     /// Per-core CPU timeline, on platforms with a CPU model (android-krait).
@@ -286,23 +287,21 @@ fn decimate(n: usize, buckets: usize, mut at: impl FnMut(usize) -> (f64, f64, f6
 /// The utilisation step functions of `run`'s mutators (one per mutator index).
 pub fn util_series(run: &Run) -> Vec<UtilSeries> {
     let n = run.pauses.iter().map(|p| p.mutator + 1).max().unwrap_or(1);
-    (0..n)
-        .map(|m| {
-            let ps: Vec<(u64, u64)> = run
-                .pauses
-                .iter()
-                .filter(|p| p.mutator == m)
-                .map(|p| (p.start.0, p.end.0))
-                .collect();
-            UtilSeries::from_pauses(&ps, 0, run.duration.0)
-        })
-        .collect()
+    gclab_core::run::util_series(&run.pauses, n, run.duration.0)
 }
 
-/// The `k` worst windows of `window_ms` in `series`.
-pub fn worst_windows(series: &[UtilSeries], window_ms: f64, k: usize) -> Vec<WindowUtil> {
+/// A prepared MMU kept with a view for later queries. Behind a lock: a prepared series may read a spilled file
+/// through a cache, which one thread at a time may use.
+pub type SharedMmu = std::sync::Mutex<MmuCurve<'static>>;
+
+/// The `k` worst windows of `window_ms` in `curve`.
+pub fn worst_windows(curve: &SharedMmu, window_ms: f64, k: usize) -> Vec<WindowUtil> {
     let w = (window_ms * 1e6).max(1.0) as u64;
-    MmuCurve::new(series).worst(w, k)
+    // A panic while another query held the lock leaves the prepared series unchanged (queries only read).
+    let curve = curve
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    curve.worst(w, k)
 }
 
 impl RunView {
@@ -336,8 +335,7 @@ impl RunView {
             live_line.push(PlotPoint::new(t, l));
             used_line.push(PlotPoint::new(t, u));
         }
-        let util_series = util_series(&run);
-        let curve = MmuCurve::new(&util_series);
+        let curve = MmuCurve::owned(util_series(&run));
         let span_ms = run.duration.as_millis_f64().max(1e-3);
         let lo = (0.01f64).min(span_ms / 10.0).log10();
         let hi = span_ms.log10();
@@ -364,7 +362,7 @@ impl RunView {
                 .map(|g| g.start.as_secs_f64())
                 .collect(),
             mmu_curve,
-            util_series,
+            mmu: SharedMmu::new(curve),
             energy: EnergyBreakdown::of(&run, scenario.file().kvm.energy.gated_leakage_fraction),
             cpu: run.cpu.as_ref().map(|c| c.timeline.clone()),
             gc_on_cores: run

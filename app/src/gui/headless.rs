@@ -34,6 +34,8 @@ pub fn frame_with(ctx: &egui::Context, app: &mut GclabApp, events: Vec<egui::Eve
 }
 
 /// Runs frames until the newest request's run is on screen (or 60 s pass); returns how many frames it took.
+/// Between frames it waits as the window does: while the worker computes, a frame every millisecond (the
+/// spinner's repaints), and at once when the worker's reply arrives (its repaint request wakes the window).
 pub fn settle(ctx: &egui::Context, app: &mut GclabApp) -> u32 {
     let t0 = Instant::now();
     let mut n = 0;
@@ -53,6 +55,10 @@ pub fn settle(ctx: &egui::Context, app: &mut GclabApp) -> u32 {
         if t0.elapsed() > Duration::from_secs(60) {
             return n;
         }
-        std::thread::sleep(Duration::from_millis(1));
+        if st.computing {
+            app.worker.wait(Duration::from_millis(1));
+        } else {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
 }

@@ -78,8 +78,9 @@ pub struct LogView {
     pub mmu_curve: Vec<PlotPoint>,
     /// MMU the runtime logged itself (ZGC), last table: `(log10 window [ms], utilisation)`.
     pub reported_mmu: Vec<PlotPoint>,
-    /// Per-mutator utilisation step functions over the span (from 0), for worst windows.
-    pub util_series: Vec<UtilSeries>,
+    /// Per-mutator utilisation over the span (from 0) prepared for MMU queries: the MinMU curve and the worst
+    /// windows.
+    pub mmu: super::analysis::SharedMmu,
     /// Pauses in the span.
     pub pauses: usize,
     /// Longest pause. `[ms]`
@@ -151,7 +152,7 @@ impl LogView {
             safepoints: (0, 0.0),
             mmu_curve: Vec::new(),
             reported_mmu: Vec::new(),
-            util_series: Vec::new(),
+            mmu: super::analysis::SharedMmu::new(MmuCurve::owned(Vec::new())),
             pauses: 0,
             max_pause_ms: 0.0,
             total_pause_ms: 0.0,
@@ -254,7 +255,7 @@ impl LogView {
             v.max_pause_ms = data.pause_stats(span).max_pause_ns as f64 * 1e-6;
         }
         // Utilisation measured from 0 on the span's own clock, like a run's.
-        v.util_series = data
+        let series: Vec<UtilSeries> = data
             .util_series(span)
             .iter()
             .map(|s| UtilSeries {
@@ -262,10 +263,10 @@ impl LogView {
                 util: s.util.clone(),
             })
             .collect();
-        if v.util_series.iter().all(|s| s.times.len() < 2) {
+        if series.iter().all(|s| s.times.len() < 2) {
             return Err(format!("{}: no pauses in the log's span", v.name));
         }
-        let curve = MmuCurve::new(&v.util_series);
+        let curve = MmuCurve::owned(series);
         let span_ms = dur_ns as f64 * 1e-6;
         let lo = (0.01f64).min(span_ms / 10.0).max(1e-6).log10();
         let hi = span_ms.max(1e-3).log10();
@@ -278,6 +279,7 @@ impl LogView {
             .collect();
         // The GC share of the first mutator's time (1 minus its utilisation over the whole span).
         v.gc_fraction = 1.0 - curve.mmu(dur_ns).utilization;
+        v.mmu = super::analysis::SharedMmu::new(curve);
         Ok(v)
     }
 

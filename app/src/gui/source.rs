@@ -8,9 +8,8 @@
 use std::sync::Arc;
 
 use egui_plot::PlotPoint;
-use gclab_core::metrics::mmu::UtilSeries;
 
-use super::analysis::RunView;
+use super::analysis::{RunView, SharedMmu};
 use super::log::LogView;
 use super::trace::TraceReplay;
 
@@ -78,8 +77,8 @@ pub trait Shown {
     fn duration_s(&self) -> f64;
     /// Start of the nearest collection (or pause) after `t` (`forward`) or before it. `[s]`
     fn gc_near(&self, t_s: f64, forward: bool) -> Option<f64>;
-    /// Per-mutator utilisation, for the worst windows (`None`: no pauses recorded).
-    fn util_series(&self) -> Option<&[UtilSeries]>;
+    /// Per-mutator utilisation prepared for MMU queries, for the worst windows (`None`: no pauses recorded).
+    fn mmu(&self) -> Option<&SharedMmu>;
     /// The MinMU curve (`None`: no pauses recorded).
     fn minmu(&self) -> Option<MinMu<'_>>;
     /// What it is, for a legend or a compare label: the scenario's label, or the file's name.
@@ -95,8 +94,8 @@ impl Shown for RunView {
     fn gc_near(&self, t_s: f64, forward: bool) -> Option<f64> {
         RunView::gc_near(self, t_s, forward)
     }
-    fn util_series(&self) -> Option<&[UtilSeries]> {
-        Some(&self.util_series)
+    fn mmu(&self) -> Option<&SharedMmu> {
+        Some(&self.mmu)
     }
     fn minmu(&self) -> Option<MinMu<'_>> {
         let s = &self.run.summary;
@@ -134,8 +133,8 @@ impl Shown for LogView {
     fn gc_near(&self, t_s: f64, forward: bool) -> Option<f64> {
         self.pause_near(t_s, forward)
     }
-    fn util_series(&self) -> Option<&[UtilSeries]> {
-        Some(&self.util_series)
+    fn mmu(&self) -> Option<&SharedMmu> {
+        Some(&self.mmu)
     }
     fn minmu(&self) -> Option<MinMu<'_>> {
         Some(MinMu {
@@ -169,7 +168,7 @@ impl Shown for TraceReplay {
     fn gc_near(&self, t_s: f64, forward: bool) -> Option<f64> {
         TraceReplay::gc_near(self, t_s, forward)
     }
-    fn util_series(&self) -> Option<&[UtilSeries]> {
+    fn mmu(&self) -> Option<&SharedMmu> {
         None
     }
     fn minmu(&self) -> Option<MinMu<'_>> {

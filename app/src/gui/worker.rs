@@ -100,6 +100,12 @@ impl Worker {
         r
     }
 
+    /// Waits until a reply can be polled, at most `timeout` (headless drivers: the UI wakes on a reply's
+    /// repaint request instead).
+    pub fn wait(&self, timeout: std::time::Duration) {
+        self.task.wait(timeout);
+    }
+
     /// True when a run could not be started or ended in a panic (reported once).
     pub fn is_dead(&mut self) -> bool {
         std::mem::take(&mut self.dead)

@@ -1,6 +1,7 @@
 //! `FreeList`: the heap's free chunks in address order with **first-fit** allocation (KVM's allocator, JVM'02
 //! §3.1). A max-segment tree over chunk lengths finds the lowest-addressed chunk that fits in O(log n) — the
-//! same answer as KVM's linear walk, fast enough for millions of allocations. Rebuilt by every sweep.
+//! same answer as KVM's linear walk, fast enough for millions of allocations; an allocation right after a peek at
+//! its size takes the chunk the peek found without a second search. Rebuilt by every sweep.
 
 /// A hole's length as a tree entry (saturating; see [`FreeList::tree`]).
 fn hole_len(len: u64) -> u32 {
@@ -20,6 +21,9 @@ pub struct FreeList {
     tree: Vec<u32>,
     leaves: usize,
     non_empty: usize,
+    /// The last [`FreeList::peek`]'s search, `(size, chunk index)`, while the list is unchanged: the allocation
+    /// that follows a peek (a placement-aware trigger looks first) takes that chunk without searching again.
+    peeked: std::cell::Cell<Option<(u64, usize)>>,
 }
 
 impl FreeList {
@@ -45,6 +49,7 @@ impl FreeList {
 
     /// Recomputes the max-tree over `lens` (all chunks non-empty).
     fn rebuild_tree(&mut self) {
+        self.peeked.set(None);
         self.non_empty = self.lens.len();
         self.leaves = self.starts.len().next_power_of_two().max(1);
         self.tree.clear();
@@ -120,12 +125,17 @@ impl FreeList {
 
     /// Where first-fit would place `size` bytes, without taking them.
     pub fn peek(&self, size: u64) -> Option<u64> {
-        self.first_fit_index(size).map(|i| self.starts[i])
+        let i = self.first_fit_index(size);
+        self.peeked.set(i.map(|i| (size, i)));
+        i.map(|i| self.starts[i])
     }
 
     /// Takes `size` bytes from the start of the first chunk that fits; returns their address.
     pub fn allocate(&mut self, size: u64) -> Option<u64> {
-        let i = self.first_fit_index(size)?;
+        let i = match self.peeked.take() {
+            Some((s, i)) if s == size => i,
+            _ => self.first_fit_index(size)?,
+        };
         let addr = self.starts[i];
         self.starts[i] += size;
         self.lens[i] -= size;
@@ -240,8 +250,14 @@ mod tests {
                 c.1 -= size;
                 c.0 - size
             });
+            if round % 3 == 0 {
+                // A placement-aware trigger looks first; the allocation then takes the chunk it saw.
+                assert_eq!(f.peek(size), want, "peek {round} of {size} bytes");
+            }
             assert_eq!(f.allocate(size), want, "allocation {round} of {size} bytes");
             if round % 500 == 499 {
+                // A peek just before a sweep is forgotten by it.
+                f.peek(8);
                 // A sweep returns some taken space; the tree is rebuilt.
                 let freed: Vec<(u64, u64)> = (0..300)
                     .step_by(3)
@@ -249,6 +265,16 @@ mod tests {
                     .collect();
                 f.free_sorted(&freed);
                 naive = f.chunks().collect();
+                let low = naive.iter_mut().find(|c| c.1 >= 8).map(|c| {
+                    c.0 += 8;
+                    c.1 -= 8;
+                    c.0 - 8
+                });
+                assert_eq!(
+                    f.allocate(8),
+                    low,
+                    "the first allocation after sweep {round}"
+                );
             }
         }
     }

@@ -102,18 +102,8 @@ pub enum PauseKind {
 /// The summary's pause metrics: the MMU on the default log-spaced windows over `[0, end_ns]` — the minimum over
 /// mutators `0..mutators` (SYSTOR'15 §2.4.2) — and the longest single pause. `[ns]`
 pub fn pause_metrics(pauses: &[Pause], mutators: u32, end_ns: u64) -> (Vec<MmuPoint>, u64) {
-    use crate::metrics::mmu::{MmuCurve, UtilSeries, default_windows_ns};
-    let series: Vec<UtilSeries> = (0..mutators.max(1))
-        .map(|i| {
-            let p: Vec<(u64, u64)> = pauses
-                .iter()
-                .filter(|p| p.mutator == i)
-                .map(|p| (p.start.0, p.end.0))
-                .collect();
-            UtilSeries::from_pauses(&p, 0, end_ns)
-        })
-        .collect();
-    let curve = MmuCurve::new(&series);
+    use crate::metrics::mmu::{MmuCurve, default_windows_ns};
+    let curve = MmuCurve::owned(util_series(pauses, mutators, end_ns));
     let mmu = default_windows_ns(end_ns)
         .into_iter()
         .map(|w| MmuPoint {
@@ -128,6 +118,24 @@ pub fn pause_metrics(pauses: &[Pause], mutators: u32, end_ns: u64) -> (Vec<MmuPo
         .max()
         .unwrap_or(0);
     (mmu, max)
+}
+
+/// The utilisation step functions of mutators `0..mutators` (at least one) over `[0, end_ns]`, from `pauses`.
+pub fn util_series(
+    pauses: &[Pause],
+    mutators: u32,
+    end_ns: u64,
+) -> Vec<crate::metrics::mmu::UtilSeries> {
+    (0..mutators.max(1))
+        .map(|i| {
+            let p: Vec<(u64, u64)> = pauses
+                .iter()
+                .filter(|p| p.mutator == i)
+                .map(|p| (p.start.0, p.end.0))
+                .collect();
+            crate::metrics::mmu::UtilSeries::from_pauses(&p, 0, end_ns)
+        })
+        .collect()
 }
 
 /// A mutator pause `[start, end)`.

@@ -319,10 +319,9 @@ impl GclabApp {
 
     pub(super) fn update_worst(&mut self) {
         let st = &mut self.state;
-        let (Some(generation), Some(series)) = (
-            st.shown_generation(),
-            st.shown().and_then(|s| s.util_series()),
-        ) else {
+        let (Some(generation), Some(curve)) =
+            (st.shown_generation(), st.shown().and_then(|s| s.mmu()))
+        else {
             return;
         };
         let fresh = st
@@ -330,7 +329,7 @@ impl GclabApp {
             .as_ref()
             .is_some_and(|w| w.generation == generation && w.window_ms == st.mmu_window_ms);
         if !fresh {
-            let windows = analysis::worst_windows(series, st.mmu_window_ms, 5);
+            let windows = analysis::worst_windows(curve, st.mmu_window_ms, 5);
             st.worst = Some(state::WorstWindows {
                 generation,
                 window_ms: st.mmu_window_ms,

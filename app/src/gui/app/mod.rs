@@ -23,7 +23,7 @@ use screenshot::ScreenshotPlan;
 pub struct GclabApp {
     /// Everything the views read (public for tests).
     pub state: AppState,
-    worker: Worker,
+    pub(in crate::gui) worker: Worker,
     pub(crate) layout: views::layout::LayoutView,
     pub(in crate::gui) sweep: sweep::SweepState,
     /// The heap-size sweep of the trade-off view.

@@ -82,6 +82,12 @@ impl GclabApp {
                     });
                 });
         }
+        // A knob moved and nothing else was asked (the slider's case): start the run now, so that the simulation
+        // overlaps the drawing of the views instead of waiting for it (#18 item 6). Any other command keeps its
+        // place at the end of the frame, after every panel has drawn.
+        if !self.commands.is_empty() && self.commands.iter().all(|c| matches!(c, Command::Rerun)) {
+            self.apply_commands(&ctx);
+        }
         let mut open = self.state.glossary_open;
         glossary::window(&ctx, &mut open, &mut self.state.glossary_filter);
         self.state.glossary_open = open;

@@ -183,6 +183,20 @@ impl<'a> MmuCurve<'a> {
         }
     }
 
+    /// [`MmuCurve::new`] taking `series`: a curve that owns its steps, to keep beside what it measures and ask
+    /// again (the app's MinMU curve and its worst windows share one).
+    pub fn owned(series: Vec<UtilSeries>) -> MmuCurve<'static> {
+        let start_ns = series.iter().map(|s| s.span().0).min().unwrap_or(0);
+        MmuCurve {
+            series: series
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, s)| Prepared::owned(s).map(|p| (i, p)))
+                .collect(),
+            start_ns,
+        }
+    }
+
     fn window_of(&self, k: usize, w_ns: u64) -> i64 {
         let p = &self.series[k].1;
         (w_ns.min(i64::MAX as u64) as i64).min(p.end() - p.t(0))

@@ -73,6 +73,20 @@ impl<'a> Prepared<'a> {
         Self::build(times, util, None).ok().flatten()
     }
 
+    /// [`Prepared::new`] taking the steps (the prepared series owns them).
+    pub(super) fn owned(s: UtilSeries) -> Option<Prepared<'static>> {
+        let UtilSeries {
+            mut times,
+            mut util,
+        } = s;
+        let n = times.len().min(util.len());
+        times.truncate(n);
+        util.truncate(n);
+        Prepared::build(Col::Vec(times), Col::Vec(util), None)
+            .ok()
+            .flatten()
+    }
+
     /// Prepares the steps `times`/`util` (None when fewer than two, no duration, unsorted or too late). With
     /// `spill = Some(fine_bands)` the derived per-step arrays go to temporary files and the fine bands are at most
     /// `fine_bands` (the result is the same, only the pruning coarser); otherwise all is in memory.
