@@ -28,6 +28,7 @@ use gclab_core::io::AtomicFile;
 use gclab_core::trace::reader::CountingRead;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, Run, Scenario, simulate};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::command::PerfettoArgs;
@@ -69,34 +70,54 @@ impl Out {
             .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
     }
 
-    fn ev(&mut self, v: &Value) -> Result<(), CliError> {
+    /// Writes one event; serialised straight into the file (a `Value` per pause costs more than the rest of
+    /// the export: its maps and strings are allocated and freed per event).
+    fn ev<V: Serialize + ?Sized>(&mut self, v: &V) -> Result<(), CliError> {
         let sep = if self.first { "" } else { ",\n" };
         self.first = false;
         self.events += 1;
-        let text = serde_json::to_string(v).map_err(|e| CliError::other(e.to_string()))?;
-        self.raw(&format!("{sep}{text}"))
+        self.raw(sep)?;
+        serde_json::to_writer(&mut self.w, v)
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
     }
 
     fn thread(&mut self, tid: u64, name: &str) -> Result<(), CliError> {
         self.ev(&json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}}))
     }
 
-    fn slice(
+    fn slice<A: Serialize + ?Sized>(
         &mut self,
         tid: u64,
         name: &str,
         ts_us: f64,
         dur_us: f64,
-        args: &Value,
+        args: &A,
     ) -> Result<(), CliError> {
-        self.ev(
-            &json!({"name": name, "cat": "gc", "ph": "X", "pid": PID, "tid": tid, "ts": ts_us,
-            "dur": dur_us.max(0.0), "args": args}),
-        )
+        self.ev(&SliceEvent {
+            args,
+            cat: "gc",
+            dur: dur_us.max(0.0),
+            name,
+            ph: "X",
+            pid: PID,
+            tid,
+            ts: ts_us,
+        })
     }
 
-    fn counter(&mut self, name: &str, ts_us: f64, args: &Value) -> Result<(), CliError> {
-        self.ev(&json!({"name": name, "ph": "C", "pid": PID, "ts": ts_us, "args": args}))
+    fn counter<A: Serialize + ?Sized>(
+        &mut self,
+        name: &str,
+        ts_us: f64,
+        args: &A,
+    ) -> Result<(), CliError> {
+        self.ev(&CounterEvent {
+            args,
+            name,
+            ph: "C",
+            pid: PID,
+            ts: ts_us,
+        })
     }
 
     fn finish(mut self, process: &str, other: &Value) -> Result<u64, CliError> {
@@ -113,6 +134,49 @@ impl Out {
             .map_err(|e| CliError::other(format!("{path}: cannot write: {e}")))?;
         Ok(self.events)
     }
+}
+
+/// A complete slice (`ph: "X"`). Fields in the order of their names, as `serde_json`'s map (a `BTreeMap`)
+/// writes an event built with `json!`: the output is byte for byte what it was.
+#[derive(Serialize)]
+struct SliceEvent<'a, A: ?Sized> {
+    args: &'a A,
+    cat: &'static str,
+    dur: f64,
+    name: &'a str,
+    ph: &'static str,
+    pid: u64,
+    tid: u64,
+    ts: f64,
+}
+
+/// A counter (`ph: "C"`), fields in name order as [`SliceEvent`]'s.
+#[derive(Serialize)]
+struct CounterEvent<'a, A: ?Sized> {
+    args: &'a A,
+    name: &'a str,
+    ph: &'static str,
+    pid: u64,
+    ts: f64,
+}
+
+/// A logged pause's arguments, in name order.
+#[derive(Serialize)]
+struct PauseArgs<'a> {
+    cause: Option<&'a str>,
+    gc_id: Option<u64>,
+    heap_after_bytes: Option<u64>,
+    heap_before_bytes: Option<u64>,
+    heap_total_bytes: Option<u64>,
+    line: usize,
+}
+
+/// A heap counter's arguments, in name order (no committed size when the log gives none).
+#[derive(Serialize)]
+struct HeapArgs {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    committed_bytes: Option<u64>,
+    used_bytes: u64,
 }
 
 /// Thins `points` (time-ordered) to at most `MAX_COUNTER_POINTS`, keeping each stretch's highest value (by
@@ -379,9 +443,14 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
                     &x.kind,
                     us(x.start_ns),
                     us(x.end_ns - x.start_ns.min(x.end_ns)),
-                    &json!({"cause": x.cause, "gc_id": x.gc_id, "heap_before_bytes": x.heap_before_bytes,
-                        "heap_after_bytes": x.heap_after_bytes, "heap_total_bytes": x.heap_total_bytes,
-                        "line": x.line}),
+                    &PauseArgs {
+                        cause: x.cause.as_deref(),
+                        gc_id: x.gc_id,
+                        heap_after_bytes: x.heap_after_bytes,
+                        heap_before_bytes: x.heap_before_bytes,
+                        heap_total_bytes: x.heap_total_bytes,
+                        line: x.line,
+                    },
                 )?;
                 if let Some(b) = x.heap_before_bytes {
                     heap.push((x.start_ns, b, x.heap_total_bytes));
@@ -394,9 +463,9 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
                 return Err(broken(e));
             }
             for (t, used, total) in heap.finish() {
-                let args = match total {
-                    Some(c) => json!({"used_bytes": used, "committed_bytes": c}),
-                    None => json!({"used_bytes": used}),
+                let args = HeapArgs {
+                    committed_bytes: total,
+                    used_bytes: used,
                 };
                 o.counter("heap", us(t), &args)?;
             }
