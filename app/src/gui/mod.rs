@@ -42,6 +42,8 @@ mod kittest_layout_tests;
 mod kittest_lesson_tests;
 #[cfg(test)]
 mod kittest_tests;
+#[cfg(test)]
+mod kittest_ticks_tests;
 pub mod lesson;
 pub mod log;
 mod marks;

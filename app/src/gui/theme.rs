@@ -20,6 +20,8 @@ pub enum Theme {
 pub struct Palette {
     /// Live (reachable) heap bytes.
     pub live: Color32,
+    /// The permanent space (kvm-soc: class data written at start-up, never collected) — reachable, a paler live.
+    pub permanent: Color32,
     /// Dead bytes not yet collected.
     pub dead: Color32,
     /// Free memory in a powered (active) bank.
@@ -152,6 +154,7 @@ impl Palette {
 
 const LIGHT: Palette = Palette {
     live: rgb(0x1f, 0x6f, 0xc5),
+    permanent: rgb(0x8c, 0xb4, 0xe2),
     dead: rgb(0xe8, 0x7d, 0x1e),
     free_active: rgb(0xf4, 0xf4, 0xee),
     free_gated: rgb(0x9a, 0x9a, 0xa6),
@@ -192,6 +195,7 @@ const LIGHT: Palette = Palette {
 
 const DARK: Palette = Palette {
     live: rgb(0x4a, 0x9c, 0xf0),
+    permanent: rgb(0x2a, 0x4c, 0x78),
     dead: rgb(0xf0, 0x90, 0x30),
     free_active: rgb(0x55, 0x5a, 0x64),
     free_gated: rgb(0x16, 0x16, 0x1a),

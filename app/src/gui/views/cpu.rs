@@ -90,14 +90,16 @@ const LANES_EXPLAIN: &str = "One lane per core: colour from low (light) to high 
      is offline (hotplug); the thin strip under each lane is dark where that core ran GC work. The governor raises \
      the frequency when work arrives; hotplug brings cores online.";
 
-/// The lanes plot in `height` points, `width` wide (or a note when the platform has no CPU model).
+/// The lanes plot in `height` points, `width` wide (or a note when the platform has no CPU model). In the
+/// overview (`overview`) the legend is a menu and a pinned baseline's lanes are left to the CPU tab: two sets of
+/// four lanes under two heap maps left each core a few pixels at 1500×940 (#19).
 pub fn lanes(
     ui: &mut egui::Ui,
     st: &AppState,
     pal: &Palette,
     cmds: &mut Vec<Command>,
     [width, height]: [f32; 2],
-    time_axis: bool,
+    (time_axis, overview): (bool, bool),
 ) {
     let Some(v) = &st.current else { return };
     let start_y = ui.cursor().min.y;
@@ -133,11 +135,16 @@ pub fn lanes(
         ),
     ];
     // Short (the CPU view at 1280×720 and 200 %): the five-chip legend is a menu so the lanes keep their height.
-    super::heading_and_legend(ui, (LANES_TITLE, LANES_EXPLAIN), height < 200.0, |ui| {
-        legend_row(ui, &items);
-    });
+    super::heading_and_legend(
+        ui,
+        (LANES_TITLE, LANES_EXPLAIN),
+        overview || height < 200.0,
+        |ui| {
+            legend_row(ui, &items);
+        },
+    );
     let avail = super::plot_height(ui, start_y, height);
-    match st.baseline_run().filter(|b| b.cpu.is_some()) {
+    match st.baseline_run().filter(|b| b.cpu.is_some() && !overview) {
         Some(b) => {
             let each = (avail - 40.0) / 2.0;
             ui.label(egui::RichText::new(format!("current: {}", v.label)).small());
@@ -148,6 +155,18 @@ pub fn lanes(
                     .color(pal.baseline),
             );
             lanes_plot(ui, st, pal, cmds, (b, true), [width, each], time_axis);
+        }
+        None if overview && st.baseline_run().is_some_and(|b| b.cpu.is_some()) => {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new("current run's cores (the baseline's: CPU cores tab)")
+                        .small()
+                        .weak(),
+                )
+                .truncate(),
+            );
+            let avail = super::plot_height(ui, start_y, height);
+            lanes_plot(ui, st, pal, cmds, (v, false), [width, avail], time_axis);
         }
         None => lanes_plot(ui, st, pal, cmds, (v, false), [width, avail], time_axis),
     }
@@ -269,7 +288,7 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
         (false, false) => 0.4,
     };
     // Short, the lanes leave the time axis to the power plot under them: one axis, more height for both.
-    lanes(ui, st, pal, cmds, [w, h * lanes_share], !short);
+    lanes(ui, st, pal, cmds, [w, h * lanes_share], (!short, false));
     let Some(v) = &st.current else { return };
     let Some(cpu) = &v.cpu else { return };
     let power = |c: &CpuTimeline| -> Vec<[f64; 2]> {
@@ -367,9 +386,12 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, cmds: &mut Vec<Comman
     let short = freq_h < ui.text_style_height(&egui::TextStyle::Body) * 8.0;
     Plot::new("time-at-freq")
         .height(freq_h)
-        .y_axis_label(if short { "%" } else { "% of core time" })
         .y_grid_spacer(super::ticks::y())
-        .y_axis_formatter(super::ticks::label)
+        .custom_y_axes(vec![super::ticks::y_axis(14.0).label(if short {
+            "%"
+        } else {
+            "% of core time"
+        })])
         .x_grid_spacer(super::category_marks(names.len()))
         .custom_x_axes(vec![
             AxisHints::new_x()

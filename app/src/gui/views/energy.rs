@@ -143,7 +143,9 @@ pub fn bars(ui: &mut egui::Ui, st: &AppState, pal: &Palette, height: f32, cmds: 
     let share = f64::from((label_w + 12.0) / ui.available_width().max(1.0)).clamp(0.2, 0.75);
     let resp = Plot::new("energy-bars")
         .height(plot_height(ui, start_y, height))
-        .x_axis_label(unit_name)
+        // Ticks from the plot's width, every label in full (egui_plot's own faded some in at 200 %).
+        .x_grid_spacer(super::ticks::x())
+        .custom_x_axes(vec![super::ticks::x_axis().label(unit_name)])
         .show_y(false)
         .show_axes([true, false])
         .include_x(0.0)

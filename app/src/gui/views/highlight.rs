@@ -39,7 +39,8 @@ pub fn collections_s(st: &AppState) -> Vec<[f64; 2]> {
     }
 }
 
-fn span(m: &Mark, pal: &Palette) -> Span {
+/// The span drawing `m`; `unnamed` leaves its label out.
+fn span(m: &Mark, pal: &Palette, unnamed: bool) -> Span {
     let (axis, range, label, fill, border) = match m {
         Mark::TimeSpan { range_s, label } => (Axis::X, range_s, label, 60, pal.warn),
         Mark::Collection { range_s, label } => (Axis::X, range_s, label, 90, pal.gc),
@@ -51,20 +52,37 @@ fn span(m: &Mark, pal: &Palette) -> Span {
     } else {
         Palette::faded(border, fill)
     };
-    Span::new(label.clone(), range[0]..=range[1])
-        .axis(axis)
-        .fill(fill)
-        .border(Stroke::new(BORDER, border))
-        .border_style(if matches!(m, Mark::BankRow { .. }) {
-            LineStyle::dashed_loose()
+    Span::new(
+        if unnamed {
+            String::new()
         } else {
-            LineStyle::Solid
-        })
+            label.clone()
+        },
+        range[0]..=range[1],
+    )
+    .axis(axis)
+    .fill(fill)
+    .border(Stroke::new(BORDER, border))
+    .border_style(if matches!(m, Mark::BankRow { .. }) {
+        LineStyle::dashed_loose()
+    } else {
+        LineStyle::Solid
+    })
 }
 
 /// Draws `m` on the plot and records it in this frame's [`drawn`].
 fn draw(p: &mut PlotUi<'_>, m: Mark, pal: &Palette) {
-    p.span(span(&m, pal));
+    // An address band's label runs up the band; one too short for it read a lone "b" on the map: no label
+    // then (the heap at the playhead names the bank beside it).
+    let short = match &m {
+        Mark::AddressBand { range_kib, label } | Mark::BankRow { range_kib, label } => {
+            let pts = (p.transform().dpos_dvalue_y() * (range_kib[1] - range_kib[0])).abs();
+            pts < 10.0 * label.chars().count() as f64 + 12.0
+        }
+        _ => false,
+    };
+    let sp = span(&m, pal, short);
+    p.span(sp);
     let pass = p.ctx().cumulative_pass_nr();
     p.ctx().data_mut(|d| {
         let rec = d.get_temp_mut_or_default::<(u64, Vec<Mark>)>(drawn_id());

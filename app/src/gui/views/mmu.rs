@@ -135,21 +135,33 @@ pub fn plot(
             "this variant on the same scenario",
         ));
     }
-    // Short (the overview at 1280×720 and 150 %): the legend folds away so the curve keeps its height (#19 item 5).
-    if height < 220.0 {
+    // Short (the overview at 1280×720 and 150 %), or a legend of many rows (a baseline beside android's variants
+    // toggle left the overview's curve 40 points at 1500×940): the legend folds away and the note keeps one line
+    // (all of it on hover), so the curve keeps at least half the height (#19 item 5).
+    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let legend_h = super::legend_rows(ui, &items, ui.available_width()) as f32 * row;
+    let note = st
+        .current
+        .as_ref()
+        .filter(|_| run)
+        .and_then(|v| format::mmu_note(&v.run.summary));
+    let note_h = if note.is_some() { 3.0 * row } else { 0.0 };
+    let used = ui.cursor().min.y - start_y;
+    let fold = height < 220.0 || used + legend_h + note_h > height * 0.5;
+    if fold {
         egui::CollapsingHeader::new("legend")
             .id_salt("mmu-legend")
             .show(ui, |ui| legend_row(ui, &items));
     } else {
         legend_row(ui, &items);
     }
-    if let Some(note) = st
-        .current
-        .as_ref()
-        .filter(|_| run)
-        .and_then(|v| format::mmu_note(&v.run.summary))
-    {
-        ui.add(egui::Label::new(egui::RichText::new(note).weak()).wrap());
+    if let Some(note) = note {
+        let label = egui::Label::new(egui::RichText::new(note).weak());
+        if fold {
+            ui.add(label.truncate());
+        } else {
+            ui.add(label.wrap());
+        }
     }
     let sel = st.mmu_window_ms.max(1e-6).log10();
     let right_x = right_edge(
@@ -166,13 +178,12 @@ pub fn plot(
             AxisHints::new_x()
                 .label("window (log scale)")
                 .formatter(|m, _| log_ms_tick(m.value))
-                .label_spacing(28.0..=36.0),
+                .label_spacing(28.0..=28.1),
         ])
-        .y_axis_label("MinMU")
         .x_grid_spacer(decade_marks)
         // 0, 0.5, 1 on a short plot, not only 0 and 1 (ticks from the plot's height, #19 item 5).
         .y_grid_spacer(super::ticks::y())
-        .y_axis_formatter(super::ticks::label)
+        .custom_y_axes(vec![super::ticks::y_axis(14.0).label("MinMU")])
         .include_y(0.0)
         .include_y(1.0)
         .include_x(right_x)

@@ -39,17 +39,15 @@ pub fn time_plot(ui: &egui::Ui, id: &str) -> Plot<'static> {
     Plot::new(id)
         .link_axis(time_link(), [true, false])
         .link_cursor(time_link(), [true, false])
-        .x_axis_label("time [s]")
+        .custom_x_axes(vec![ticks::x_axis().label("time [s]")])
+        .custom_y_axes(vec![ticks::y_axis(time_y_width(ui))])
         .allow_scroll([true, false])
-        .y_axis_min_width(time_y_width(ui))
         // No margin in time: every time plot spans exactly the run, as the heap map does, so stacked plots show
         // the same range at the same x (egui_plot's 5 % margin put the occupancy's 0 s right of the map's).
         .set_margin_fraction(egui::vec2(0.0, 0.05))
         // Ticks spaced from the plot's size in points: a short occupancy or power plot still labels 0, 2, 4.
         .x_grid_spacer(ticks::x())
-        .x_axis_formatter(ticks::label)
         .y_grid_spacer(ticks::y())
-        .y_axis_formatter(ticks::label)
 }
 
 /// The y-axis width of a time plot: five digits of tick label and the axis title beside them, in this ui's font.
@@ -287,6 +285,30 @@ pub fn legend_row(ui: &mut egui::Ui, items: &[(egui::Color32, &str, &str)]) {
             ui.add_space(8.0);
         }
     });
+}
+
+/// How many rows [`legend_row`] takes for `items` in `width` points (the same chip, gap and spacing), so a view
+/// can fold a legend that would leave its plot too short before drawing it.
+pub fn legend_rows(ui: &egui::Ui, items: &[(egui::Color32, &str, &str)], width: f32) -> usize {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let (mut rows, mut x) = (1, 0.0f32);
+    for (_, name, _) in items {
+        let w = ui
+            .painter()
+            .layout_no_wrap((*name).to_string(), font.clone(), egui::Color32::WHITE)
+            .size()
+            .x
+            + 14.0
+            + 4.0
+            + 8.0
+            + 4.0;
+        if x > 0.0 && x + w > width {
+            rows += 1;
+            x = 0.0;
+        }
+        x += w;
+    }
+    rows
 }
 
 /// A framed note saying what the source on screen cannot show in this view, and why.

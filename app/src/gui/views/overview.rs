@@ -53,7 +53,7 @@ pub fn of_run(
         let w = super::layout::map_plot_width(ui.available_width());
         if has_cpu {
             super::occupancy::ui(ui, st, pal, cmds, [w, rest * 0.42]);
-            super::cpu::lanes(ui, st, pal, cmds, [w, ui.available_height()], true);
+            super::cpu::lanes(ui, st, pal, cmds, [w, ui.available_height()], (true, true));
         } else {
             super::occupancy::ui(ui, st, pal, cmds, [w, rest]);
         }

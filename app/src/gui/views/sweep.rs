@@ -73,7 +73,6 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
     let resp = Plot::new("sweep")
         .height(h)
         // A label longer than a short plot runs up into the heading (1280×720 at 200 %): the unit only there.
-        .y_axis_label(if h < 170.0 { "mJ" } else { "heap energy [mJ]" })
         .custom_x_axes(vec![
             AxisHints::new_x()
                 .label("k (allocations between collections, log scale)")
@@ -84,11 +83,15 @@ pub fn ui(ui: &mut egui::Ui, sweep: &SweepState, pal: &Palette) {
                         String::new()
                     }
                 })
-                .label_spacing(28.0..=36.0),
+                .label_spacing(28.0..=28.1),
         ])
         .x_grid_spacer(decade_marks)
         .y_grid_spacer(super::ticks::y())
-        .y_axis_formatter(super::ticks::label)
+        .custom_y_axes(vec![super::ticks::y_axis(14.0).label(if h < 170.0 {
+            "mJ"
+        } else {
+            "heap energy [mJ]"
+        })])
         .include_y(0.0)
         .show(ui, |p| {
             marked_line(
@@ -166,11 +169,10 @@ fn android(ui: &mut egui::Ui, r: &SweepResult, pal: &Palette, sweep: &SweepState
                     .custom_x_axes(vec![
                         AxisHints::new_x()
                             .label("targetUtil")
-                            .label_spacing(24.0..=32.0),
+                            .label_spacing(24.0..=24.1),
                     ])
-                    .y_axis_label(title)
                     .y_grid_spacer(super::ticks::y())
-                    .y_axis_formatter(super::ticks::label)
+                    .custom_y_axes(vec![super::ticks::y_axis(14.0).label(title)])
                     .show(ui, |p| {
                         for (kind, pts) in &r.variants {
                             let line: Vec<[f64; 2]> = pts

@@ -263,7 +263,8 @@ pub fn ui(
                 AxisHints::new_y()
                     .label(y_label.to_string())
                     .min_thickness(y_w)
-                    .formatter(super::ticks::label),
+                    .formatter(super::ticks::label)
+                    .label_spacing(super::ticks::Y_MIN_GAP - 1.0..=super::ticks::Y_MIN_GAP),
             ])
             .custom_x_axes(vec![if mode == SweepMode::TargetUtil {
                 AxisHints::new_x()

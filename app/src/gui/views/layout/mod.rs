@@ -8,7 +8,7 @@
 //! Hover tells what is at the pointer: object, bank, power state.
 
 use egui::{Rect, TextureHandle, TextureOptions};
-use egui_plot::{HLine, PlotImage, PlotPoint, VLine};
+use egui_plot::{HLine, PlotImage, PlotPoint, Polygon, VLine};
 
 pub mod now;
 pub mod trace;
@@ -75,18 +75,25 @@ impl LayoutView {
             return;
         };
         let start_y = ui.cursor().min.y;
+        let items = legend_items(pal, now::permanent_space(&cur.run).is_some());
         // A small map (the overview at 1280×720 and 150 %) keeps its height: the nine-chip legend is a menu.
         super::heading_and_legend(
             ui,
             (
                 "Heap layout over time",
                 "Each pixel column is the heap at one instant: blue live objects, orange dead objects not yet \
-                 collected, pale free memory in powered banks, grey free memory in supply-gated banks. Red ticks \
-                 on top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll \
+                 collected, pale free memory in powered banks, grey free memory in supply-gated banks, pale blue at the top \
+                 KVM's permanent space (class data, never collected). Red ticks on top: collections. Scroll to zoom the time axis (Ctrl+scroll: both axes), drag or Shift+scroll \
                  to pan, double-click to reset, click to move the playhead.",
             ),
-            height < 300.0,
-            |ui| legend(ui, pal),
+            height < 300.0 || {
+                // A legend of many rows (four at 1280×720 and 150 %) takes the map's height: a menu then.
+                let row =
+                    ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+                let rows = super::legend_rows(ui, &items, ui.available_width());
+                rows > 3 || rows as f32 * row > height * 0.2
+            },
+            |ui| legend_row(ui, &items),
         );
         if cur.run.layout.objects.is_empty() {
             let note = egui::Label::new(
@@ -182,6 +189,15 @@ impl LayoutView {
                 "KiB"
             } else {
                 "address [KiB]"
+            })
+            // The map has no margin: its lowest address label sat on the frame's foot, over the time axis's
+            // first label (the tick kittest). The corner reads the time; the addresses start one step up.
+            .y_axis_formatter(|m, r| {
+                if (m.value - r.start()).abs() <= 1e-9 * (r.end() - r.start()).abs() {
+                    String::new()
+                } else {
+                    super::ticks::label(m, r)
+                }
             })
             .include_x(0.0)
             .include_x(t_max)
@@ -293,6 +309,20 @@ impl LayoutView {
                     );
                 }
                 p.hline(heap_top(heap_kib, pal));
+                // KVM's permanent space (class data, never collected) over the raster's "free" there: it is
+                // why its bank stays powered all run (#19).
+                if let Some([p0, p1]) = now::permanent_space(run) {
+                    let (a, b) = (p0 as f64 / 1024.0, p1 as f64 / 1024.0);
+                    p.polygon(
+                        Polygon::new(
+                            "permanent space",
+                            vec![[0.0, a], [v.duration_s, a], [v.duration_s, b], [0.0, b]],
+                        )
+                        .fill_color(pal.permanent)
+                        .stroke(egui::Stroke::NONE)
+                        .allow_hover(false),
+                    );
+                }
                 super::highlight::heap(p, st, pal, bank_kib, run.geometry.banks);
                 p.vline(playhead(st, pal));
                 if let Some(w) = &st.worst
@@ -372,54 +402,65 @@ pub fn image_extent(x: [f64; 2], y: [f64; 2], tx: [f64; 2], ay: [f64; 2]) -> Opt
     (t1 > t0 && a1 > a0).then_some([t0, t1, a0, a1])
 }
 
-/// The legend row under the heading.
-fn legend(ui: &mut egui::Ui, pal: &Palette) {
-    legend_row(
-        ui,
-        &[
-            (pal.live, "live", "reachable objects"),
-            (
-                pal.dead,
-                "dead, not yet collected",
-                "unreachable objects the next collection reclaims",
-            ),
-            (
-                pal.free_active,
-                "free, bank active",
-                "free memory in a powered bank: full leakage",
-            ),
-            (
-                pal.free_gated,
-                "free, bank gated",
-                "a bank cut from its supply: 5 % leakage, nothing stored",
-            ),
-            (
-                pal.free_waking,
-                "bank waking",
-                "a gated bank being resynchronised before use (a stall)",
-            ),
-            (
-                pal.gc,
-                "collection",
-                "a garbage collection: the program stops while it runs",
-            ),
-            (
-                pal.playhead,
-                "playhead",
-                "the instant shown beside the map and marked in every view",
-            ),
-            (
-                pal.bank_active,
-                "bank powered (lane)",
-                "the narrow lane beside the heap at the playhead, and the map's bank lines: a powered bank",
-            ),
-            (
-                pal.bank_gated,
-                "bank gated (lane)",
-                "the lane and bank lines of a bank cut from its supply",
-            ),
-        ],
-    );
+/// The legend under the heading: colour, name, hover text.
+fn legend_items(
+    pal: &Palette,
+    permanent: bool,
+) -> Vec<(egui::Color32, &'static str, &'static str)> {
+    let items = [
+        (pal.live, "live", "reachable objects"),
+        (
+            pal.dead,
+            "dead, not yet collected",
+            "unreachable objects the next collection reclaims",
+        ),
+        (
+            pal.permanent,
+            "permanent space",
+            "KVM's permanent space at the top of the heap: class data written at start-up and never \
+                 collected, so its bank is powered all run",
+        ),
+        (
+            pal.free_active,
+            "free, bank active",
+            "free memory in a powered bank: full leakage",
+        ),
+        (
+            pal.free_gated,
+            "free, bank gated",
+            "a bank cut from its supply: 5 % leakage, nothing stored",
+        ),
+        (
+            pal.free_waking,
+            "bank waking",
+            "a gated bank being resynchronised before use (a stall)",
+        ),
+        (
+            pal.gc,
+            "collection",
+            "a garbage collection: the program stops while it runs",
+        ),
+        (
+            pal.playhead,
+            "playhead",
+            "the instant shown beside the map and marked in every view",
+        ),
+        (
+            pal.bank_active,
+            "bank powered (lane)",
+            "the narrow lane beside the heap at the playhead, and the map's bank lines: a powered bank",
+        ),
+        (
+            pal.bank_gated,
+            "bank gated (lane)",
+            "the lane and bank lines of a bank cut from its supply",
+        ),
+    ];
+    // Only a heap with a permanent space (kvm-soc) lists it.
+    items
+        .into_iter()
+        .filter(|i| permanent || i.1 != "permanent space")
+        .collect()
 }
 
 /// The heap-layout view for a GC log: no map (a log has no addresses), its pauses and occupancy on one time axis.

@@ -10,14 +10,46 @@ use gclab_core::{Run, SimTime};
 use crate::gui::format;
 use crate::gui::theme::Palette;
 
-fn state_name(s: Option<BankState>) -> &'static str {
+fn state_name(s: Option<BankState>, unused: bool) -> &'static str {
     match s {
         Some(BankState::Active) => "active",
+        Some(BankState::Gated) if unused => {
+            "gated since the start: no object has landed in it yet (5 % leakage)"
+        }
         Some(BankState::Gated) => "gated (5 % leakage, contents lost)",
         Some(BankState::Waking) => "waking (resynchronising)",
         None => "unknown",
     }
 }
+
+/// Whether `bank` is at `t` still in the gated state it started the run in: with `heap.initial_bank_state =
+/// gated` (the default; JVM'02 §4.3 "a new bank is activated") a bank stays supply-gated until the first object
+/// lands in it, so at the start every bank but the permanent space's reads gated — not used yet, not emptied by
+/// a collection.
+pub fn never_used(run: &Run, bank: u32, t: SimTime) -> bool {
+    let from = run.banks.partition_point(|b| b.bank < bank);
+    run.banks[from..]
+        .iter()
+        .take_while(|b| b.bank == bank)
+        .find(|b| b.end > b.start || b.end == run.duration)
+        .is_some_and(|b| {
+            b.state == BankState::Gated
+                && b.start == SimTime(0)
+                && (t < b.end || b.end == run.duration)
+        })
+}
+
+/// The permanent space `[start, end)` of a run's heap, when it has one: KVM writes its class data and other
+/// permanent objects at the top of the heap at start-up and never collects them (JVM'02 §3.1), so the bank(s)
+/// holding them are powered all run long. `[bytes]`
+pub fn permanent_space(run: &Run) -> Option<[u64; 2]> {
+    let g = run.geometry;
+    (g.permanent_start < g.heap_bytes).then_some([g.permanent_start, g.heap_bytes])
+}
+
+/// Hover text of the permanent space.
+const PERMANENT: &str = "permanent space: class data written at start-up, never collected — \
+     its bank stays powered all run";
 
 /// What is at time `t` (s), address `addr` (bytes): object or free chunk, bank and its power state.
 pub fn describe(run: &Run, t: f64, addr: f64) -> String {
@@ -56,8 +88,13 @@ pub fn describe(run: &Run, t: f64, addr: f64) -> String {
         bank,
         format::bytes(u64::from(bank) * g.bank_bytes),
         format::bytes(u64::from(bank + 1) * g.bank_bytes),
-        state_name(state)
+        state_name(state, never_used(run, bank, time))
     );
+    if let Some([p0, _]) = permanent_space(run)
+        && a >= p0
+    {
+        return s + PERMANENT;
+    }
     let objs = run.layout.at(time);
     let i = objs.partition_point(|o| o.addr + o.size <= a);
     match objs.get(i).filter(|o| o.addr <= a) {
@@ -137,13 +174,27 @@ pub fn now_column(
             Pos2::new(bar.max.x, y_of(lo)),
         );
         painter.rect_filled(r, 0.0, pal.free(st));
+        // The permanent space's part of this bank: data, not free memory.
+        if let Some([p0, p1]) =
+            permanent_space(run).filter(|p| (p[0] as f64) < hi && (p[1] as f64) > lo)
+        {
+            let pr = Rect::from_min_max(
+                Pos2::new(bar.min.x, y_of((p1 as f64).min(hi))),
+                Pos2::new(bar.max.x, y_of((p0 as f64).max(lo))),
+            );
+            painter.rect_filled(pr, 0.0, pal.permanent);
+        }
         let lane = Rect::from_min_max(
             Pos2::new(bar.max.x + 2.0, r.min.y),
             Pos2::new(bar.max.x + 8.0, r.max.y),
         );
         painter.rect_filled(lane.shrink2(egui::vec2(0.0, 1.0)), 0.0, pal.bank(st));
+        let perm = permanent_space(run).filter(|p| p[0] < (u64::from(b) + 1) * g.bank_bytes);
         let name = match st {
+            Some(BankState::Active) if perm.is_some() => "active, perm.",
             Some(BankState::Active) => "active",
+            // Not emptied by a collection: never used yet (the run starts with its banks gated).
+            Some(BankState::Gated) if never_used(run, b, time) => "gated, unused",
             Some(BankState::Gated) => "gated",
             Some(BankState::Waking) => "waking",
             None => "—",
