@@ -73,7 +73,7 @@ pub use run::record::{
     write_recorded,
 };
 pub use run::recorded::{RecordedLayout, RecordedSink, RecordedWalk};
-pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary};
+pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary, util_series};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};
 pub use units::SimTime;
 pub use workload::WorkloadTapes;

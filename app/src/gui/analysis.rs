@@ -287,7 +287,7 @@ fn decimate(n: usize, buckets: usize, mut at: impl FnMut(usize) -> (f64, f64, f6
 /// The utilisation step functions of `run`'s mutators (one per mutator index).
 pub fn util_series(run: &Run) -> Vec<UtilSeries> {
     let n = run.pauses.iter().map(|p| p.mutator + 1).max().unwrap_or(1);
-    gclab_core::run::util_series(&run.pauses, n, run.duration.0)
+    gclab_core::util_series(&run.pauses, n, run.duration.0)
 }
 
 /// A prepared MMU kept with a view for later queries. Behind a lock: a prepared series may read a spilled file
