@@ -50,7 +50,10 @@ fn a_pause_ending_at_dispatch_contains_the_pause_ending_at_wakeup() {
         assert_eq!(wake.gc_events, disp.gc_events, "{kind}");
         // Every wake-up pause lies inside the same mutator's dispatch pauses.
         for p in &wake.pauses {
-            assert!(covered(&disp, p), "{kind}: {p:?} is not inside a dispatch pause");
+            assert!(
+                covered(&disp, p),
+                "{kind}: {p:?} is not inside a dispatch pause"
+            );
         }
         // The runnable-but-waiting time after a pause is real on a loaded machine: it adds up.
         assert!(pause_ns(&disp) > pause_ns(&wake), "{kind}");
@@ -170,7 +173,10 @@ fn one_mutators_pauses_never_overlap() {
         let r = run(preset, sets);
         let mut by_mutator: std::collections::BTreeMap<_, Vec<_>> = Default::default();
         for p in &r.pauses {
-            by_mutator.entry(p.mutator).or_default().push((p.start, p.end));
+            by_mutator
+                .entry(p.mutator)
+                .or_default()
+                .push((p.start, p.end));
         }
         for (m, mut ps) in by_mutator {
             ps.sort();

@@ -513,7 +513,10 @@ mod tests {
         let mean = LifetimeCdf::from_table1_run(pct, live, alloc, LiveReading::Mean);
         let peak = LifetimeCdf::from_table1_run(pct, live, alloc, LiveReading::Peak);
         let end = peak.end_live(alloc) + peak.initial_live();
-        assert!((end / live - 1.0).abs() < 0.01, "peak reading ends at {end}");
+        assert!(
+            (end / live - 1.0).abs() < 0.01,
+            "peak reading ends at {end}"
+        );
         assert!(
             peak.run_mean_live(alloc) < 0.8 * live,
             "its mean is below Live: {}",
