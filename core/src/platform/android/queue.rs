@@ -14,6 +14,19 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// What a mutator does when it is woken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Resume {
+    /// Compute and allocate the next cohort.
+    Next,
+    /// Retry the pending allocation.
+    Alloc,
+    /// Go on with the explicit GCs of an iteration end.
+    Explicit,
+    /// Leave the iteration barrier.
+    AfterBarrier,
+}
+
 /// An event of the engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Ev {
@@ -28,7 +41,7 @@ pub(super) enum Ev {
     /// The scheduler tick (every 1/HZ): periodic and idle load balancing under `android.sched.per_core_rq`.
     Tick,
     /// A blocked mutator is woken (deferred to its own event so that no thread's logic runs inside another's).
-    Resume { t: usize, r: super::state::Resume },
+    Resume { t: usize, r: Resume },
     /// The heap lock was handed to a waiting thread.
     LockGranted { t: usize },
 }

@@ -11,7 +11,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use super::config::AndroidConfig;
 use super::layout::AndroidLayout;
-pub(super) use super::queue::{Ev, EventQueue};
+pub(super) use super::queue::{Ev, EventQueue, Resume};
 use crate::collector::Trigger;
 use crate::cpu::{Cpu, CpuTag, Work};
 use crate::rng::SimRng;
@@ -336,19 +336,6 @@ pub(super) struct Sim<'a> {
     pub(super) trim_work: Option<Work>,
     /// The daemon holds the heap lock for a trim.
     pub(super) trim_holds_lock: bool,
-}
-
-/// What a mutator does when it is woken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Resume {
-    /// Compute and allocate the next cohort.
-    Next,
-    /// Retry the pending allocation.
-    Alloc,
-    /// Go on with the explicit GCs of an iteration end.
-    Explicit,
-    /// Leave the iteration barrier.
-    AfterBarrier,
 }
 
 /// Where a collection is.
