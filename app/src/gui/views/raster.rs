@@ -532,8 +532,8 @@ mod tests {
             }
         }
         // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
-        // drawn fails here. The android/quadrant rows were re-measured with that raster when the calibrated android
-        // presets (issue #16) changed the run itself; the kvm rows are unchanged since commit 0ce5468.
+        // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
+        // presets (issue #16) changed the run itself (last: the LHS 24 point, session 16); the kvm rows are unchanged since commit 0ce5468.
         let want: [u64; 24] = [
             0x5f59c24e164b6aec,
             0x6be668d043642601,
@@ -551,14 +551,14 @@ mod tests {
             0x90f55239725bc2a2,
             0x46b4602f600bbfdf,
             0x5177784cb253225,
-            0xf978ef2927748b2c,
-            0x31a61948b282b1fc,
-            0x1aec218e37f9c8ab,
-            0x4f3c24e2224fb321,
-            0x2242548995a75528,
-            0xe27efac4c4cc465a,
-            0x4d5f56586afe3b92,
-            0x77e4844bffdc4a4f,
+            0x1ffb791eeed16c2,
+            0x7d8f7fb545d13267,
+            0x7c7a6ee882ec1bf4,
+            0xb179385ccdfe8925,
+            0x47987180fbc03900,
+            0x4baa3d5c152de7bf,
+            0xd3aee466aa9819e4,
+            0xb258b0a7ddaeb725,
         ];
         assert_eq!(got, want, "{got:#x?}");
     }

@@ -77,8 +77,19 @@ pub fn spaced(gap: f32, min_gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
         // (a 47-point pause plot at 150 % read only "0").
         let extent_points = (hi - lo) / units_per_point;
         let gap = f64::from(gap).min((extent_points / 3.0).max(f64::from(min_gap)));
-        let major = nice_step(units_per_point * gap);
-        // Minor lines: a fifth of a 1 or 5 step, a half of a 2 step.
+        let mut major = nice_step(units_per_point * gap);
+        // A 1-2-5 step jumps from 2 to 5: where the 5 leaves a single label ("0" under a 43 s run on a 110-point
+        // axis) and a 2.5 step still keeps labels `min_gap` apart, take it ("0", "25").
+        let labels = |step: f64| (hi / step).floor() - (lo / step).ceil() + 1.0;
+        let quarter = major / 2.0;
+        if labels(major) < 2.0
+            && (major / 10f64.powf(major.log10().floor()) - 5.0).abs() < 1e-6
+            && quarter >= units_per_point * f64::from(min_gap) * (1.0 - 1e-9)
+            && labels(quarter) >= 2.0
+        {
+            major = quarter;
+        }
+        // Minor lines: a fifth of a 1, 2.5 or 5 step, a half of a 2 step.
         let lead = major / 10f64.powf(major.log10().floor());
         let minor = if (lead - 2.0).abs() < 1e-6 {
             major / 2.0
@@ -106,7 +117,12 @@ pub fn spaced(gap: f32, min_gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
 /// A tick label with as many decimals as its step needs (0.5 → "0.5"; egui_plot's default rounds the step's
 /// log10, so a 0.5 step printed "0" and "1" alternately). Use it with [`spaced`].
 pub fn label(mark: GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
-    let decimals = (-mark.step_size.log10().floor()).max(0.0) as usize;
+    let mut decimals = (-mark.step_size.log10().floor()).max(0.0) as usize;
+    // A 2.5 × 10ⁿ step needs one decimal more than its power of ten (0.25 → "0.25", not "0.3").
+    let scaled = mark.step_size * 10f64.powi(decimals as i32);
+    if (scaled - scaled.round()).abs() > 1e-6 * scaled.abs().max(1.0) {
+        decimals += 1;
+    }
     format!("{:.*}", decimals, mark.value)
 }
 
@@ -159,6 +175,28 @@ mod tests {
         assert_eq!(m(4.0, 2.0), "4", "whole steps, no decimals");
         assert_eq!(m(0.04, 0.02), "0.04", "a 0.02 step: two decimals");
         assert_eq!(m(100.0, 50.0), "100", "no decimals");
+    }
+
+    #[test]
+    fn a_narrow_time_axis_takes_a_2_5_step_rather_than_one_label() {
+        // 43.36 s over 110 points (android/quadrant's occupancy at 1280×720, 200 %): 20 s steps would stand 51
+        // points apart, under egui_plot's 60 for x; 50 s steps leave "0" alone; 25 s steps stand 63 points apart.
+        let input = GridInput {
+            bounds: (0.0, 43.36),
+            base_step_size: 43.36 / 110.0 * 8.0,
+        };
+        let marks = spaced(X_GAP, X_MIN_GAP)(input);
+        let major = marks.iter().map(|m| m.step_size).fold(0.0, f64::max);
+        let v: Vec<f64> = marks
+            .iter()
+            .filter(|m| m.step_size == major)
+            .map(|m| m.value)
+            .collect();
+        assert_eq!(v, vec![0.0, 25.0]);
+        let m = |value, step_size| label(GridMark { value, step_size }, &(0.0..=1.0));
+        assert_eq!(m(25.0, 25.0), "25");
+        assert_eq!(m(0.25, 0.25), "0.25", "a 0.25 step keeps both decimals");
+        assert_eq!(m(2.5, 2.5), "2.5");
     }
 
     #[test]
