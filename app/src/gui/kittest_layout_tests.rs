@@ -8,7 +8,7 @@ use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::command::Command;
-use super::kittest_tests::{app, harness_sized, settle, wait_for_lesson, wait_for_run};
+use super::kittest_tests::{H, app, harness_sized, settle, wait_for_lesson, wait_for_run};
 use super::state::ViewKind;
 use super::views::time_plot_frame;
 
@@ -32,6 +32,18 @@ fn same_x_range(ctx: &egui::Context, a: &str, b: &str, case: &str) {
         (ta[0] - tb[0]).abs() < span * 1e-3 && (ta[1] - tb[1]).abs() < span * 1e-3,
         "{case}: {a} shows {ta:?} s, {b} shows {tb:?} s"
     );
+}
+
+/// The default scenario at [`SMALL`] (no wgpu), its run shown and the frames settled.
+fn default_at_small_settled() -> H {
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        SMALL,
+        false,
+    );
+    wait_for_run(&mut h);
+    settle(&mut h);
+    h
 }
 
 #[test]
@@ -113,13 +125,7 @@ fn kittest_the_lesson_title_wraps_and_is_never_cut_at_200_percent() {
 fn kittest_the_top_bar_and_the_status_bar_stay_one_line_at_200_percent() {
     // At 1280×720 and 200 % the top bar took three lines and the status bar two: the views lost a quarter of the
     // height. The file row folds into a File menu, the key list into "keys", the status is cut with "…" on hover.
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        SMALL,
-        false,
-    );
-    wait_for_run(&mut h);
-    settle(&mut h);
+    let mut h = default_at_small_settled();
     let row_h = h
         .ctx
         .fonts_mut(|f| f.row_height(&egui::FontId::proportional(14.0)));
@@ -180,13 +186,7 @@ fn kittest_the_overview_and_the_cpu_view_fit_1280x720_at_200_percent_beside_the_
     // Beside the knob panel the centre is about 330 × 230 points: the two-column overview stacked four headings
     // and plots into it and scrolled (the occupancy and energy below the fold), the CPU view scrolled its power
     // plot and histogram away. Now the overview is one column and the CPU view drops the histogram.
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        SMALL,
-        false,
-    );
-    wait_for_run(&mut h);
-    settle(&mut h);
+    let mut h = default_at_small_settled();
     assert!(
         h.query_by_label("Scenario").is_some(),
         "the knob panel is open"
