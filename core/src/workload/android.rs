@@ -343,15 +343,7 @@ impl LifetimeCdf {
 
     /// Live bytes at the end of a run allocating `alloc_bytes` from an empty heap: `∫₀^A S(x) dx`. `[bytes]`
     pub fn end_live(&self, alloc_bytes: f64) -> f64 {
-        let n = 2000;
-        let h = alloc_bytes / f64::from(n);
-        let f = |x: f64| 1.0 - self.cdf(x);
-        let mut sum = f(0.0) + f(alloc_bytes);
-        for i in 1..n {
-            let w = if i % 2 == 1 { 4.0 } else { 2.0 };
-            sum += w * f(h * f64::from(i));
-        }
-        sum * h / 3.0
+        simpson(alloc_bytes, |x| 1.0 - self.cdf(x))
     }
 
     /// Live data present before the first allocation (never dies, not counted as allocated). `[bytes]`
@@ -362,16 +354,7 @@ impl LifetimeCdf {
     /// Live bytes averaged over a run allocating `alloc_bytes` from an empty heap: `(1/A)·∫₀^A S(x)·(A − x) dx`
     /// with S the survival function (the fraction still alive at age x). `[bytes]`
     pub fn run_mean_live(&self, alloc_bytes: f64) -> f64 {
-        let n = 2000;
-        let h = alloc_bytes / f64::from(n);
-        let f = |x: f64| (1.0 - self.cdf(x)) * (alloc_bytes - x);
-        // Simpson's rule.
-        let mut sum = f(0.0) + f(alloc_bytes);
-        for i in 1..n {
-            let w = if i % 2 == 1 { 4.0 } else { 2.0 };
-            sum += w * f(h * f64::from(i));
-        }
-        sum * h / 3.0 / alloc_bytes
+        simpson(alloc_bytes, |x| (1.0 - self.cdf(x)) * (alloc_bytes - x)) / alloc_bytes
     }
 
     /// The fraction of objects that never die.
@@ -454,6 +437,18 @@ impl LifetimeCdf {
         }
         self.max()
     }
+}
+
+/// `∫₀^a f(x) dx` by Simpson's rule over 2000 intervals.
+fn simpson(a: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let n = 2000;
+    let h = a / f64::from(n);
+    let mut sum = f(0.0) + f(a);
+    for i in 1..n {
+        let w = if i % 2 == 1 { 4.0 } else { 2.0 };
+        sum += w * f(h * f64::from(i));
+    }
+    sum * h / 3.0
 }
 
 #[cfg(test)]
