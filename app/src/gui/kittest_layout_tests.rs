@@ -125,7 +125,7 @@ fn kittest_the_lesson_title_wraps_and_is_never_cut_at_200_percent() {
 fn kittest_the_top_bar_and_the_status_bar_stay_one_line_at_200_percent() {
     // At 1280×720 and 200 % the top bar took three lines and the status bar two: the views lost a quarter of the
     // height. The file row folds into a File menu, the key list into "keys", the status is cut with "…" on hover.
-    let mut h = default_at_small_settled();
+    let h = default_at_small_settled();
     let row_h = h
         .ctx
         .fonts_mut(|f| f.row_height(&egui::FontId::proportional(14.0)));
@@ -186,7 +186,7 @@ fn kittest_the_overview_and_the_cpu_view_fit_1280x720_at_200_percent_beside_the_
     // Beside the knob panel the centre is about 330 × 230 points: the two-column overview stacked four headings
     // and plots into it and scrolled (the occupancy and energy below the fold), the CPU view scrolled its power
     // plot and histogram away. Now the overview is one column and the CPU view drops the histogram.
-    let mut h = default_at_small_settled();
+    let h = default_at_small_settled();
     assert!(
         h.query_by_label("Scenario").is_some(),
         "the knob panel is open"
