@@ -32,6 +32,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::command::PerfettoArgs;
+
+mod json_out;
 use super::{CliError, progress};
 
 /// Most points per counter series.
@@ -103,6 +105,25 @@ impl Out {
             tid,
             ts: ts_us,
         })
+    }
+
+    /// [`Out::slice`] of a logged pause, written field by field (`json_out`): the same bytes as `serde_json`
+    /// writes for a [`SliceEvent`] of [`PauseArgs`], without escaping the constant keys of every pause, which
+    /// was a third of the export of a pause CSV.
+    fn pause_slice(
+        &mut self,
+        tid: u64,
+        name: &str,
+        ts_us: f64,
+        dur_us: f64,
+        args: &PauseArgs<'_>,
+    ) -> Result<(), CliError> {
+        let sep = if self.first { "" } else { ",\n" };
+        self.first = false;
+        self.events += 1;
+        self.raw(sep)?;
+        json_out::pause_slice(&mut self.w, tid, name, ts_us, dur_us, args)
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
     }
 
     fn counter<A: Serialize + ?Sized>(
@@ -438,7 +459,7 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
                         .unwrap_or_else(|| "GC".to_string());
                     o.thread(tid, &name)?;
                 }
-                o.slice(
+                o.pause_slice(
                     tid,
                     &x.kind,
                     us(x.start_ns),

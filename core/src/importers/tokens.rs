@@ -71,3 +71,24 @@ pub(crate) fn size_token_bytes(token: &str) -> Option<u64> {
     let milli = decimal_scaled(num, 3)?;
     u64::try_from((u128::from(milli) << shift) / 1000).ok()
 }
+
+/// `s.trim()`, without the Unicode whitespace search when both ends are printable ASCII (a log's common case).
+#[inline]
+pub(crate) fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    if b.first().is_some_and(u8::is_ascii_graphic) && b.last().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim()
+    }
+}
+
+/// `s.trim_end()`, without the Unicode whitespace search when the last byte is printable ASCII.
+#[inline]
+pub(crate) fn trim_end(s: &str) -> &str {
+    if s.as_bytes().last().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_end()
+    }
+}

@@ -21,9 +21,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes per block: the unit written, read and cached.
-const BLOCK_BYTES: usize = 64 << 10;
+const BLOCK_BYTES: usize = 8 << 10;
 /// Blocks a [`Paged`] keeps (1 MiB): room for the few cursors an MMU query moves through one array at once.
-const CACHE_BLOCKS: usize = 16;
+const CACHE_BLOCKS: usize = 32;
 
 /// A record of fixed size with a little-endian encoding.
 pub trait Record: Copy + Default {

@@ -21,7 +21,7 @@
 
 mod parser;
 
-use super::{Pause, duration_token_ns, size_token_bytes};
+use super::{Pause, duration_token_ns, size_token_bytes, tokens};
 
 pub use parser::{parse, parse_read, parse_read_as};
 
@@ -51,7 +51,7 @@ struct Line<'a> {
 
 /// Splits the leading `[…]` decorators off `line`.
 fn split(line: &str) -> Result<Line<'_>, &'static str> {
-    let mut rest = line.trim_end();
+    let mut rest = tokens::trim_end(line);
     let mut out = Line {
         stamp: None,
         tags: None,
@@ -61,7 +61,7 @@ fn split(line: &str) -> Result<Line<'_>, &'static str> {
     };
     while let Some(r) = rest.strip_prefix('[') {
         let close = memchr::memchr(b']', r.as_bytes()).ok_or("a `[` decorator without its `]`")?;
-        let d = r[..close].trim();
+        let d = tokens::trim(&r[..close]);
         rest = &r[close + 1..];
         out.decorators += 1;
         if let Some(stamp) = stamp(d) {
@@ -75,7 +75,7 @@ fn split(line: &str) -> Result<Line<'_>, &'static str> {
             out.tags = Some(d);
         }
     }
-    out.message = rest.trim();
+    out.message = tokens::trim(rest.strip_prefix(' ').unwrap_or(rest));
     Ok(out)
 }
 
@@ -84,13 +84,13 @@ fn is_level(d: &str) -> bool {
 }
 
 fn is_tags(d: &str) -> bool {
-    !d.is_empty()
-        && d.split(',').all(|t| {
+    let d = d.as_bytes();
+    d.first().is_some_and(u8::is_ascii_lowercase)
+        && d.split(|&b| b == b',').all(|t| {
             !t.is_empty()
-                && t.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                && t.iter()
+                    .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
         })
-        && d.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
 }
 
 /// A time decorator: `0.532s`, `532ms`, `532ns` (uptime; epoch when huge) or an ISO 8601 time.
@@ -274,7 +274,10 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
     if let Some(sp) = safepoint(text) {
         return sp.map(|(name, ns)| (None, Message::Safepoint(name, ns)));
     }
-    let (gc_id, rest) = match text.strip_prefix("GC(").and_then(|r| r.split_once(')')) {
+    let id_and_rest = text
+        .strip_prefix("GC(")
+        .and_then(|r| memchr::memchr(b')', r.as_bytes()).map(|i| (&r[..i], &r[i + 1..])));
+    let (gc_id, rest) = match id_and_rest {
         Some((id, rest)) => (
             Some(id.parse::<u64>().map_err(|_| "`GC(n)` without a number")?),
             rest.trim_start(),

@@ -79,7 +79,7 @@ impl<S: PauseSink> LineParser for Parser<S> {
 
     /// Line `line` (1-based) of the log.
     fn line(&mut self, line: usize, raw: &str) {
-        if raw.trim().is_empty() {
+        if !raw.as_bytes().first().is_some_and(u8::is_ascii_graphic) && raw.trim().is_empty() {
             return;
         }
         let l = match split(raw) {
@@ -91,7 +91,8 @@ impl<S: PauseSink> LineParser for Parser<S> {
         };
         let gc_tagged = l
             .tags
-            .is_some_and(|t| t.split(',').any(|t| t == "gc" || t == "safepoint"));
+            .is_some_and(|t| (t.as_bytes().split(|&b| b == b','))
+                .any(|t| t == b"gc" || t == b"safepoint"));
         if l.decorators > 0 {
             self.decorated_lines += 1;
             if l.tags.is_some() && !gc_tagged {

@@ -18,7 +18,7 @@ mod placed;
 
 use std::sync::LazyLock;
 
-use memchr::memmem::Finder;
+use memchr::memmem::{Finder, FinderRev};
 
 use super::jvm_log::days_from_civil;
 use super::lines::{LineParser, parse_stream, parse_text};
@@ -101,6 +101,21 @@ static GC_WORD: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("GC_"))
 static GC_FREED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(" GC freed "));
 static INFO_WORDS: LazyLock<Vec<Finder<'static>>> =
     LazyLock::new(|| INFO.iter().map(Finder::new).collect());
+static FREED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(" freed "));
+static PAUSED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("paused "));
+static TOTAL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("total "));
+static PCT_FREE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("% free"));
+/// The separators before an ART message (`rfind`, as `find_message` wants the last one).
+static MSG_SEPS: LazyLock<[FinderRev<'static>; 3]> = LazyLock::new(|| {
+    [": ", "﹕ ", "): "].map(FinderRev::new)
+});
+
+/// `s.split_once(needle)` with a searcher built once: the first match splits `s` around it (a match of a valid
+/// UTF-8 needle in a `str` starts and ends on character boundaries).
+fn split_once_with<'s>(s: &'s str, f: &Finder<'_>) -> Option<(&'s str, &'s str)> {
+    let i = f.find(s.as_bytes())?;
+    Some((&s[..i], &s[i + f.needle().len()..]))
+}
 
 /// Splits a leading time stamp off `line`.
 fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
@@ -177,9 +192,9 @@ fn find_message(rest: &str) -> Option<(usize, Dialect)> {
     }
     let gc = GC_FREED.find(rest.as_bytes())?;
     let head = &rest[..gc];
-    let start = [": ", "﹕ ", "): "]
+    let start = MSG_SEPS
         .iter()
-        .filter_map(|sep| head.rfind(sep).map(|i| i + sep.len()))
+        .filter_map(|sep| sep.rfind(head.as_bytes()).map(|i| i + sep.needle().len()))
         .max()
         .unwrap_or(0);
     Some((start, Dialect::Art))
@@ -215,7 +230,7 @@ fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
         heap_total_bytes: None,
         freed_bytes: None,
     };
-    let Some((head, tail)) = msg.split_once(" freed ") else {
+    let Some((head, tail)) = split_once_with(msg, &FREED) else {
         return LogcatLine::Malformed("a GC line without `freed`");
     };
     match dialect {
@@ -227,10 +242,10 @@ fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
             gc.collector = Some(collector.trim().to_string()).filter(|c| !c.is_empty());
         }
     }
-    let Some((before, paused)) = tail.split_once("paused ") else {
+    let Some((before, paused)) = split_once_with(tail, &PAUSED) else {
         return LogcatLine::Malformed("a GC line without a `paused` field");
     };
-    let (paused, total) = match paused.split_once("total ") {
+    let (paused, total) = match split_once_with(paused, &TOTAL) {
         Some((p, t)) => (p, Some(t)),
         None => (paused, None),
     };
@@ -259,7 +274,7 @@ fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
         }
     }
     // `65% free 3571K/9991K` (Dalvik) or `49% free, 3MB/6MB` (ART).
-    if let Some((_, f)) = before.split_once("% free") {
+    if let Some((_, f)) = split_once_with(before, &PCT_FREE) {
         let heap = f
             .trim_start_matches(',')
             .split_whitespace()

@@ -11,6 +11,8 @@ pub(super) enum Col<'a, T: Record> {
     Slice(&'a [T]),
     Vec(Vec<T>),
     Paged(Paged<T>),
+    /// Two values taking turns (`[even, odd]`) over a length: a pause list's utilisations, 1 and 0 in turn.
+    Alt([T; 2], usize),
 }
 
 impl<T: Record> Col<'_, T> {
@@ -21,6 +23,7 @@ impl<T: Record> Col<'_, T> {
             Col::Slice(s) => s[k],
             Col::Vec(v) => v[k],
             Col::Paged(p) => p.get(k),
+            Col::Alt(a, _) => a[k & 1],
         }
     }
 
@@ -29,6 +32,7 @@ impl<T: Record> Col<'_, T> {
             Col::Slice(s) => s.len(),
             Col::Vec(v) => v.len(),
             Col::Paged(p) => p.len(),
+            Col::Alt(_, n) => *n,
         }
     }
 
@@ -66,6 +70,39 @@ impl<T: Record> Col<'_, T> {
         match self {
             Col::Paged(p) => p.error(),
             _ => None,
+        }
+    }
+}
+
+/// Step indices ascending (where utilisation falls or rises): a [`Col`], or every other step from `first` (a
+/// pause list, whose falls and rises take turns), which needs neither memory nor a file.
+#[derive(Debug)]
+pub(super) enum Idx<'a> {
+    Col(Col<'a, u32>),
+    Every2 { first: u32, len: usize },
+}
+
+impl Idx<'_> {
+    /// Index `x`.
+    #[inline(always)]
+    pub(super) fn get(&self, x: usize) -> u32 {
+        match self {
+            Idx::Col(c) => c.get(x),
+            Idx::Every2 { first, .. } => first + 2 * x as u32,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Idx::Col(c) => c.len(),
+            Idx::Every2 { len, .. } => *len,
+        }
+    }
+
+    pub(super) fn error(&self) -> Option<&str> {
+        match self {
+            Idx::Col(c) => c.error(),
+            Idx::Every2 { .. } => None,
         }
     }
 }

@@ -20,8 +20,13 @@ use crate::io::spill::{Record, Spill};
 const SORT_RUN: usize = 1 << 20;
 /// Steps of a series from which its arrays go to disk (fewer stay in memory: small, and no files).
 const SPILL_STEPS: usize = 1 << 16;
-/// Most fine bands of a series on disk (20 bytes each, in memory).
-const FINE_BANDS_ON_DISK: usize = 1 << 17;
+/// Fine bands of a series on disk (20 bytes each, in memory): at least the minimum, at most the maximum, and
+/// beyond the minimum only while the budget over all series lasts (84 MB). Finer bands prune more and bound the
+/// searches inside a band (a 1 GB pause CSV: ~75 steps a band at the minimum, ~10 at the maximum); they change
+/// what is pruned, never a result.
+const FINE_BANDS_ON_DISK_MIN: usize = 1 << 17;
+const FINE_BANDS_ON_DISK_MAX: usize = 1 << 20;
+const FINE_BANDS_ON_DISK_BUDGET: usize = 1 << 22;
 
 /// A clipped pause: mutator, start, end (sorted in that order). `[ns]`
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -83,6 +88,7 @@ impl MmuCurve<'static> {
             current: None,
             span: (s0, s1),
             spill_steps,
+            fine_left: FINE_BANDS_ON_DISK_BUDGET,
         };
         if runs.is_empty() {
             for k in buf.drain(..) {
@@ -151,6 +157,8 @@ struct Builder {
     current: Option<Current>,
     span: (u64, u64),
     spill_steps: usize,
+    /// What is left of [`FINE_BANDS_ON_DISK_BUDGET`].
+    fine_left: usize,
 }
 
 struct Current {
@@ -203,7 +211,11 @@ impl Builder {
         let on_disk = c.times.len() >= self.spill_steps;
         let (times, util): (Col<'static, u64>, Col<'static, f64>) =
             (c.times.finish(), c.util.finish());
-        let spill = on_disk.then_some(FINE_BANDS_ON_DISK);
+        let fine = (self.fine_left).clamp(FINE_BANDS_ON_DISK_MIN, FINE_BANDS_ON_DISK_MAX);
+        let spill = on_disk.then(|| {
+            self.fine_left = self.fine_left.saturating_sub(fine);
+            fine
+        });
         let k = self.series.len() - 1;
         let p = Prepared::build(times, util, spill)?;
         if let Some(e) = p.as_ref().and_then(Prepared::error) {

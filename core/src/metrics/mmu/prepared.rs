@@ -4,7 +4,7 @@
 //! the prefix sums, branch and bound over the groups, and an exact two-pointer sweep of the bands that survive.
 
 use super::UtilSeries;
-use super::col::{Col, ColBuilder};
+use super::col::{Col, ColBuilder, Idx};
 
 /// Number of bands per series (Go's `bandsPerSeries`): keeps [`MmuCurve::worst`](super::MmuCurve::worst)
 /// identical to Go.
@@ -43,8 +43,8 @@ pub(super) struct Prepared<'a> {
     pub(super) go: Bands,
     pub(super) fine: Fine,
     /// Steps where utilisation falls (candidate left edges) and rises (candidate right edges).
-    falls: Col<'a, u32>,
-    rises: Col<'a, u32>,
+    falls: Idx<'a>,
+    rises: Idx<'a>,
     /// Longest stretch at utilisation 0 and its start: windows up to that long have MMU 0. `[ns]`
     pub(super) zero_run: (i64, i64),
     /// Every utilisation is 0 or 1 and the span is below 2⁵³ ns: the sums, and so every window's utilised time,
@@ -106,6 +106,11 @@ impl<'a> Prepared<'a> {
         let (mut falls, mut rises) = (0, 0);
         let mut prev_t = times.get(0);
         let mut exact = times.get(n - 1) - times.get(0) < 1 << 53;
+        // A pause list's steps: utilisations taking turns (`util` then needs no array: the end marker's own value
+        // is never used but multiplied by a zero length) and so falls and rises at every other step.
+        let pair = [util.get(0), util.get(1)];
+        let mut alt = n > 2 && util.len() == n;
+        let (mut fall_first, mut rise_first, mut falls_every2, mut rises_every2) = (0, 0, true, true);
         for k in 1..n {
             let t = times.get(k);
             if t < prev_t {
@@ -114,13 +119,32 @@ impl<'a> Prepared<'a> {
             prev_t = t;
             let (a, b) = (u(k - 1), u(k));
             exact &= a == 0.0 || a == 1.0;
-            falls += usize::from(b < a);
-            rises += usize::from(b > a);
+            if k + 1 < n {
+                alt &= b.to_bits() == pair[k & 1].to_bits();
+            }
+            if b < a {
+                if falls == 0 {
+                    fall_first = k;
+                }
+                falls_every2 &= k == fall_first + 2 * falls;
+                falls += 1;
+            }
+            if b > a {
+                if rises == 0 {
+                    rise_first = k;
+                }
+                rises_every2 &= k == rise_first + 2 * rises;
+                rises += 1;
+            }
         }
         let spill_at = if spill.is_some() { 0 } else { usize::MAX };
         let mut sums = ColBuilder::new(spill_at, n)?;
-        let mut fall_col = ColBuilder::new(spill_at, falls)?;
-        let mut rise_col = ColBuilder::new(spill_at, rises)?;
+        let mut fall_col = (!falls_every2)
+            .then(|| ColBuilder::new(spill_at, falls))
+            .transpose()?;
+        let mut rise_col = (!rises_every2)
+            .then(|| ColBuilder::new(spill_at, rises))
+            .transpose()?;
         let mut sum = 0.0;
         sums.push(0.0)?;
         let mut zero_run = (0, 0);
@@ -131,10 +155,10 @@ impl<'a> Prepared<'a> {
             if k >= 1 {
                 sum += util.get(k - 1) * (t - t_prev) as f64;
                 sums.push(sum)?;
-                if uk < u_prev {
-                    fall_col.push(k as u32)?;
-                } else if uk > u_prev {
-                    rise_col.push(k as u32)?;
+                if let (true, Some(c)) = (uk < u_prev, &mut fall_col) {
+                    c.push(k as u32)?;
+                } else if let (true, Some(c)) = (uk > u_prev, &mut rise_col) {
+                    c.push(k as u32)?;
                 }
             }
             match (uk == 0.0 && k + 1 < n, run_start) {
@@ -149,14 +173,21 @@ impl<'a> Prepared<'a> {
             }
             (t_prev, u_prev) = (t, uk);
         }
+        let idx = |c: Option<ColBuilder<u32>>, first: usize, len: usize| match c {
+            Some(c) => Idx::Col(c.finish()),
+            None => Idx::Every2 {
+                first: first as u32,
+                len,
+            },
+        };
         let mut p = Prepared {
             times,
-            util,
+            util: if alt { Col::Alt(pair, n) } else { util },
             sums: sums.finish(),
             go: Bands::default(),
             fine: Fine::default(),
-            falls: fall_col.finish(),
-            rises: rise_col.finish(),
+            falls: idx(fall_col, fall_first, falls),
+            rises: idx(rise_col, rise_first, rises),
             zero_run,
             exact,
         };
@@ -229,11 +260,13 @@ impl<'a> Prepared<'a> {
     }
 
     /// Step `k`'s time. `[ns]`
+    #[inline]
     pub(super) fn t(&self, k: usize) -> i64 {
         self.times.get(k) as i64
     }
 
     /// Step `k`'s utilisation; the end marker counts as 0 (Go's final event), which matters only past the end.
+    #[inline]
     fn u(&self, k: usize) -> f64 {
         if k + 1 >= self.util.len() {
             0.0
@@ -242,6 +275,7 @@ impl<'a> Prepared<'a> {
         }
     }
 
+    #[inline]
     pub(super) fn end(&self) -> i64 {
         self.t(self.util.len() - 1)
     }
@@ -252,6 +286,7 @@ impl<'a> Prepared<'a> {
 
     /// Integral up to `time`, moving the cursor `pos` to the last step at or before `time` (Go's `advance`:
     /// a short forward scan, else a binary search from the cursor).
+    #[inline]
     pub(super) fn advance(&self, pos: &mut usize, time: i64) -> f64 {
         let n = self.util.len();
         if *pos + 8 < n && self.t(*pos + 8) > time {
@@ -272,10 +307,23 @@ impl<'a> Prepared<'a> {
         self.sums.get(*pos) + partial
     }
 
+    /// The last step at or before `time`, searched from [`Prepared::pos_hint`].
     pub(super) fn pos_at(&self, time: i64) -> usize {
         (self.times)
-            .partition_point_from(0, |t| t as i64 <= time)
+            .partition_point_from(self.pos_hint(time), |t| t as i64 <= time)
             .saturating_sub(1)
+    }
+
+    /// A step at or before the last step at or before `time` (0 when none): the cursor of the fine band holding
+    /// `time`, so that a search from it stays within about one band (a few blocks of a spilled array) instead of
+    /// galloping from the first step across the whole array.
+    pub(super) fn pos_hint(&self, time: i64) -> usize {
+        let pos = &self.fine.pos;
+        if pos.is_empty() || time < self.t(0) {
+            return 0;
+        }
+        let i = ((time - self.t(0)) / self.fine.dur) as usize;
+        pos[i.min(pos.len() - 1)] as usize
     }
 
     /// The MMU query for windows of `w` (at most the series' length) on this series, series number `series`.
@@ -476,6 +524,7 @@ impl<'a> Prepared<'a> {
     pub(super) fn window_num(&self, s: i64, w: i64) -> f64 {
         let mut pos = self.pos_at(s);
         let l = self.advance(&mut pos, s);
+        pos = pos.max(self.pos_hint(s + w));
         self.advance(&mut pos, s + w) - l
     }
 }

@@ -59,6 +59,7 @@ impl MmuCurve<'_> {
 impl Prepared<'_> {
     /// The first step time after `time`, searching after the cursor `pos` (at a step at or before `time`, as
     /// [`Prepared::advance`] leaves it; `i64::MAX` when none).
+    #[inline]
     fn next(&self, pos: usize, time: i64) -> i64 {
         (pos + 1..self.times.len())
             .map(|k| self.times.get(k) as i64)
@@ -130,7 +131,9 @@ impl Prepared<'_> {
             left = self.pos_at(end_time);
             time = end_time;
         }
-        let mut right = left;
+        // The right edge's cursor starts at the fine band holding the first window's end, not at the left edge:
+        // the same step is found without a search across the window (on disk, a block read per probe).
+        let mut right = left.max(self.pos_hint(time + w));
         loop {
             let l = self.advance(&mut left, time);
             let mu = (self.advance(&mut right, time + w) - l) / w as f64;
