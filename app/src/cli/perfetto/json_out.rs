@@ -84,7 +84,17 @@ mod tests {
     #[test]
     fn pause_slices_are_the_bytes_serde_json_writes() {
         let names = ["Pause Young", "a \"q\" \\ b", "tab\there", "é ünï", ""];
-        let floats = [0.0, -0.0, 1.5, 1e-7, 123456789.123, 1e21, f64::NAN, f64::INFINITY, -3.25];
+        let floats = [
+            0.0,
+            -0.0,
+            1.5,
+            1e-7,
+            123456789.123,
+            1e21,
+            f64::NAN,
+            f64::INFINITY,
+            -3.25,
+        ];
         let opts = [None, Some(0u64), Some(u64::MAX)];
         for (i, name) in names.iter().enumerate() {
             for (j, &f) in floats.iter().enumerate() {
@@ -110,7 +120,10 @@ mod tests {
                     ts: f,
                 })
                 .unwrap();
-                assert_eq!(String::from_utf8(mine).unwrap(), String::from_utf8(want).unwrap());
+                assert_eq!(
+                    String::from_utf8(mine).unwrap(),
+                    String::from_utf8(want).unwrap()
+                );
             }
         }
     }

@@ -89,10 +89,9 @@ impl<S: PauseSink> LineParser for Parser<S> {
                 return;
             }
         };
-        let gc_tagged = l
-            .tags
-            .is_some_and(|t| (t.as_bytes().split(|&b| b == b','))
-                .any(|t| t == b"gc" || t == b"safepoint"));
+        let gc_tagged = l.tags.is_some_and(|t| {
+            (t.as_bytes().split(|&b| b == b',')).any(|t| t == b"gc" || t == b"safepoint")
+        });
         if l.decorators > 0 {
             self.decorated_lines += 1;
             if l.tags.is_some() && !gc_tagged {

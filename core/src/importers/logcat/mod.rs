@@ -106,9 +106,8 @@ static PAUSED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("paused 
 static TOTAL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("total "));
 static PCT_FREE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("% free"));
 /// The separators before an ART message (`rfind`, as `find_message` wants the last one).
-static MSG_SEPS: LazyLock<[FinderRev<'static>; 3]> = LazyLock::new(|| {
-    [": ", "﹕ ", "): "].map(FinderRev::new)
-});
+static MSG_SEPS: LazyLock<[FinderRev<'static>; 3]> =
+    LazyLock::new(|| [": ", "﹕ ", "): "].map(FinderRev::new));
 
 /// `s.split_once(needle)` with a searcher built once: the first match splits `s` around it (a match of a valid
 /// UTF-8 needle in a `str` starts and ends on character boundaries).

@@ -110,7 +110,8 @@ impl<'a> Prepared<'a> {
         // is never used but multiplied by a zero length) and so falls and rises at every other step.
         let pair = [util.get(0), util.get(1)];
         let mut alt = n > 2 && util.len() == n;
-        let (mut fall_first, mut rise_first, mut falls_every2, mut rises_every2) = (0, 0, true, true);
+        let (mut fall_first, mut rise_first, mut falls_every2, mut rises_every2) =
+            (0, 0, true, true);
         for k in 1..n {
             let t = times.get(k);
             if t < prev_t {
