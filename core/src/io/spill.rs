@@ -20,9 +20,10 @@ use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Bytes per block: the unit written, read and cached.
+/// Bytes per block: the unit written, read and cached. Small, because Go's worst-window search reads a few
+/// hundred bytes at scattered places (64 KiB blocks made the copying half of the on-disk MMU; docs/mmu.md).
 const BLOCK_BYTES: usize = 8 << 10;
-/// Blocks a [`Paged`] keeps (1 MiB): room for the few cursors an MMU query moves through one array at once.
+/// Blocks a [`Paged`] keeps (256 KiB): room for the few cursors an MMU query moves through one array at once.
 const CACHE_BLOCKS: usize = 32;
 
 /// A record of fixed size with a little-endian encoding.
