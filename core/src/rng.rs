@@ -105,9 +105,9 @@ impl SimRng {
         round_to_u64(x).max(1)
     }
 
-    /// Picks an index with probability proportional to `weights` (all ≥ 0, at least one > 0).
-    pub fn pick_weighted(&mut self, weights: &[f64]) -> usize {
-        let total: f64 = weights.iter().sum();
+    /// Picks an index with probability proportional to `weights` (all ≥ 0, at least one > 0); `total` is their
+    /// sum, `weights.iter().sum()`, which a caller drawing many times from the same weights works out once.
+    pub fn pick_weighted(&mut self, weights: &[f64], total: f64) -> usize {
         let mut x = self.next_f64() * total;
         for (i, w) in weights.iter().enumerate() {
             if x < *w {

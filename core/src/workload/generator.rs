@@ -126,17 +126,17 @@ pub struct WorkloadGen {
     rng_collection: SimRng,
     /// Allocations owed to collections that have happened, delivered before anything else.
     pending_collection: u64,
-    collection_size_weights: Vec<f64>,
-    collection_life_weights: Vec<f64>,
+    collection_size_weights: Weights,
+    collection_life_weights: Weights,
     /// Per phase: counters of the stratified (seed-independent) draws.
     strata: Vec<Strata>,
     /// Allocations left in the tick being handled; a new tick starts only after one work allocation.
     burst_left: u64,
     last_was_timer: bool,
-    size_weights: Vec<Vec<f64>>,
-    life_weights: Vec<Vec<f64>>,
-    timer_size_weights: Vec<f64>,
-    timer_life_weights: Vec<f64>,
+    size_weights: Vec<Weights>,
+    life_weights: Vec<Weights>,
+    timer_size_weights: Weights,
+    timer_life_weights: Weights,
     /// The work and timer streams drawn ahead, shared by runs of the same workload and seed (see [`WorkloadTape`]).
     tape: Option<Arc<WorkloadTape>>,
     /// Work draws taken so far (the tape's work draws run through the phases in order).
@@ -180,16 +180,31 @@ impl Drawn {
     }
 }
 
-fn weights_of_sizes(s: &[SizeClass]) -> Vec<f64> {
-    s.iter().map(|c| c.weight).collect()
+/// A stream's class weights and their sum, summed once when the generator is made rather than on every draw
+/// (the same `f64` sum, `iter().sum()` over the same weights, so the draws are unchanged bit for bit).
+#[derive(Debug, Clone, Default)]
+struct Weights {
+    w: Vec<f64>,
+    total: f64,
 }
 
-fn weights_of_lifetimes(s: &[LifetimeClass]) -> Vec<f64> {
-    s.iter().map(|c| c.weight).collect()
+impl Weights {
+    fn of(w: Vec<f64>) -> Self {
+        let total = w.iter().sum();
+        Weights { w, total }
+    }
 }
 
-fn draw_size(rng: &mut SimRng, classes: &[SizeClass], weights: &[f64]) -> (u64, u32) {
-    let i = rng.pick_weighted(weights);
+fn weights_of_sizes(s: &[SizeClass]) -> Weights {
+    Weights::of(s.iter().map(|c| c.weight).collect())
+}
+
+fn weights_of_lifetimes(s: &[LifetimeClass]) -> Weights {
+    Weights::of(s.iter().map(|c| c.weight).collect())
+}
+
+fn draw_size(rng: &mut SimRng, classes: &[SizeClass], weights: &Weights) -> (u64, u32) {
+    let i = rng.pick_weighted(&weights.w, weights.total);
     let c = &classes[i];
     (rng.range_inclusive(c.min.0, c.max.0), i as u32)
 }
@@ -206,10 +221,10 @@ fn counted(kind: LifetimeKind, n: u64) -> Lifetime {
 fn draw_lifetime(
     rng: &mut SimRng,
     classes: &[LifetimeClass],
-    weights: &[f64],
+    weights: &Weights,
     phase: usize,
 ) -> Lifetime {
-    let c = &classes[rng.pick_weighted(weights)];
+    let c = &classes[rng.pick_weighted(&weights.w, weights.total)];
     match c.kind {
         LifetimeKind::Exp => {
             Lifetime::Allocations(rng.exp_count(c.mean_allocations.unwrap_or(1.0)))
@@ -231,9 +246,9 @@ fn draw_lifetime(
 fn draw_object(
     rng: &mut SimRng,
     sizes: &[SizeClass],
-    size_w: &[f64],
+    size_w: &Weights,
     lifetimes: &[LifetimeClass],
-    life_w: &[f64],
+    life_w: &Weights,
     phase: usize,
 ) -> (u64, u32, Lifetime) {
     let (size_bytes, class) = draw_size(rng, sizes, size_w);
@@ -249,8 +264,8 @@ fn draw_object(
 fn draw_from(
     rng: &mut SimRng,
     mean_cycles: f64,
-    sizes: (&[SizeClass], &[f64]),
-    lifetimes: (&[LifetimeClass], &[f64]),
+    sizes: (&[SizeClass], &Weights),
+    lifetimes: (&[LifetimeClass], &Weights),
     phase: usize,
 ) -> Drawn {
     let compute_cycles = draw_compute(rng, mean_cycles);
@@ -473,8 +488,8 @@ impl WorkloadGen {
             draw_stratified(
                 p,
                 &mut self.strata[self.phase],
-                &self.size_weights[self.phase],
-                &self.life_weights[self.phase],
+                &self.size_weights[self.phase].w,
+                &self.life_weights[self.phase].w,
                 self.phase,
             )
         } else {
