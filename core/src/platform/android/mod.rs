@@ -151,6 +151,7 @@ pub fn simulate(
         target_util: f.heap.target_util,
         growth_limit,
         ref_khz: mhz_to_khz(cfg.gc.reference_mhz),
+        sched_ns: state::SchedNs::of(&cfg.sched, mhz_to_khz(cfg.gc.reference_mhz)),
         now: 0,
         events: state::EventQueue::default(),
         cpu,
@@ -251,6 +252,36 @@ pub fn simulate(
     Ok(finish(sim, sc))
 }
 
+/// Sorts `pauses` by (start, mutator). Each mutator's pauses are recorded in start order — a pause starts no
+/// earlier than the mutator's previous one ended ([`Sim::close_pause_at`], `pause_closed_until`) — so the sort is
+/// a merge of `mutators` sorted runs, O(n·mutators) where a general sort of the interleaved runs is O(n log n)
+/// (237 k pauses on android/lusearch). Keys are then unique, so the merge gives exactly the sort's order; a run
+/// found out of order falls back to the sort.
+fn sort_pauses(pauses: &mut Vec<crate::run::Pause>, mutators: usize) {
+    let mut runs: Vec<Vec<crate::run::Pause>> = vec![Vec::new(); mutators];
+    for p in pauses.iter() {
+        match runs.get_mut(p.mutator as usize) {
+            Some(r) if r.last().is_none_or(|l| l.start < p.start) => r.push(*p),
+            _ => {
+                pauses.sort_by_key(|p| (p.start, p.mutator));
+                return;
+            }
+        }
+    }
+    let mut heads = vec![0usize; mutators];
+    for slot in pauses.iter_mut() {
+        // As many pauses as in the runs: a head is always left.
+        let Some(m) = (0..mutators)
+            .filter(|&m| heads[m] < runs[m].len())
+            .min_by_key(|&m| (runs[m][heads[m]].start, m))
+        else {
+            break;
+        };
+        *slot = runs[m][heads[m]];
+        heads[m] += 1;
+    }
+}
+
 fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
     sim.close_all();
     let end = sim.now.max(1);
@@ -259,7 +290,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
             sim.close_pause(t);
         }
     }
-    sim.pauses.sort_by_key(|p| (p.start, p.mutator));
+    sort_pauses(&mut sim.pauses, sim.mutator_count);
     let f = sc.file();
     let cpu = sim.cpu.finish(SimTime(end));
     let e = cpu.energy_by_use();
