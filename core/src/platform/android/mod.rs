@@ -257,7 +257,7 @@ pub fn simulate(
 /// a merge of `mutators` sorted runs, O(n·mutators) where a general sort of the interleaved runs is O(n log n)
 /// (237 k pauses on android/lusearch). Keys are then unique, so the merge gives exactly the sort's order; a run
 /// found out of order falls back to the sort.
-fn sort_pauses(pauses: &mut Vec<crate::run::Pause>, mutators: usize) {
+fn sort_pauses(pauses: &mut [crate::run::Pause], mutators: usize) {
     let mut runs: Vec<Vec<crate::run::Pause>> = vec![Vec::new(); mutators];
     for p in pauses.iter() {
         match runs.get_mut(p.mutator as usize) {
@@ -270,11 +270,17 @@ fn sort_pauses(pauses: &mut Vec<crate::run::Pause>, mutators: usize) {
     }
     let mut heads = vec![0usize; mutators];
     for slot in pauses.iter_mut() {
+        // The run whose head starts first; the lower mutator on a tie (scanning up, strictly earlier wins).
+        let mut best: Option<(usize, u64)> = None;
+        for (m, run) in runs.iter().enumerate() {
+            if let Some(p) = run.get(heads[m])
+                && best.is_none_or(|(_, start)| p.start.0 < start)
+            {
+                best = Some((m, p.start.0));
+            }
+        }
         // As many pauses as in the runs: a head is always left.
-        let Some(m) = (0..mutators)
-            .filter(|&m| heads[m] < runs[m].len())
-            .min_by_key(|&m| (runs[m][heads[m]].start, m))
-        else {
+        let Some((m, _)) = best else {
             break;
         };
         *slot = runs[m][heads[m]];

@@ -175,40 +175,43 @@ impl EventQueue {
         self.done_first = best.map(|(c, _)| c);
     }
 
-    /// The earliest per-core completion: its core and entry.
-    fn next_done(&self) -> Option<(usize, Entry)> {
-        let c = self.done_first?;
-        self.done[c].map(|e| (c, e))
+    /// The key of the earliest of the front slot and the heap.
+    fn queued_key(&self) -> Option<(u64, u64)> {
+        match &self.front {
+            Some(f) => Some(f.key()),
+            None => self.heap.peek().map(|Reverse(h)| h.key()),
+        }
     }
 
-    /// The earliest of the front slot and the heap.
-    fn next_queued(&self) -> Option<Entry> {
-        self.front.or_else(|| self.heap.peek().map(|Reverse(h)| *h))
+    /// The key of the earliest per-core completion.
+    fn done_key(&self) -> Option<(u64, u64)> {
+        self.done_first
+            .and_then(|c| self.done[c].as_ref())
+            .map(Entry::key)
     }
 
     /// The time of the next event.
     pub(super) fn next_time(&self) -> Option<u64> {
-        match (self.next_queued(), self.next_done()) {
-            (Some(q), Some((_, d))) => Some(q.min(d).at),
-            (q, d) => q.or(d.map(|(_, e)| e)).map(|e| e.at),
+        match (self.queued_key(), self.done_key()) {
+            (Some(q), Some(d)) => Some(q.min(d).0),
+            (q, d) => q.or(d).map(|k| k.0),
         }
     }
 
     /// Takes the next event.
     pub(super) fn pop(&mut self) -> Option<(u64, Ev)> {
-        let q = self.next_queued();
-        let e = match self.next_done() {
-            Some((c, d)) if q.is_none_or(|q| d < q) => {
-                self.done[c] = None;
-                self.find_first_done();
-                d
-            }
-            _ => {
-                q?;
-                self.front
-                    .take()
-                    .or_else(|| self.heap.pop().map(|Reverse(e)| e))?
-            }
+        let done_next = match (self.queued_key(), self.done_key()) {
+            (q, Some(d)) => q.is_none_or(|q| d < q),
+            (_, None) => false,
+        };
+        let e = if done_next {
+            let e = self.done_first.and_then(|c| self.done[c].take());
+            self.find_first_done();
+            e?
+        } else {
+            self.front
+                .take()
+                .or_else(|| self.heap.pop().map(|Reverse(e)| e))?
         };
         Some((e.at, e.ev))
     }
