@@ -329,15 +329,21 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         ..EnergySummary::default()
     };
     let (mmu, max_pause_ns) = crate::run::pause_metrics(&sim.pauses, sim.mutator_count as u32, end);
-    let mut by_kind = BTreeMap::new();
+    // Counted per kind first: a run has a few hundred thousand pauses, and a key string each would allocate.
+    let mut counts = [0u64; 3];
     for p in &sim.pauses {
-        let k = match p.kind {
-            PauseKind::Safepoint => "safepoint",
-            PauseKind::Foreground => "foreground",
-            PauseKind::ConcurrentWait => "concurrent_wait",
-        };
-        *by_kind.entry(k.to_string()).or_insert(0) += 1;
+        counts[match p.kind {
+            PauseKind::Safepoint => 0,
+            PauseKind::Foreground => 1,
+            PauseKind::ConcurrentWait => 2,
+        }] += 1;
     }
+    let by_kind: BTreeMap<String, u64> = ["safepoint", "foreground", "concurrent_wait"]
+        .into_iter()
+        .zip(counts)
+        .filter(|&(_, n)| n > 0)
+        .map(|(k, n)| (k.to_string(), n))
+        .collect();
     let mut by_trigger = Trigger::count_map(&sim.trigger_counts);
     if sim.kind == crate::CollectorKind::Gencms {
         by_trigger.insert("minor".into(), sim.minors);
