@@ -59,9 +59,13 @@ impl Work {
         if elapsed_ns >= total {
             return Work::default();
         }
-        let left = u128::from(total - elapsed_ns);
-        let scale =
-            |x: u64| u64::try_from(u128::from(x) * left / u128::from(total)).unwrap_or(u64::MAX);
+        let left = total - elapsed_ns;
+        // x·left/total, in u64 when the product fits (the same integer; u128 division is a library call).
+        let scale = |x: u64| match x.checked_mul(left) {
+            Some(p) => p / total,
+            None => u64::try_from(u128::from(x) * u128::from(left) / u128::from(total))
+                .unwrap_or(u64::MAX),
+        };
         Work {
             cycles: scale(self.cycles),
             stall_ns: scale(self.stall_ns),
@@ -82,10 +86,15 @@ pub fn work_time_ns(compute_cycles: u64, mem_stall_ns: u64, freq_khz: u32) -> u6
     if freq_khz == 0 {
         return u64::MAX;
     }
-    let compute = (u128::from(compute_cycles) * 1_000_000).div_ceil(u128::from(freq_khz));
-    u64::try_from(compute)
-        .unwrap_or(u64::MAX)
-        .saturating_add(mem_stall_ns)
+    // In u64 when the product fits (the same integer; u128 division is a library call).
+    let compute = match compute_cycles.checked_mul(1_000_000) {
+        Some(p) => p.div_ceil(u64::from(freq_khz)),
+        None => {
+            u64::try_from((u128::from(compute_cycles) * 1_000_000).div_ceil(u128::from(freq_khz)))
+                .unwrap_or(u64::MAX)
+        }
+    };
+    compute.saturating_add(mem_stall_ns)
 }
 
 /// Speed-up of a phase with stall fraction `m` (measured at `from_khz`) when moved to `to_khz`.

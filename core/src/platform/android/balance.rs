@@ -67,10 +67,8 @@ impl Sim<'_> {
     /// threads that are not cache-hot. True when a thread moved.
     fn load_balance(&mut self, this: usize, idle: CpuIdleType) -> bool {
         let n = self.cores.len();
-        let online: Vec<usize> = (0..n).filter(|&c| self.cpu.is_online(c)).collect();
-        let busiest = online
-            .iter()
-            .copied()
+        let online = || (0..n).filter(|&c| self.cpu.is_online(c));
+        let busiest = online()
             .filter(|&c| c != this && !self.rqs[c].queue.is_empty())
             .max_by_key(|&c| (self.rq_load(c), Reverse(c)));
         let this_load = self.rq_load(this);
@@ -78,8 +76,8 @@ impl Sim<'_> {
             return self.balanced(this);
         };
         let (max_load, b_nr) = (self.rq_load(b), self.nr_running(b) as u64);
-        let total: u64 = online.iter().map(|&c| self.rq_load(c)).sum();
-        let avg = total / online.len().max(1) as u64;
+        let total: u64 = online().map(|c| self.rq_load(c)).sum();
+        let avg = total / online().count().max(1) as u64;
         // find_busiest_group's exits (single-core groups of capacity one).
         let forced = idle == CpuIdleType::NewlyIdle && self.nr_running(this) == 0 && b_nr >= 2;
         if !forced {

@@ -248,8 +248,8 @@ impl Sim<'_> {
         let i = self.mut_index(t);
         let n = self.mutators[i].cohort;
         let objects = self.request_objects(i, n);
-        let k = self
-            .threads
+        // Only mutators compute cohorts; they are the first threads (`simulate`).
+        let k = self.threads[..self.mutator_count]
             .iter()
             .enumerate()
             .filter(|(x, th)| {
@@ -314,7 +314,8 @@ impl Sim<'_> {
         if !self.collector_holds_lock() {
             return;
         }
-        for x in 0..self.threads.len() {
+        // The mutators are the first threads (`simulate`); stall_on_heap_lock passes over the others.
+        for x in 0..self.mutator_count {
             self.stall_on_heap_lock(x);
         }
     }
@@ -330,7 +331,8 @@ impl Sim<'_> {
         let per_object_ns =
             self.prof.mean_object_bytes() / 1024.0 * self.prof.mutator_us_per_kib * 1000.0;
         let p = (hold_us * 1000.0 / per_object_ns.max(1e-9)).min(1.0);
-        for x in 0..self.threads.len() {
+        // The mutators are the first threads (`simulate`); the others draw nothing here.
+        for x in 0..self.mutator_count {
             if self.is_mutator(x)
                 && self.threads[x].step == Step::Compute
                 && matches!(self.threads[x].state, TState::Running(_))

@@ -33,8 +33,8 @@
 //! there within the wake-up granularity) — the model before this mechanism.
 
 use super::balance::SD_IMBALANCE_PCT;
-use super::state::{Block, Ev, Sim, TState, ms_to_ns, reframe, set_state, us_to_ns, weight};
-use crate::cpu::{CpuChange, Work};
+use super::state::{Block, Ev, Sim, TState, reframe, set_state, weight};
+use crate::cpu::CpuChange;
 use crate::units::SimTime;
 
 impl Sim<'_> {
@@ -54,18 +54,18 @@ impl Sim<'_> {
 
     /// sched_latency in force now. `[ns]`
     pub(super) fn latency_ns(&self) -> u64 {
-        ms_to_ns(self.cfg.sched.latency_ms) * self.sched_factor()
+        self.sched_ns.latency * self.sched_factor()
     }
 
     /// sched_min_granularity in force now. `[ns]`
     fn min_granularity_ns(&self) -> u64 {
-        ms_to_ns(self.cfg.sched.min_granularity_ms) * self.sched_factor()
+        self.sched_ns.min_granularity * self.sched_factor()
     }
 
     /// The wake-up granularity for thread `t`, in its virtual time: `wakeup_gran()` = `calc_delta_fair(gran, se)`
     /// = gran × 1024 / weight(se) under `cfs_3_4`. `[ns of vruntime]`
     fn wakeup_gran_ns(&self, t: usize) -> u64 {
-        let g = ms_to_ns(self.cfg.sched.wakeup_granularity_ms) * self.sched_factor();
+        let g = self.sched_ns.wakeup_granularity * self.sched_factor();
         if self.cfg.sched.cfs_3_4 {
             g * 1024 / weight(self.threads[t].nice)
         } else {
@@ -74,11 +74,11 @@ impl Sim<'_> {
     }
 
     pub(super) fn migration_cost_ns(&self) -> u64 {
-        us_to_ns(self.cfg.sched.migration_cost_us)
+        self.sched_ns.migration_cost
     }
 
     pub(super) fn jiffy_ns(&self) -> u64 {
-        1_000_000_000 / u64::from(self.cfg.sched.hz.max(1))
+        self.sched_ns.jiffy
     }
 
     /// No thread waits for `core` (per-core queues) or for any core (one queue).
@@ -346,29 +346,30 @@ impl Sim<'_> {
         if self.threads[t].pause_ending {
             self.close_pause_at(t, self.now + exit_ns);
         }
-        let s = &self.cfg.sched;
-        let mut overhead_us = 0.0;
-        if self.cores[core].last_thread != Some(t) {
-            // The app's switches only (the other processes' are theirs; their cost is still run).
-            if !self.is_system(t) {
-                self.context_switches += 1;
-            }
-            overhead_us += s.context_switch_us;
+        // The switch's and the migration's costs (`context_switch_us`, `migration_us`), as cycles at the reference
+        // clock ([`super::state::SchedNs`]).
+        let switched = self.cores[core].last_thread != Some(t);
+        // The app's switches only (the other processes' are theirs; their cost is still run).
+        if switched && !self.is_system(t) {
+            self.context_switches += 1;
         }
         let th = &mut self.threads[t];
-        if th.last_core.is_some_and(|c| c != core) {
+        let migrated = th.last_core.is_some_and(|c| c != core);
+        if migrated {
             th.migrations += 1;
-            overhead_us += s.migration_us;
         }
         th.delayed_ns += self.now - th.runnable_since + exit_ns;
         th.last_core = Some(core);
         th.rq_core = core;
         set_state(th, &mut self.active_threads, TState::Running(core));
         th.seg_start = self.now;
-        if overhead_us > 0.0 {
-            let extra = Work::from_time_at(us_to_ns(overhead_us), 0.0, self.ref_khz);
-            th.work.cycles += extra.cycles;
-        }
+        let sw = &self.sched_ns.switch_cycles;
+        th.work.cycles += match (switched, migrated) {
+            (true, true) => sw[2],
+            (true, false) => sw[0],
+            (false, true) => sw[1],
+            (false, false) => 0,
+        };
 
         let (tag, v) = (th.tag, th.vruntime);
         if self.per_core() {

@@ -81,7 +81,7 @@ impl Sim<'_> {
         let th = &mut self.threads[t];
         th.token += 1;
         let (token, at) = (th.token, self.now + th.work.time_ns(khz));
-        self.push(at, Ev::WorkDone { t, token });
+        self.events.push_done(core, at, t, token);
     }
 
     /// Brings the running thread on `core` up to now: work done, virtual runtime, CPU time.
@@ -92,6 +92,11 @@ impl Sim<'_> {
         let khz = self.cpu.freq_khz(core);
         let th = &mut self.threads[t];
         let ran = self.now - th.seg_start;
+        if ran == 0 {
+            // Settled already at this instant (a stall settles, then blocks): nothing ran, nothing changes.
+            th.last_ran_ns = self.now;
+            return;
+        }
         th.work = th.work.remaining_after(ran, khz);
         th.vruntime += ran * 1024 / weight(th.nice);
         th.cpu_ns += ran;

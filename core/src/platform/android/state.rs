@@ -239,6 +239,44 @@ pub(super) struct SweepPlan {
     pub(super) free_us: f64,
 }
 
+/// The scheduler's tunables in integer units, converted once from `android.sched` (they were re-rounded from
+/// the floating-point settings at every wake-up and dispatch; the same numbers).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SchedNs {
+    /// sched_latency, min_granularity, wakeup_granularity before the online-CPU factor. `[ns]`
+    pub(super) latency: u64,
+    pub(super) min_granularity: u64,
+    pub(super) wakeup_granularity: u64,
+    pub(super) migration_cost: u64,
+    pub(super) jiffy: u64,
+    /// Cycles a dispatch adds: a context switch, a migration, both (`context_switch_us`, `migration_us`).
+    pub(super) switch_cycles: [u64; 3],
+}
+
+impl SchedNs {
+    pub(super) fn of(s: &super::config::AndroidSched, ref_khz: u32) -> SchedNs {
+        let cycles = |us: f64| {
+            if us > 0.0 {
+                Work::from_time_at(us_to_ns(us), 0.0, ref_khz).cycles
+            } else {
+                0
+            }
+        };
+        SchedNs {
+            latency: ms_to_ns(s.latency_ms),
+            min_granularity: ms_to_ns(s.min_granularity_ms),
+            wakeup_granularity: ms_to_ns(s.wakeup_granularity_ms),
+            migration_cost: us_to_ns(s.migration_cost_us),
+            jiffy: 1_000_000_000 / u64::from(s.hz.max(1)),
+            switch_cycles: [
+                cycles(s.context_switch_us),
+                cycles(s.migration_us),
+                cycles(s.context_switch_us + s.migration_us),
+            ],
+        }
+    }
+}
+
 /// The whole simulated system.
 pub(super) struct Sim<'a> {
     pub(super) cfg: &'a AndroidConfig,
@@ -247,6 +285,7 @@ pub(super) struct Sim<'a> {
     pub(super) target_util: f64,
     pub(super) growth_limit: u64,
     pub(super) ref_khz: u32,
+    pub(super) sched_ns: SchedNs,
     pub(super) now: u64,
     pub(super) events: EventQueue,
     pub(super) cpu: Cpu,
