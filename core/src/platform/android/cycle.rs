@@ -51,7 +51,9 @@ impl Sim<'_> {
                 self.majors += 1;
             }
         }
-        let boosted = self.is_mutator(collector) && (!concurrent || hold_lock);
+        // fg's cycle is boosted whether or not it keeps the lock (§3.3 "at boosted priority").
+        let fg_cycle = self.kind == CollectorKind::Fg && trigger == Trigger::Alloc;
+        let boosted = self.is_mutator(collector) && (!concurrent || hold_lock || fg_cycle);
         let restore_nice = self.threads[collector].nice;
         if boosted {
             // Mechanism 2 of the source audit: Dalvik's `os_raiseThreadPriority` (dalvik/vm/os/android.cpp) lifts

@@ -30,7 +30,7 @@ use crate::{Cancel, NoProgress, Scenario, simulate};
 pub const TARGET_UTILS: [f64; 5] = [0.1, 0.3, 0.5, 0.75, 0.9];
 
 /// The estimates and open choices whose effect on the corollaries the report shows: (label, override).
-pub const SENSITIVITY: [(&str, &str); 10] = [
+pub const SENSITIVITY: [(&str, &str); 11] = [
     ("contention sleep 5 µs", "android.gc.contention_sleep_us=5"),
     (
         "contention sleep 10 µs",
@@ -49,6 +49,10 @@ pub const SENSITIVITY: [(&str, &str); 10] = [
     (
         "sweep wholly under the lock",
         "android.gc.sweep_locked_fraction=1",
+    ),
+    (
+        "fg releases the heap lock (Dalvik's concurrent spec)",
+        "android.gc.fg_holds_lock=false",
     ),
 ];
 

@@ -195,6 +195,15 @@ pub struct AndroidGcCosts {
     /// stopped at a safepoint again and waits for the end of the whole root phase — a global safepoint §3.2's
     /// on-the-fly scan does not have.
     pub fly_scanned_run: bool,
+    /// fg's collecting mutator (SYSTOR'15 §3.3) keeps the heap lock for its whole cycle. The paper says both that
+    /// fg runs "concurrently to other mutators" (§3.3) and that the mutator "boosts its priority while keeping the
+    /// heap locked" (§4.1.2). True (the model before): the lock is held throughout, so the other mutators stop at
+    /// their next allocation. False: the mutator runs Dalvik's own concurrent spec (`dvmCollectGarbageInternal`
+    /// with `isConcurrent`: `dvmUnlockHeap` after the roots and after the re-mark, the sweep's per-buffer takes)
+    /// at boosted priority, so the others allocate on until they reach the soft limit and then wait for it, as
+    /// under CMS [P: Dalvik android-4.3_r1 vm/alloc/Heap.cpp]. The presets keep true, §4.1.2's explicit
+    /// statement; the sensitivity tables of `docs/reproduction-android.md` show what false moves.
+    pub fg_holds_lock: bool,
 }
 
 impl Default for AndroidGcCosts {
@@ -226,6 +235,7 @@ impl Default for AndroidGcCosts {
             trim_ns_per_chunk: 10.0,
             trim_native_us: 100.0,
             fly_scanned_run: false,
+            fg_holds_lock: true,
         }
     }
 }
