@@ -51,8 +51,10 @@ impl Sim<'_> {
                 self.majors += 1;
             }
         }
-        // fg's cycle is boosted whether or not it keeps the lock (§3.3 "at boosted priority").
+        // fg's cycle is boosted whether or not it keeps the lock (§3.3 "at boosted priority"); it keeps the lock
+        // unless `android.gc.fg_holds_lock` reads §3.3 as Dalvik's concurrent spec.
         let fg_cycle = self.kind == CollectorKind::Fg && trigger == Trigger::Alloc;
+        let hold_lock = hold_lock && self.cfg.gc.fg_holds_lock;
         let boosted = self.is_mutator(collector) && (!concurrent || hold_lock || fg_cycle);
         let restore_nice = self.threads[collector].nice;
         if boosted {

@@ -437,10 +437,7 @@ impl Sim<'_> {
         }
         self.mutators[i].after_gc_for_alloc = true;
         match self.kind {
-            CollectorKind::Fg => {
-                let hold = self.cfg.gc.fg_holds_lock;
-                self.start_cycle(t, Trigger::Alloc, true, hold, false);
-            }
+            CollectorKind::Fg => self.start_cycle(t, Trigger::Alloc, true, true, false),
             CollectorKind::Gencms => {
                 self.next_major = true;
                 self.start_cycle(t, Trigger::Alloc, false, false, true);
