@@ -446,3 +446,53 @@ fn kittest_presenting_at_200_percent_the_bank_labels_are_whole_and_a_reveal_show
         verdict.bottom()
     );
 }
+
+#[test]
+fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause_timeline_whole() {
+    // The log's overview kept two columns in a 425-point-wide centre: the table was cut at the lesson panel, the
+    // pause legend ran under the MinMU plot and left the timeline a 30-point sliver under eight legend rows.
+    let size = [1280.0 / 1.5, 720.0 / 1.5];
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        size,
+        false,
+    );
+    wait_for_run(&mut h);
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.queue(Command::OpenLesson("reading-a-gc-log".into()));
+        a.present = true;
+    }
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    let t0 = std::time::Instant::now();
+    while app(&h).logs.busy() || app(&h).state.log().is_none() {
+        assert!(t0.elapsed().as_secs() < 30, "the lesson's log loads");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    settle(&mut h);
+    assert_eq!(app(&h).state.settings.view, ViewKind::Overview);
+    let (pauses, _) = time_plot_frame(&h.ctx, "log-pauses").expect("the pause timeline drawn");
+    let lesson_left = h
+        .get_by_role_and_label(Role::Button, "Leave presentation")
+        .rect()
+        .left();
+    assert!(
+        pauses.right() < lesson_left && pauses.height() >= size[1] * 0.2,
+        "the pause timeline spans x {:.0}..{:.0} (the lesson panel starts at {lesson_left:.0}) and is {:.0} points \
+         high in a {:.0}-point window",
+        pauses.left(),
+        pauses.right(),
+        pauses.height(),
+        size[1]
+    );
+    let (occupancy, _) = time_plot_frame(&h.ctx, "occupancy").expect("the occupancy drawn");
+    assert!(
+        occupancy.bottom() <= playback_top(&h) && occupancy.height() >= 40.0,
+        "the occupancy spans y {:.0}..{:.0}, the playback bar starts at {:.0}",
+        occupancy.top(),
+        occupancy.bottom(),
+        playback_top(&h)
+    );
+}

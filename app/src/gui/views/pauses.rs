@@ -96,10 +96,10 @@ pub fn ui(
     }
     items.push((pal.playhead, "playhead", "the instant marked in every view"));
     // A G1 log has six pause kinds: their legend took eight rows and left the timeline a 30-point sliver at
-    // 1280×720 and 150 % (#19 item 5). A legend that would take more than half the view folds away, as MinMU's does.
+    // 1280×720 and 150 % (#19 item 5). A legend that would leave the timeline less than 60 % of its height folds away.
     let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
     let legend_h = super::legend_rows(ui, &items, ui.available_width()) as f32 * row;
-    if ui.cursor().min.y - start_y + legend_h > height * 0.5 {
+    if ui.cursor().min.y - start_y + legend_h > height * 0.4 {
         egui::CollapsingHeader::new("legend")
             .id_salt("pause-legend")
             .show(ui, |ui| legend_row(ui, &items));
@@ -185,5 +185,6 @@ pub fn ui(
             }
             playhead_and_click(p, st, pal)
         });
+    super::note_time_plot(ui, "log-pauses", &resp.transform);
     seek_on_click(resp.inner, cmds);
 }
