@@ -368,7 +368,9 @@ fn bank_labels(h: &H) -> Vec<(String, bool)> {
             egui::epaint::Shape::Vec(v) => v.iter().for_each(|s| walk(s, clip, out)),
             egui::epaint::Shape::Text(t) => {
                 let text = t.galley.text();
-                let bank = text.strip_prefix("bank ").or_else(|| text.strip_prefix('b'));
+                let bank = text
+                    .strip_prefix("bank ")
+                    .or_else(|| text.strip_prefix('b'));
                 if bank.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
                     let r = s.visual_bounding_rect();
                     out.push((text.to_string(), clip.expand(0.5).contains_rect(r)));

@@ -127,9 +127,11 @@ pub fn of_log(
         region(ui, full, |ui| {
             ui.add(
                 egui::Label::new(
-                    egui::RichText::new("narrow window: MinMU and the log's summary are on their tabs")
-                        .weak()
-                        .small(),
+                    egui::RichText::new(
+                        "narrow window: MinMU and the log's summary are on their tabs",
+                    )
+                    .weak()
+                    .small(),
                 )
                 .truncate(),
             );
