@@ -360,3 +360,141 @@ fn kittest_a_lesson_step_highlights_a_traces_map_and_a_bank_beside_the_runs_map(
         assert!(found, "the trace's map draws the {kind}: {drawn:?}");
     }
 }
+
+/// Every bank label the "heap at the playhead" column painted last frame, with whether it shows whole.
+fn bank_labels(h: &H) -> Vec<(String, bool)> {
+    fn walk(s: &egui::epaint::Shape, clip: egui::Rect, out: &mut Vec<(String, bool)>) {
+        match s {
+            egui::epaint::Shape::Vec(v) => v.iter().for_each(|s| walk(s, clip, out)),
+            egui::epaint::Shape::Text(t) => {
+                let text = t.galley.text();
+                let bank = text
+                    .strip_prefix("bank ")
+                    .or_else(|| text.strip_prefix('b'));
+                if bank.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+                    let r = s.visual_bounding_rect();
+                    out.push((text.to_string(), clip.expand(0.5).contains_rect(r)));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, c.clip_rect, &mut out);
+    }
+    out
+}
+
+#[test]
+fn kittest_presenting_at_200_percent_the_bank_labels_are_whole_and_a_reveal_shows_the_answer() {
+    // Presenting at 1280×720 and 200 % the bank labels were cut at the panel's edge ("b6 gated, unus"), the status
+    // bar spent a line on the frame time and a key list that is not what the keys do, and *Reveal* put the answer
+    // below the fold.
+    let mut h = default_at_small_settled();
+    let id = "cost-of-a-collection";
+    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
+    let step = lesson
+        .steps
+        .iter()
+        .position(|s| s.prediction.is_some() && s.view.as_deref() == Some("layout"))
+        .expect("a prediction step over the heap map");
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.queue(Command::OpenLesson(id.into()));
+        a.present = true;
+    }
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    h.state_mut()
+        .as_mut()
+        .expect("app")
+        .queue(Command::LessonGoto(step));
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    settle(&mut h);
+    let labels = bank_labels(&h);
+    assert!(labels.len() >= 4, "bank labels drawn: {labels:?}");
+    for (text, whole) in &labels {
+        assert!(*whole, "the bank label {text:?} is cut at its panel's edge");
+    }
+    assert!(
+        h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with("frame ")))
+            .next()
+            .is_none(),
+        "presenting, the status bar shows no frame time"
+    );
+    h.key_press(egui::Key::PageDown);
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(
+        app(&h).lesson.as_ref().is_some_and(|l| l.revealed),
+        "PageDown revealed"
+    );
+    let verdict = h
+        .query_all_by(|n| {
+            n.role() == Role::Label
+                && n.value()
+                    .is_some_and(|v| v.starts_with("Right") || v.starts_with("The model says"))
+        })
+        .next()
+        .expect("the verdict")
+        .rect();
+    let bottom = playback_top(&h);
+    assert!(
+        verdict.bottom() <= bottom + 0.5 && verdict.top() >= 0.0,
+        "the verdict spans y {:.0}..{:.0}; the playback bar starts at {bottom:.0}",
+        verdict.top(),
+        verdict.bottom()
+    );
+}
+
+#[test]
+fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause_timeline_whole() {
+    // The log's overview kept two columns in a 425-point-wide centre: the table was cut at the lesson panel, the
+    // pause legend ran under the MinMU plot and left the timeline a 30-point sliver under eight legend rows.
+    let size = [1280.0 / 1.5, 720.0 / 1.5];
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        size,
+        false,
+    );
+    wait_for_run(&mut h);
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.queue(Command::OpenLesson("reading-a-gc-log".into()));
+        a.present = true;
+    }
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    let t0 = std::time::Instant::now();
+    while app(&h).logs.busy() || app(&h).state.log().is_none() {
+        assert!(t0.elapsed().as_secs() < 30, "the lesson's log loads");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    settle(&mut h);
+    assert_eq!(app(&h).state.settings.view, ViewKind::Overview);
+    let (pauses, _) = time_plot_frame(&h.ctx, "log-pauses").expect("the pause timeline drawn");
+    let lesson_left = h
+        .get_by_role_and_label(Role::Button, "Leave presentation")
+        .rect()
+        .left();
+    assert!(
+        pauses.right() < lesson_left && pauses.height() >= size[1] * 0.2,
+        "the pause timeline spans x {:.0}..{:.0} (the lesson panel starts at {lesson_left:.0}) and is {:.0} points \
+         high in a {:.0}-point window",
+        pauses.left(),
+        pauses.right(),
+        pauses.height(),
+        size[1]
+    );
+    let (occupancy, _) = time_plot_frame(&h.ctx, "occupancy").expect("the occupancy drawn");
+    assert!(
+        occupancy.bottom() <= playback_top(&h) && occupancy.height() >= 40.0,
+        "the occupancy spans y {:.0}..{:.0}, the playback bar starts at {:.0}",
+        occupancy.top(),
+        occupancy.bottom(),
+        playback_top(&h)
+    );
+}

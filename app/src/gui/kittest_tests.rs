@@ -656,6 +656,8 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
         assert!(app(&h).present, "{id}: presentation mode on");
         let n = lesson.steps.len();
         for (i, step) in lesson.steps.iter().enumerate() {
+            // What a presenter's clicker sends: PageDown, or the right arrow, or space — each steps forward.
+            let forward = [egui::Key::PageDown, egui::Key::ArrowRight, egui::Key::Space][i % 3];
             wait_for_lesson(&mut h);
             let counter = format!("step {} / {n}", i + 1);
             assert!(
@@ -688,11 +690,11 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
                 )
                 .click();
                 h.run_steps(2);
-                h.key_press(egui::Key::PageDown);
+                h.key_press(forward);
                 h.run_steps(2);
                 assert!(
                     app(&h).lesson.as_ref().is_some_and(|l| l.revealed),
-                    "{id} step {}: PageDown revealed the answer",
+                    "{id} step {}: {forward:?} revealed the answer",
                     i + 1
                 );
                 assert!(
@@ -713,16 +715,23 @@ fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
                     labels(&h)
                 );
             }
-            h.key_press(egui::Key::PageDown);
+            h.key_press(forward);
             h.run_steps(2);
         }
-        // PageUp steps back.
+        // PageUp and the left arrow step back (and so does nothing else: the step stays put at the last one).
         h.key_press(egui::Key::PageUp);
         h.run_steps(2);
         assert_eq!(
             app(&h).lesson.as_ref().map(|l| l.step),
             Some(n.saturating_sub(2)),
             "{id}: PageUp goes back a step"
+        );
+        h.key_press(egui::Key::ArrowLeft);
+        h.run_steps(2);
+        assert_eq!(
+            app(&h).lesson.as_ref().map(|l| l.step),
+            Some(n.saturating_sub(3)),
+            "{id}: the left arrow goes back a step"
         );
         // Presenting, the way out is *Leave presentation*, then *Close lesson*.
         h.get_by_role_and_label(Role::Button, "Leave presentation")

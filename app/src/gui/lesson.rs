@@ -28,6 +28,8 @@ pub struct LessonState {
     pub problems: Vec<String>,
     /// The source last applied (a step that keeps it does not re-run the scenario).
     pub applied: Option<Source>,
+    /// The revealed answer has been scrolled into view (once: afterwards the teacher scrolls).
+    answer_shown: bool,
     task: BackgroundTask<(Vec<CheckedClaim>, Vec<String>)>,
 }
 
@@ -48,6 +50,7 @@ impl LessonState {
             claims: None,
             problems: started.err().into_iter().collect(),
             applied: None,
+            answer_shown: false,
             task,
         }
     }
@@ -69,6 +72,7 @@ impl LessonState {
     pub fn goto(&mut self, i: usize) {
         self.step = i.min(self.lesson.steps.len().saturating_sub(1));
         self.revealed = false;
+        self.answer_shown = false;
         self.chosen = None;
         self.estimate.clear();
     }
@@ -215,7 +219,13 @@ pub fn ui(
                     (Some(_), Some(r)) => format!("The model says: {}", p.choices[*r].text),
                     (None, Some(r)) => format!("The model says: {}", p.choices[*r].text),
                 };
-                ui.label(egui::RichText::new(verdict).strong().size(14.0 * big));
+                let r = ui.label(egui::RichText::new(verdict).strong().size(14.0 * big));
+                // A clicker's PageDown reveals: the answer is brought into view, though at 1280×720 and 200 % the
+                // question and its choices fill the panel (#19 item 5).
+                if !l.answer_shown && !right.is_empty() {
+                    r.scroll_to_me(None);
+                    l.answer_shown = true;
+                }
             }
         });
         ui.add_space(6.0);

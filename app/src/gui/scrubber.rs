@@ -17,8 +17,17 @@ const SPEEDS: [(f64, &str); 7] = [
     (100.0, "×100"),
 ];
 
-/// Draws the scrubber and the status bar.
-pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: &mut Vec<Command>) {
+/// Draws the scrubber and the status bar. Presenting (`present`), the status bar shows only an error: its frame
+/// time and run line mean nothing to a class, its key list (space plays) is not what the keys do while a lesson is
+/// presented (they step it), and at 1280×720 and 200 % its line is the room the lesson's *Reveal* needs (#19 item 5).
+pub fn ui(
+    ui: &mut egui::Ui,
+    st: &AppState,
+    pal: &Palette,
+    frame_ms: f64,
+    present: bool,
+    cmds: &mut Vec<Command>,
+) {
     let pb = st.playback;
     let dur = st.duration_s();
     ui.add_space(2.0);
@@ -89,6 +98,9 @@ pub fn ui(ui: &mut egui::Ui, st: &AppState, pal: &Palette, frame_ms: f64, cmds: 
     // One line at any zoom (#19 item 5): where the whole line does not fit (1280×720 at 150 % and more), the keys
     // fold to "keys" (the list on hover) and the run's status is cut with "…" (whole on hover); an error wraps.
     let s = &st.status;
+    if present && !s.is_error {
+        return;
+    }
     let frame = format!("frame {frame_ms:.1} ms");
     let keys = "keys: Space play/pause · Left/Right previous/next GC · Home/End";
     let text_w = |t: &str| {

@@ -52,7 +52,8 @@ impl GclabApp {
         });
         let frame_ms = median_tail(&self.frame_ms, 60);
         egui::Panel::bottom("scrubber").show(ui, |ui| {
-            scrubber::ui(ui, &self.state, &pal, frame_ms, &mut self.commands);
+            let present = self.present && self.lesson.is_some();
+            scrubber::ui(ui, &self.state, &pal, frame_ms, present, &mut self.commands);
         });
         if !self.present {
             egui::Panel::left("controls")

@@ -204,7 +204,12 @@ fn sweep_csv(sweep: &SweepState) -> String {
         let _ = writeln!(
             s,
             "{name},{},{},{},{},{},{}",
-            p.k, p.target_util, p.total_j, p.memory_j, p.time_s, p.max_pause_ms
+            p.k,
+            p.target_util,
+            p.total_j,
+            p.memory_j,
+            p.time_s,
+            csv_ms(p.max_pause_ms)
         );
     }
     s
@@ -225,7 +230,7 @@ fn pareto(st: &AppState) -> String {
             "\"{}\",{},{},{},{},{},{},{}",
             p.set_text.replace('"', "'"),
             p.energy_j,
-            p.max_pause_ms,
+            csv_ms(p.max_pause_ms),
             p.time_s,
             w.map_or(String::new(), csv_ms),
             w.and_then(|w| p.minmu_at(w))
@@ -369,7 +374,8 @@ mod tests {
                 time_s: 1.0,
                 memory_j: 0.0,
                 heap_kib: 1024,
-                max_pause_ms: 2.0,
+                // A pause of whole nanoseconds as the model gives it: 331 840 ns × 1e-6.
+                max_pause_ms: 331_840.0 * 1e-6,
                 collections: 3,
                 out_of_memory: false,
                 mmu: Vec::new(),
@@ -379,6 +385,13 @@ mod tests {
         assert!(
             header(&mut st, ViewKind::TradeOff, &tradeoff).starts_with("target_util,heap_kib,"),
             "the swept knob first"
+        );
+        // #19 item 7: no binary-fraction noise (0.33183999999999997) in a figure's CSV.
+        st.settings.view = ViewKind::TradeOff;
+        let csv = view_csv(&st, &none, &tradeoff);
+        assert!(
+            csv.contains(",0.33184,") && !csv.contains("9999"),
+            "the longest pause as written: {csv}"
         );
     }
 

@@ -121,6 +121,26 @@ pub fn of_log(
     cmds: &mut Vec<Command>,
 ) {
     let full = ui.available_rect_before_wrap();
+    // Narrow (a lesson presenting at 1280×720 and 150 %), two columns cut the log's table and overlapped the
+    // legend with the MinMU plot (#19 item 5): one column, the pauses over the occupancy, as for a run.
+    if full.width() < ONE_COLUMN_BELOW {
+        region(ui, full, |ui| {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(
+                        "narrow window: MinMU and the log's summary are on their tabs",
+                    )
+                    .weak()
+                    .small(),
+                )
+                .truncate(),
+            );
+            let h = ui.available_height();
+            super::pauses::with_occupancy(ui, st, log, pal, cmds, h * 0.55);
+        });
+        ui.advance_cursor_after_rect(full);
+        return;
+    }
     let gap = 8.0;
     let left_w = (full.width() * 0.57).floor();
     let left = Rect::from_min_size(full.min, egui::vec2(left_w - gap, full.height()));

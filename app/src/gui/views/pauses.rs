@@ -95,7 +95,17 @@ pub fn ui(
         ));
     }
     items.push((pal.playhead, "playhead", "the instant marked in every view"));
-    legend_row(ui, &items);
+    // A G1 log has six pause kinds: their legend took eight rows and left the timeline a 30-point sliver at
+    // 1280×720 and 150 % (#19 item 5). A legend that would leave the timeline less than 60 % of its height folds away.
+    let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let legend_h = super::legend_rows(ui, &items, ui.available_width()) as f32 * row;
+    if ui.cursor().min.y - start_y + legend_h > height * 0.4 {
+        egui::CollapsingHeader::new("legend")
+            .id_salt("pause-legend")
+            .show(ui, |ui| legend_row(ui, &items));
+    } else {
+        legend_row(ui, &items);
+    }
     // About 2 px wide at the full span, so a short pause is still seen.
     let bar_w = (log.duration_s / 600.0).max(1e-9);
     let band_ms = if log.concurrent_s.is_empty() {
@@ -175,5 +185,6 @@ pub fn ui(
             }
             playhead_and_click(p, st, pal)
         });
+    super::note_time_plot(ui, "log-pauses", &resp.transform);
     seek_on_click(resp.inner, cmds);
 }

@@ -381,7 +381,7 @@ pub fn csv(r: &SweepResult, window_ms: f64) -> String {
             p.heap_kib,
             p.total_j,
             memory,
-            p.max_pause_ms,
+            format::csv_ms(p.max_pause_ms),
             format::csv_ms(window_ms),
             p.minmu_at(window_ms)
                 .map_or(String::new(), |m| m.to_string()),

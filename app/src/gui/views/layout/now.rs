@@ -201,11 +201,27 @@ pub fn now_column(
         };
         // Labelled where the bank is visible: zoomed into the addresses, a bank's centre may be off the map.
         let shown = r.intersect(rect);
-        let (text, size) = if shown.height() > 32.0 {
-            (format!("bank {b}\n{name}"), 12.0)
-        } else {
-            (format!("b{b} {name}"), 10.0)
-        };
+        // The longest label that fits beside the lane, never one cut at the panel's edge (1280×720 at 200 % left
+        // "b6 gated, unus"; #19 item 5): two lines, one line, then the state's first word, then the bank alone.
+        let room = rect.max.x - lane.max.x - 4.0;
+        let short = name.split(',').next().unwrap_or(name);
+        let candidates = [
+            (format!("bank {b}\n{name}"), 12.0),
+            (format!("b{b} {name}"), 10.0),
+            (format!("b{b}\n{name}"), 10.0),
+            (format!("b{b} {short}"), 10.0),
+        ];
+        let (text, size) = candidates
+            .into_iter()
+            .find(|(t, size)| {
+                let g = painter.layout_no_wrap(
+                    t.clone(),
+                    egui::FontId::proportional(*size),
+                    egui::Color32::WHITE,
+                );
+                g.size().x <= room && g.size().y <= shown.height()
+            })
+            .unwrap_or_else(|| (format!("b{b}"), 10.0));
         // A lesson's bank highlight: the bank's row here outlined as on the map beside it (#19 item 1).
         if marked.contains(&b) {
             let o = Rect::from_min_max(
