@@ -34,14 +34,20 @@ fn same_x_range(ctx: &egui::Context, a: &str, b: &str, case: &str) {
     );
 }
 
-/// The default scenario at [`SMALL`] (no wgpu), its run shown and the frames settled.
-fn default_at_small_settled() -> H {
+/// The default scenario in a window of `size` points (no wgpu), its first run arrived.
+fn default_ran_at(size: [f32; 2]) -> H {
     let mut h = harness_sized(
         Scenario::default_preset().expect("default preset"),
-        SMALL,
+        size,
         false,
     );
     wait_for_run(&mut h);
+    h
+}
+
+/// The default scenario at [`SMALL`], its run shown and the frames settled.
+fn default_at_small_settled() -> H {
+    let mut h = default_ran_at(SMALL);
     settle(&mut h);
     h
 }
@@ -51,12 +57,7 @@ fn kittest_the_heap_map_and_the_occupancy_plot_share_their_time_axis_in_the_over
     // The map's plot leaves room for the "heap at the playhead" column and sized its y axis to its own labels; the
     // occupancy plot under it took the whole width: the same instant sat at two x positions.
     for size in [[1500.0, 940.0], SMALL] {
-        let mut h = harness_sized(
-            Scenario::default_preset().expect("default preset"),
-            size,
-            false,
-        );
-        wait_for_run(&mut h);
+        let mut h = default_ran_at(size);
         assert_eq!(app(&h).state.settings.view, ViewKind::Overview);
         same_x_range(&h.ctx, "layout", "occupancy", &format!("{size:?}"));
     }
@@ -79,12 +80,7 @@ fn kittest_the_cpu_power_plot_lines_up_with_the_cpu_lanes_above_it() {
 #[test]
 fn kittest_the_lesson_title_wraps_and_is_never_cut_at_200_percent() {
     // Presenting at 1280×720 and 200 % the lesson title was one line cut with "…"; a teacher wants all of it.
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        SMALL,
-        false,
-    );
-    wait_for_run(&mut h);
+    let mut h = default_ran_at(SMALL);
     let id = "cost-of-a-collection";
     let title = gclab_core::lesson::Lesson::load(id)
         .expect("built-in lesson")
@@ -247,12 +243,7 @@ fn sweep_into_the_corner() -> crate::gui::sweep::SweepResult {
 fn kittest_the_sweep_legend_is_outside_the_plot_so_it_covers_no_point() {
     // egui_plot's legend sat in the plot's top-right corner, over the k = 10000 point and the base line.
     for size in [[1500.0, 940.0], SMALL] {
-        let mut h = harness_sized(
-            Scenario::default_preset().expect("default preset"),
-            size,
-            false,
-        );
-        wait_for_run(&mut h);
+        let mut h = default_ran_at(size);
         {
             let a = h.state_mut().as_mut().expect("app");
             a.sweep.result = Some(sweep_into_the_corner());
@@ -275,12 +266,7 @@ fn kittest_each_energy_label_sits_beside_its_bar_or_inside_it_never_across_its_e
     // The total was written from the bar's end with two spaces: at 200 % it touched the bar and ran over the
     // plot's edge or its grid labels.
     for (size, present) in [([1500.0, 940.0], false), (SMALL, false), (SMALL, true)] {
-        let mut h = harness_sized(
-            Scenario::default_preset().expect("default preset"),
-            size,
-            false,
-        );
-        wait_for_run(&mut h);
+        let mut h = default_ran_at(size);
         {
             let a = h.state_mut().as_mut().expect("app");
             a.queue(Command::PinBaseline);
@@ -454,12 +440,7 @@ fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause
     // The log's overview kept two columns in a 425-point-wide centre: the table was cut at the lesson panel, the
     // pause legend ran under the MinMU plot and left the timeline a 30-point sliver under eight legend rows.
     let size = [1280.0 / 1.5, 720.0 / 1.5];
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        size,
-        false,
-    );
-    wait_for_run(&mut h);
+    let mut h = default_ran_at(size);
     {
         let a = h.state_mut().as_mut().expect("app");
         a.queue(Command::OpenLesson("reading-a-gc-log".into()));
