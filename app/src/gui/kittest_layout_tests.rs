@@ -57,7 +57,7 @@ fn kittest_the_heap_map_and_the_occupancy_plot_share_their_time_axis_in_the_over
     // The map's plot leaves room for the "heap at the playhead" column and sized its y axis to its own labels; the
     // occupancy plot under it took the whole width: the same instant sat at two x positions.
     for size in [[1500.0, 940.0], SMALL] {
-        let mut h = default_ran_at(size);
+        let h = default_ran_at(size);
         assert_eq!(app(&h).state.settings.view, ViewKind::Overview);
         same_x_range(&h.ctx, "layout", "occupancy", &format!("{size:?}"));
     }
