@@ -479,3 +479,49 @@ fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause
         playback_top(&h)
     );
 }
+
+#[test]
+fn kittest_presenting_the_trade_off_at_200_percent_leaves_each_plot_room_for_two_y_labels() {
+    // At 1280×720 and 200 % beside a lesson the trade-off's two-line title and wrapped control bar left the three
+    // plots ~27 points each: the energy axis read only "0". A one-line title and one-row bar give them ~40.
+    let mut h = default_at_small_settled();
+    let id = "heap-size-trade-off";
+    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
+    let step = lesson
+        .steps
+        .iter()
+        .position(|s| s.view.as_deref() == Some("tradeoff"))
+        .expect("a trade-off step");
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.queue(Command::OpenLesson(id.into()));
+        a.present = true;
+    }
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    h.state_mut()
+        .as_mut()
+        .expect("app")
+        .queue(Command::LessonGoto(step));
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    let t0 = std::time::Instant::now();
+    while app(&h).tradeoff.running()
+        || app(&h)
+            .tradeoff
+            .result
+            .as_ref()
+            .is_none_or(|r| r.heap.is_empty())
+    {
+        h.step();
+        assert!(t0.elapsed().as_secs() < 240, "sweep within 240 s");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    settle(&mut h);
+    let (frame, _) = time_plot_frame(&h.ctx, "tradeoff-energy").expect("the energy plot drawn");
+    assert!(
+        frame.height() >= 36.0,
+        "the energy plot is {:.0} points tall: too short for two y labels 20 points apart",
+        frame.height()
+    );
+}

@@ -80,10 +80,17 @@ pub fn ui(
     cmds: &mut Vec<Command>,
 ) {
     let mode = crate::gui::sweep::tradeoff_mode(st.base.platform());
+    // Short (1280×720 at 200 %: ~310 points): a one-line title and a one-row control bar leave the three plots
+    // ~40 points each instead of ~27, where an energy axis read only "0" (#19 item 5).
+    let short = ui.available_height() < 360.0;
     if mode == SweepMode::TargetUtil {
         heading(
             ui,
-            "Trade-off: targetUtil (heap size) against energy and pauses",
+            if short {
+                "Trade-off: targetUtil"
+            } else {
+                "Trade-off: targetUtil (heap size) against energy and pauses"
+            },
             "The current scenario at targetUtil 0.1 to 0.9. After each collection Android sizes the heap to the \
              live data divided by targetUtil, kept between live + min free and live + max free and under the \
              growth limit (heap.size): a low targetUtil is a big heap that collects seldom, a high one a tight \
@@ -93,7 +100,11 @@ pub fn ui(
     } else {
         heading(
             ui,
-            "Trade-off: heap size against energy and pauses",
+            if short {
+                "Trade-off: heap size"
+            } else {
+                "Trade-off: heap size against energy and pauses"
+            },
             "The current scenario at 13 heap sizes from an eighth to eight times its heap. A bigger heap collects \
              less often (less GC work, higher MinMU) but each collection has more to sweep, and more memory \
              stays powered. Every y axis starts at zero.",
@@ -124,7 +135,7 @@ pub fn ui(
         {
             cmds.push(Command::StartTradeOff);
         }
-        let l = ui.label("MinMU window");
+        let l = ui.label(if short { "MinMU" } else { "MinMU window" });
         egui::ComboBox::from_id_salt("tradeoff-window")
             .selected_text(format::window_ms(window))
             .show_ui(ui, |ui| {
@@ -299,7 +310,7 @@ pub fn ui(
     };
     let total = series(&|p| Some(p.total_j * 1e3));
     let memory = series(&|p| Some(p.memory_j * 1e3));
-    plot("tradeoff-energy", "energy [mJ]", false).show(ui, |p| {
+    let energy = plot("tradeoff-energy", "energy [mJ]", false).show(ui, |p| {
         p.vline(marker());
         marked_line(
             p,
@@ -320,6 +331,7 @@ pub fn ui(
             );
         }
     });
+    super::note_time_plot(ui, "tradeoff-energy", &energy.transform);
     ui.add_space(text_h * 0.5);
     let pause = series(&|p| Some(p.max_pause_ms));
     plot("tradeoff-pause", "max pause [ms]", false).show(ui, |p| {
