@@ -435,11 +435,11 @@ fn kittest_presenting_at_200_percent_the_bank_labels_are_whole_and_a_reveal_show
     );
 }
 
-#[test]
-fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause_timeline_whole() {
-    // The log's overview kept two columns in a 425-point-wide centre: the table was cut at the lesson panel, the
-    // pause legend ran under the MinMU plot and left the timeline a 30-point sliver under eight legend rows.
-    let size = [1280.0 / 1.5, 720.0 / 1.5];
+/// 1280×720 at 150 % in points.
+const AT_150: [f32; 2] = [1280.0 / 1.5, 720.0 / 1.5];
+
+/// The GC-log lesson presented in a window of `size` points, its log loaded and the frames settled.
+fn gc_log_lesson_presented(size: [f32; 2]) -> H {
     let mut h = default_ran_at(size);
     {
         let a = h.state_mut().as_mut().expect("app");
@@ -455,6 +455,15 @@ fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
     settle(&mut h);
+    h
+}
+
+#[test]
+fn kittest_a_gc_log_lesson_presented_at_1280x720_and_150_percent_shows_the_pause_timeline_whole() {
+    // The log's overview kept two columns in a 425-point-wide centre: the table was cut at the lesson panel, the
+    // pause legend ran under the MinMU plot and left the timeline a 30-point sliver under eight legend rows.
+    let size = AT_150;
+    let h = gc_log_lesson_presented(size);
     assert_eq!(app(&h).state.settings.view, ViewKind::Overview);
     let (pauses, _) = time_plot_frame(&h.ctx, "log-pauses").expect("the pause timeline drawn");
     let lesson_left = h
@@ -523,5 +532,51 @@ fn kittest_presenting_the_trade_off_at_200_percent_leaves_each_plot_room_for_two
         frame.height() >= 36.0,
         "the energy plot is {:.0} points tall: too short for two y labels 20 points apart",
         frame.height()
+    );
+}
+
+#[test]
+fn kittest_the_worst_window_list_of_a_gc_log_lesson_at_150_percent_ends_above_the_playback_bar() {
+    // In a 425-point-wide centre (the app at 1280×720 and 150 %) the five worst-window buttons wrap into three rows;
+    // the plot kept a fixed 40 points for the list, so the fifth button lay under the playback bar. The harness's
+    // centre is a little wider (two rows), so a 600-point window (three rows: it fails with the fixed 40) is checked
+    // too.
+    for size in [AT_150, [600.0, AT_150[1]]] {
+        worst_windows_end_above_the_playback_bar(size);
+    }
+}
+
+/// [`kittest_the_worst_window_list_of_a_gc_log_lesson_at_150_percent_ends_above_the_playback_bar`] at `size`.
+fn worst_windows_end_above_the_playback_bar(size: [f32; 2]) {
+    let mut h = gc_log_lesson_presented(size);
+    let lesson = gclab_core::lesson::Lesson::load("reading-a-gc-log").expect("built-in lesson");
+    let step = lesson
+        .steps
+        .iter()
+        .rposition(|s| s.view.as_deref() == Some("mmu"))
+        .expect("a MinMU step");
+    h.state_mut()
+        .as_mut()
+        .expect("app")
+        .queue(Command::LessonGoto(step));
+    h.run_steps(2);
+    wait_for_lesson(&mut h);
+    let chips = |h: &H| {
+        h.query_all_by(|n| n.role() == Role::Button && n.label().is_some_and(|l| l.contains(" @ ")))
+            .map(|n| n.rect().bottom())
+            .collect::<Vec<f32>>()
+    };
+    let t0 = std::time::Instant::now();
+    while chips(&h).len() < 5 {
+        assert!(t0.elapsed().as_secs() < 30, "the worst windows listed");
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    settle(&mut h);
+    let bottoms = chips(&h);
+    let bar = playback_top(&h);
+    assert!(
+        bottoms.iter().all(|b| *b <= bar),
+        "{size:?}: worst-window buttons end at y {bottoms:?}; the playback bar starts at {bar:.0}"
     );
 }

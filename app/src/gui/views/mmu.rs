@@ -173,7 +173,14 @@ pub fn plot(
             .map(|p| p.x),
     );
     let resp = Plot::new("mmu")
-        .height(plot_height(ui, start_y, height) - if height > 260.0 { 40.0 } else { 0.0 })
+        .height(
+            plot_height(ui, start_y, height)
+                - if height > 260.0 {
+                    worst_list_height(ui, st).max(40.0)
+                } else {
+                    0.0
+                },
+        )
         .custom_x_axes(vec![
             AxisHints::new_x()
                 .label("window (log scale)")
@@ -281,22 +288,64 @@ pub fn plot(
     }
 }
 
+/// The worst-window list's texts: its lead, then one per window button.
+fn worst_texts(w: &crate::gui::state::WorstWindows) -> (String, Vec<String>) {
+    let lead = format!("worst {} windows:", format::window_ms(w.window_ms));
+    let chips = w
+        .windows
+        .iter()
+        .map(|win| {
+            let t = win.start_ns as f64 * 1e-9;
+            format!("{} @ {}", format::percent(win.utilization), format::secs(t))
+        })
+        .collect();
+    (lead, chips)
+}
+
+/// The height [`worst_list`] takes at this ui's width: its lead and buttons wrapped into rows as
+/// `horizontal_wrapped` wraps them. A fixed 40 points left the fifth button of a log's list under the playback bar
+/// where a narrow column (1280×720 at 150 % beside a lesson) wraps it into three rows (#19 item 5). `[points]`
+fn worst_list_height(ui: &egui::Ui, st: &AppState) -> f32 {
+    let Some(w) = &st.worst else { return 0.0 };
+    let (lead, chips) = worst_texts(w);
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let text_w = |s: String| {
+        ui.painter()
+            .layout_no_wrap(s, font.clone(), egui::Color32::WHITE)
+            .size()
+            .x
+    };
+    let sp = ui.spacing();
+    let avail = ui.available_width().max(1.0);
+    let widths = std::iter::once(text_w(lead)).chain(
+        chips
+            .into_iter()
+            .map(|c| text_w(c) + 2.0 * sp.button_padding.x),
+    );
+    let (mut rows, mut x) = (1.0f32, 0.0f32);
+    for item_w in widths {
+        if x > 0.0 && x + item_w > avail {
+            rows += 1.0;
+            x = 0.0;
+        }
+        x += item_w + sp.item_spacing.x;
+    }
+    let row_h = ui.text_style_height(&egui::TextStyle::Body)
+        + 2.0 * sp.button_padding.y
+        + sp.item_spacing.y;
+    rows * row_h + sp.item_spacing.y
+}
+
 /// The worst windows of the selected length, each a button that moves the playhead there.
 pub fn worst_list(ui: &mut egui::Ui, st: &AppState, cmds: &mut Vec<Command>) {
     let Some(w) = &st.worst else { return };
+    let (lead, chips) = worst_texts(w);
     ui.horizontal_wrapped(|ui| {
-        ui.label(format!("worst {} windows:", format::window_ms(w.window_ms)))
+        ui.label(lead)
             .on_hover_text("Click one to move the playhead to its start");
-        for win in &w.windows {
+        for (win, chip) in w.windows.iter().zip(chips) {
             let t = win.start_ns as f64 * 1e-9;
-            if ui
-                .button(format!(
-                    "{} @ {}",
-                    format::percent(win.utilization),
-                    format::secs(t)
-                ))
-                .clicked()
-            {
+            if ui.button(chip).clicked() {
                 cmds.push(Command::Playback(PlaybackCommand::SeekTo(t)));
             }
         }
