@@ -8,7 +8,9 @@ use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::command::Command;
-use super::kittest_tests::{H, app, harness_sized, settle, wait_for_lesson, wait_for_run};
+use super::kittest_tests::{
+    H, app, harness_sized, settle, wait_for_lesson, wait_for_run, wait_for_tradeoff,
+};
 use super::state::ViewKind;
 use super::views::time_plot_frame;
 
@@ -43,6 +45,23 @@ fn default_ran_at(size: [f32; 2]) -> H {
     );
     wait_for_run(&mut h);
     h
+}
+
+/// Opens the built-in lesson `id` presenting and goes to its step `step` (0-based), each loaded.
+fn present_lesson_step(h: &mut H, id: &str, step: usize) {
+    {
+        let a = h.state_mut().as_mut().expect("app");
+        a.queue(Command::OpenLesson(id.into()));
+        a.present = true;
+    }
+    h.run_steps(2);
+    wait_for_lesson(h);
+    h.state_mut()
+        .as_mut()
+        .expect("app")
+        .queue(Command::LessonGoto(step));
+    h.run_steps(2);
+    wait_for_lesson(h);
 }
 
 /// The default scenario at [`SMALL`], its run shown and the frames settled.
@@ -385,19 +404,7 @@ fn kittest_presenting_at_200_percent_the_bank_labels_are_whole_and_a_reveal_show
         .iter()
         .position(|s| s.prediction.is_some() && s.view.as_deref() == Some("layout"))
         .expect("a prediction step over the heap map");
-    {
-        let a = h.state_mut().as_mut().expect("app");
-        a.queue(Command::OpenLesson(id.into()));
-        a.present = true;
-    }
-    h.run_steps(2);
-    wait_for_lesson(&mut h);
-    h.state_mut()
-        .as_mut()
-        .expect("app")
-        .queue(Command::LessonGoto(step));
-    h.run_steps(2);
-    wait_for_lesson(&mut h);
+    present_lesson_step(&mut h, id, step);
     settle(&mut h);
     let labels = bank_labels(&h);
     assert!(labels.len() >= 4, "bank labels drawn: {labels:?}");
@@ -501,32 +508,8 @@ fn kittest_presenting_the_trade_off_at_200_percent_leaves_each_plot_room_for_two
         .iter()
         .position(|s| s.view.as_deref() == Some("tradeoff"))
         .expect("a trade-off step");
-    {
-        let a = h.state_mut().as_mut().expect("app");
-        a.queue(Command::OpenLesson(id.into()));
-        a.present = true;
-    }
-    h.run_steps(2);
-    wait_for_lesson(&mut h);
-    h.state_mut()
-        .as_mut()
-        .expect("app")
-        .queue(Command::LessonGoto(step));
-    h.run_steps(2);
-    wait_for_lesson(&mut h);
-    let t0 = std::time::Instant::now();
-    while app(&h).tradeoff.running()
-        || app(&h)
-            .tradeoff
-            .result
-            .as_ref()
-            .is_none_or(|r| r.heap.is_empty())
-    {
-        h.step();
-        assert!(t0.elapsed().as_secs() < 240, "sweep within 240 s");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    settle(&mut h);
+    present_lesson_step(&mut h, id, step);
+    wait_for_tradeoff(&mut h);
     let (frame, _) = time_plot_frame(&h.ctx, "tradeoff-energy").expect("the energy plot drawn");
     assert!(
         frame.height() >= 36.0,

@@ -632,6 +632,26 @@ pub(super) fn wait_for_lesson(h: &mut H) {
     settle(h);
 }
 
+/// Steps `h` until the trade-off sweep has finished with points, then settles the frames.
+pub(super) fn wait_for_tradeoff(h: &mut H) {
+    let t0 = Instant::now();
+    while app(h).tradeoff.running()
+        || app(h)
+            .tradeoff
+            .result
+            .as_ref()
+            .is_none_or(|r| r.heap.is_empty())
+    {
+        h.step();
+        assert!(
+            t0.elapsed() < Duration::from_secs(240),
+            "sweep within 240 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    settle(h);
+}
+
 #[test]
 fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
     let mut h = harness_sized(
@@ -774,22 +794,7 @@ fn kittest_the_trade_off_tab_sweeps_heap_sizes_from_its_button() {
     h.get_by_role_and_label(Role::Button, "Run heap-size sweep")
         .click();
     h.run_steps(2);
-    let t0 = Instant::now();
-    while app(&h).tradeoff.running()
-        || app(&h)
-            .tradeoff
-            .result
-            .as_ref()
-            .is_none_or(|r| r.heap.is_empty())
-    {
-        h.step();
-        assert!(
-            t0.elapsed() < Duration::from_secs(240),
-            "sweep within 240 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    settle(&mut h);
+    wait_for_tradeoff(&mut h);
     let r = app(&h).tradeoff.result.clone().expect("a result");
     assert!(r.heap.len() >= 10, "the sizes ran: {}", r.heap.len());
     let on_screen = labels(&h);
