@@ -100,3 +100,45 @@ fn gclab_open_takes_a_teachers_own_lesson_file_as_a_lesson_not_a_scenario() {
         "one line naming the lesson's wrong field, read as a lesson (not a scenario): {err}"
     );
 }
+
+#[test]
+fn lesson_export_writes_every_steps_figure_and_an_offline_deck_that_links_them() {
+    // End to end: the real app renders each step (under Xvfb where there is no display) and index.html links
+    // each figure by a relative name, so the deck works from file:// with no network.
+    let dir = gclab_tests::scratch_dir("lesson", "export");
+    let d = gclab_tests::path_str(&dir);
+    let id = "cost-of-a-collection";
+    let out = gclab(&[
+        "lesson", "export", id, "-o", d, "--size", "640x360", "--scale", "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "lesson export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(dir.join("index.html")).expect("index.html written");
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "the deck fetches nothing"
+    );
+    let steps = String::from_utf8_lossy(&gclab(&["lesson", "show", id]).stdout)
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<usize>().is_ok())
+        })
+        .count();
+    assert!(steps >= 3, "the lesson has steps: {steps}");
+    for n in 1..=steps {
+        let png = format!("step-{n:02}.png");
+        assert!(html.contains(&png), "index.html links {png}");
+        let bytes = std::fs::read(dir.join(&png)).unwrap_or_else(|e| panic!("{png}: {e}"));
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+            "{png} is a drawn PNG ({} bytes)",
+            bytes.len()
+        );
+        let csv = format!("step-{n:02}.csv");
+        assert!(dir.join(&csv).exists(), "{csv} written beside it");
+    }
+}
