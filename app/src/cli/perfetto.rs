@@ -75,12 +75,17 @@ impl Out {
     /// Writes one event; serialised straight into the file (a `Value` per pause costs more than the rest of
     /// the export: its maps and strings are allocated and freed per event).
     fn ev<V: Serialize + ?Sized>(&mut self, v: &V) -> Result<(), CliError> {
+        self.next_event()?;
+        serde_json::to_writer(&mut self.w, v)
+            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
+    }
+
+    /// Counts one more event and writes the separator before it.
+    fn next_event(&mut self) -> Result<(), CliError> {
         let sep = if self.first { "" } else { ",\n" };
         self.first = false;
         self.events += 1;
-        self.raw(sep)?;
-        serde_json::to_writer(&mut self.w, v)
-            .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
+        self.raw(sep)
     }
 
     fn thread(&mut self, tid: u64, name: &str) -> Result<(), CliError> {
@@ -118,10 +123,7 @@ impl Out {
         dur_us: f64,
         args: &PauseArgs<'_>,
     ) -> Result<(), CliError> {
-        let sep = if self.first { "" } else { ",\n" };
-        self.first = false;
-        self.events += 1;
-        self.raw(sep)?;
+        self.next_event()?;
         json_out::pause_slice(&mut self.w, tid, name, ts_us, dur_us, args)
             .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
     }
