@@ -242,3 +242,44 @@ fn fg_releasing_the_heap_lock_makes_the_other_mutators_wait_for_its_cycle() {
         assert!(waits(&released) > 0, "{p}: the others wait for the cycle");
     }
 }
+
+#[test]
+fn fg_others_running_on_what_if_removes_their_waits_and_lets_the_heap_pass_the_soft_limit() {
+    // The what-if `android.gc.fg_others_wait = false` (not Dalvik 4.3, whose tryMalloc waits whenever gcRunning):
+    // beside fg's cycle, with the lock released, the other mutators force their allocation as §3.3's bg mutators
+    // do. Then no mutator waits for a cycle, and the heap grows past the soft limit the cycle started at — more
+    // than with the waits, so the report's what-if row measures a different mechanism, not a relabelling.
+    let p = "android/lusearch";
+    let fg = |wait: &str| {
+        run_switched(
+            p,
+            true,
+            "",
+            true,
+            &["collector.kind=fg", "android.gc.fg_holds_lock=false", wait],
+        )
+    };
+    let waiting = fg("android.gc.fg_others_wait=true");
+    let running = fg("android.gc.fg_others_wait=false");
+    let waits = |r: &gclab_core::Run| r.summary.alloc_waits.unwrap_or(0);
+    let peak = |r: &gclab_core::Run| {
+        r.occupancy
+            .iter()
+            .map(|o| o.live_bytes + o.dead_bytes)
+            .max()
+            .unwrap_or(0)
+    };
+    eprintln!(
+        "waits {} → {}, peak allocated {} → {} bytes",
+        waits(&waiting),
+        waits(&running),
+        peak(&waiting),
+        peak(&running)
+    );
+    assert!(waits(&waiting) > 0, "with the waits, the others wait");
+    assert_eq!(waits(&running), 0, "running on, nobody waits for a cycle");
+    assert!(
+        peak(&running) > peak(&waiting),
+        "forced allocations pass the soft limit"
+    );
+}

@@ -169,4 +169,15 @@ impl Sim<'_> {
         let w = self.work_us(self.prof.compile_us, self.prof.mutator_stall_fraction);
         self.go(j, w, Step::Compile, CpuTag::Other);
     }
+
+    /// models.md §1.3 step 2: after a successful allocation past `concurrentStartBytes`, with no collection
+    /// running, the daemon is signalled.
+    pub(super) fn concurrent_trigger(&mut self) {
+        if self.kind != CollectorKind::Fg
+            && self.cycle.is_none()
+            && self.conc_start.is_some_and(|c| self.allocated > c)
+        {
+            self.signal_daemon(Trigger::Concurrent);
+        }
+    }
 }

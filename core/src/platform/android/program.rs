@@ -371,9 +371,13 @@ impl Sim<'_> {
             && self.fits_mspace(i, need);
         let fits_growth = self.allocated + need <= self.growth_limit;
         let bg = self.kind == CollectorKind::Bg;
-        if fits_soft || (bg && fits_growth) {
+        // The what-if `android.gc.fg_others_wait = false`: beside a running fg cycle, force as bg does.
+        let force = bg || (!self.cfg.gc.fg_others_wait && self.fg_cycle_running());
+        if fits_soft || (force && fits_growth) {
             if !fits_soft {
-                self.signal_daemon(Trigger::Alloc);
+                if bg {
+                    self.signal_daemon(Trigger::Alloc);
+                }
                 if let Some(m) = self.mspace.as_mut() {
                     m.grow_for(need);
                 }
@@ -458,17 +462,6 @@ impl Sim<'_> {
         self.mutators[i].left_in_iteration -= bytes;
         self.mutators[i].cohort -= bytes;
         self.concurrent_trigger();
-    }
-
-    /// models.md §1.3 step 2: after a successful allocation past `concurrentStartBytes`, with no collection
-    /// running, the daemon is signalled.
-    fn concurrent_trigger(&mut self) {
-        if self.kind != CollectorKind::Fg
-            && self.cycle.is_none()
-            && self.conc_start.is_some_and(|c| self.allocated > c)
-        {
-            self.signal_daemon(Trigger::Concurrent);
-        }
     }
 
     fn out_of_memory(&mut self, t: usize) {

@@ -10,8 +10,10 @@ use super::queue::Tokens;
 use super::state::{
     Block, Ev, GcStep, Role, Sim, Step, TState, is_active, set_state, us_to_ns, weight,
 };
+use crate::collector::Trigger;
 use crate::cpu::{CpuTag, Work};
 use crate::run::CoreActivity;
+use crate::scenario::CollectorKind;
 use crate::units::SimTime;
 
 impl Sim<'_> {
@@ -35,6 +37,15 @@ impl Sim<'_> {
 
     pub(super) fn is_mutator(&self, t: usize) -> bool {
         matches!(self.threads[t].role, Role::Mutator(_))
+    }
+
+    /// A foreground GC-ALLOC cycle of fg (SYSTOR'15 §3.3) is running.
+    pub(super) fn fg_cycle_running(&self) -> bool {
+        self.kind == CollectorKind::Fg
+            && self
+                .cycle
+                .as_ref()
+                .is_some_and(|c| c.trigger == Trigger::Alloc)
     }
 
     pub(super) fn report_runnable(&mut self) {

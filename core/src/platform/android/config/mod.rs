@@ -204,6 +204,13 @@ pub struct AndroidGcCosts {
     /// under CMS [P: Dalvik android-4.3_r1 vm/alloc/Heap.cpp]. The presets keep true, §4.1.2's explicit
     /// statement; the sensitivity tables of `docs/reproduction-android.md` show what false moves.
     pub fg_holds_lock: bool,
+    /// While a foreground cycle runs, another mutator whose allocation would pass the soft limit waits for the
+    /// cycle: Dalvik's `tryMalloc` calls `dvmWaitForConcurrentGcToComplete` whenever `gcRunning` is set
+    /// [P: Dalvik android-4.3_r1 vm/alloc/Heap.cpp], the path the presets keep (true). False is a what-if, not
+    /// Dalvik 4.3: the others force the allocation within the growth limit and run on, as §3.3's bg mutators do —
+    /// one reading of fg running "concurrently to other mutators". `docs/reproduction-android.md` reports what it
+    /// moves (Corollary 4's what-if).
+    pub fg_others_wait: bool,
 }
 
 impl Default for AndroidGcCosts {
@@ -236,6 +243,7 @@ impl Default for AndroidGcCosts {
             trim_native_us: 100.0,
             fly_scanned_run: false,
             fg_holds_lock: true,
+            fg_others_wait: true,
         }
     }
 }
