@@ -31,7 +31,7 @@ UNKNOWNS = [
     ("mutators_pandora", 2, 6, 4, "Pandora's allocating threads (UI, playback, network, image; of Table 1's 77)"),
     ("android.sched.background_nice", 0, 10, 0, "the process's other threads' nice (Process.java: DEFAULT 0 … BACKGROUND 10)"),
     ("android.sched.migration_us", 5, 40, 15, "resume on another core: cold 16 KiB L1 refilled from the shared L2 [µs]"),
-    ("android.gc.sweep_locked_fraction", 0.3, 0.8, 0.5, "share of a sweep buffer's work under the heap lock (the frees; the bitmap walk is not)"),
+    ("android.gc.sweep_locked_fraction", 0.6, 1.0, 0.9, "share of a sweep buffer's work under the heap lock: the frees touch every dead chunk, the unlocked walk only the bitmaps"),
     ("android.gc.trim_ns_per_chunk", 5, 20, 10, "trim's mspace_inspect_all per chunk [ns]"),
     ("android.gc.trim_native_us", 0, 1000, 100, "trim's dlmalloc_trim + inspect_all over the native heap [µs]"),
     ("large_share", 0.0, 0.3, 0.0, "share of bytes in large objects: javac, Pandora, Quadrant (Table 1 GC-ALLOC ≥ 4)"),

@@ -136,7 +136,11 @@ pub struct AndroidGcCosts {
     pub sweep_ns_per_object_freed: f64,
     /// Sweeping, per MiB freed (walking the mark bitmaps). `[µs/MiB]`, default 200 [E].
     pub sweep_us_per_mib_freed: f64,
-    /// Share of the sweep done holding the heap lock (the bulk frees). Default 0.5 [E], range 0–1.
+    /// Share of the sweep done holding the heap lock: `sweepBitmapCallback` frees each buffer of dead objects
+    /// under `dvmLockHeap` (`countFree` and `mspace_bulk_free` touch every dead chunk); only the walk over the live
+    /// and mark bitmaps that fills the buffer runs unlocked [P: Dalvik android-4.3_r1 vm/alloc/MarkSweep.cpp,
+    /// HeapSource.cpp, HeapBitmap.cpp]. Default 0.9 [E] (docs/models-android.md, "Calibration": searched 0.6–1.0),
+    /// accepted 0–1.
     pub sweep_locked_fraction: f64,
     /// Sweep batches (the lock is taken once per batch) under `sweep_per_buffer = false`. Default 8 [E], range
     /// 1–1000.
@@ -226,7 +230,7 @@ impl Default for AndroidGcCosts {
             card_scan_us_per_mib: 150.0,
             sweep_ns_per_object_freed: 40.0,
             sweep_us_per_mib_freed: 200.0,
-            sweep_locked_fraction: 0.5,
+            sweep_locked_fraction: 0.9,
             sweep_batches: 8,
             trim_us_per_mib: 300.0,
             bg_trim: true,
