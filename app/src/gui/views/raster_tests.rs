@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: the LHS 24 point, session 16); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: the LHS 24 point with the re-derived sweep-lock share, session 18); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0x1ffb791eeed16c2,
-        0x7d8f7fb545d13267,
-        0x7c7a6ee882ec1bf4,
-        0xb179385ccdfe8925,
-        0x47987180fbc03900,
-        0x4baa3d5c152de7bf,
-        0xd3aee466aa9819e4,
-        0xb258b0a7ddaeb725,
+        0x47e2fd05dd7d6174,
+        0xed60a62f68e42afa,
+        0x152bee48529069ff,
+        0x8a9fe296a94435a5,
+        0xe4ce8aafe3d886c,
+        0x1a2d403146dfdffa,
+        0xe9fcfb28e3a6d139,
+        0x3df70554e0e56725,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }
