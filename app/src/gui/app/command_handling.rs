@@ -196,6 +196,11 @@ impl GclabApp {
                         rerun |= self.apply_lesson_step();
                     }
                 }
+                Command::LessonPage(b) => {
+                    if let Some(l) = &mut self.lesson {
+                        l.page_first = b;
+                    }
+                }
                 Command::LessonChoose(i) => {
                     if let Some(l) = &mut self.lesson {
                         l.chosen = Some(i);
