@@ -300,7 +300,7 @@ fn header(ui: &mut egui::Ui, l: &LessonState, present: bool, big: f32, cmds: &mu
         });
         if present {
             r.widget_info(|| {
-                egui::WidgetInfo::labeled(egui::WidgetType::Button, true, "Leave presentation")
+                egui::WidgetInfo::labeled(egui::Role::Button, true, "Leave presentation")
             });
         }
         if r.clicked() {
