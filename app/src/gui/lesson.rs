@@ -86,6 +86,19 @@ impl LessonState {
         self.estimate.clear();
     }
 
+    /// *Reveal*: the answer shows on the page that asked the question, though the verdict may push it onto a page
+    /// of its own.
+    pub fn reveal(&mut self) {
+        self.revealed = true;
+        if let Some(i) = self
+            .paging
+            .as_ref()
+            .and_then(|p| p.blocks.iter().position(|b| *b == Block::Prediction))
+        {
+            self.page_first = i;
+        }
+    }
+
     /// The claims of the step on screen.
     pub fn step_claims(&self) -> Vec<&CheckedClaim> {
         self.claims
@@ -288,7 +301,7 @@ fn header(ui: &mut egui::Ui, l: &LessonState, present: bool, big: f32, cmds: &mu
                 .size()
                 .x
         }) + 2.0 * ui.spacing().button_padding.x;
-        let name = match (present, ui.available_width() < need) {
+        let name = match (present, ui.available_rect_before_wrap().width() < need) {
             (false, _) => "Present",
             (true, false) => "Leave presentation",
             (true, true) => "Leave",

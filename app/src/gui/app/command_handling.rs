@@ -208,7 +208,7 @@ impl GclabApp {
                 }
                 Command::LessonReveal => {
                     if let Some(l) = &mut self.lesson {
-                        l.revealed = true;
+                        l.reveal();
                     }
                 }
                 Command::CloseLesson => {
