@@ -1,7 +1,8 @@
 //! egui_kittest tests of presentation mode at a projector's size (#19 item 5): walked with the clicker's key
 //! (PageDown), every step of every built-in lesson shows its text, its question and each of its checked claims
 //! whole inside the lesson panel at some point — on a page, not below the fold of a scroll area — and no label of
-//! the panel is cut at its edge. 1280×720 at 200 % is 640×360 points, 1920×1080 at 200 % is 960×540.
+//! the panel is cut at its edge. 1280×720 at 200 % is 640×360 points, 1920×1080 at 200 % is 960×540; 1280×720 at
+//! 100 % and 150 % are walked too.
 
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
@@ -123,6 +124,13 @@ fn kittest_presenting_at_1280x720_and_200_percent_every_steps_text_and_claims_ar
 #[test]
 fn kittest_presenting_at_1920x1080_and_200_percent_every_steps_text_and_claims_are_seen_whole() {
     every_step_shows_its_text_and_claims_whole([960.0, 540.0]);
+}
+
+#[test]
+fn kittest_presenting_at_1280x720_at_100_and_150_percent_every_steps_text_and_claims_are_seen_whole()
+ {
+    every_step_shows_its_text_and_claims_whole([1280.0, 720.0]);
+    every_step_shows_its_text_and_claims_whole([1280.0 / 1.5, 720.0 / 1.5]);
 }
 
 #[test]
