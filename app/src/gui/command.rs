@@ -73,6 +73,8 @@ pub enum Command {
     OpenLesson(String),
     /// Go to a lesson step (0-based; clamped).
     LessonGoto(usize),
+    /// Presenting, show the page of the step that starts at this block (`lesson_pages`).
+    LessonPage(usize),
     /// The class chose an answer to the step's prediction.
     LessonChoose(usize),
     /// Show what the model gives for the step's prediction.

@@ -41,10 +41,13 @@ mod kittest_layout_tests;
 #[cfg(test)]
 mod kittest_lesson_tests;
 #[cfg(test)]
+mod kittest_present_tests;
+#[cfg(test)]
 mod kittest_tests;
 #[cfg(test)]
 mod kittest_ticks_tests;
 pub mod lesson;
+mod lesson_pages;
 pub mod log;
 mod marks;
 pub mod pareto;

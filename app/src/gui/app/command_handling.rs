@@ -196,6 +196,11 @@ impl GclabApp {
                         rerun |= self.apply_lesson_step();
                     }
                 }
+                Command::LessonPage(b) => {
+                    if let Some(l) = &mut self.lesson {
+                        l.page_first = b;
+                    }
+                }
                 Command::LessonChoose(i) => {
                     if let Some(l) = &mut self.lesson {
                         l.chosen = Some(i);
@@ -203,7 +208,7 @@ impl GclabApp {
                 }
                 Command::LessonReveal => {
                     if let Some(l) = &mut self.lesson {
-                        l.revealed = true;
+                        l.reveal();
                     }
                 }
                 Command::CloseLesson => {

@@ -78,9 +78,14 @@ impl GclabApp {
                 .max_size(width * if present { 0.5 } else { 0.6 })
                 .resizable(true)
                 .show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
+                    // Presenting, the step is paged to fit the panel: nothing under a scroll bar on a projector.
+                    if present {
                         lesson::ui(ui, l, &pal, present, &mut self.commands);
-                    });
+                    } else {
+                        egui::ScrollArea::vertical().show(ui, |ui| {
+                            lesson::ui(ui, l, &pal, present, &mut self.commands);
+                        });
+                    }
                 });
         }
         // A knob moved and nothing else was asked (the slider's case): start the run now, so that the simulation

@@ -162,6 +162,10 @@ pub fn now_column(
         rect.max.y - ((k - y0_kib) / (y1_kib - y0_kib)) as f32 * rect.height()
     };
     let time = SimTime((t.max(0.0) * 1e9) as u64);
+    #[cfg(test)]
+    ui.ctx().data_mut(|d| {
+        d.insert_temp(egui::Id::unique("now-bar"), (bar, y0_kib, y1_kib));
+    });
     // Free memory by bank state, then objects as rows of at most one per pixel.
     for b in 0..g.banks {
         let st = run.bank_state_at(b, time);
@@ -258,37 +262,48 @@ pub fn now_column(
         }
     }
     let rows = rect.height().max(1.0) as usize;
-    let mut live = vec![0f32; rows];
-    let mut dead = vec![0f32; rows];
-    let px_bytes = (y1_kib - y0_kib) * 1024.0 / rows as f64;
-    for o in run.layout.at(time) {
-        let (top, bot) = (y_of((o.addr + o.size) as f64), y_of(o.addr as f64));
+    // How much of each pixel row `[addr, addr + size)` covers, added to `acc`.
+    let cover = |acc: &mut [f32], addr: u64, size: u64| {
+        let (top, bot) = (y_of((addr + size) as f64), y_of(addr as f64));
         let (r0, r1) = (
             (top - rect.min.y).max(0.0),
             (bot - rect.min.y).min(rows as f32),
         );
-        if r1 <= r0 {
-            continue;
-        }
-        let acc = if o.dead { &mut dead } else { &mut live };
-        let mut r = r0.floor() as usize;
+        let mut r = r0.max(0.0).floor() as usize;
         while (r as f32) < r1 && r < rows {
-            let cover = (r1.min(r as f32 + 1.0) - r0.max(r as f32)).max(0.0);
-            acc[r] += cover;
+            acc[r] += (r1.min(r as f32 + 1.0) - r0.max(r as f32)).max(0.0);
             r += 1;
         }
+    };
+    let mut live = vec![0f32; rows];
+    let mut dead = vec![0f32; rows];
+    for o in run.layout.at(time) {
+        cover(if o.dead { &mut dead } else { &mut live }, o.addr, o.size);
     }
-    let _ = px_bytes;
-    // What the last collection reclaimed, fading out where nothing is now (views::fade).
+    // A row of the bar: `w` of its width from the left in `c`.
+    let row = |r: usize, w: f32, c: egui::Color32| {
+        let y = rect.min.y + r as f32 + 0.5;
+        painter.line_segment(
+            [
+                Pos2::new(bar.min.x, y),
+                Pos2::new(bar.min.x + w.clamp(0.0, 1.0) * bar.width(), y),
+            ],
+            Stroke::new(1.0, c),
+        );
+    };
+    // What the last collection reclaimed, fading out where nothing is now (views::fade): drawn row by row as the
+    // garbage was the moment before, so the fade starts from the same pixels (small objects drawn as rectangles
+    // each thinner than a pixel came out paler than the garbage they replace).
     if let Some((alpha, garbage)) = crate::gui::views::fade::fading_garbage(run, time, fade_ns) {
         let c = Palette::faded(pal.dead, (alpha * 255.0) as u8);
+        let mut gone = vec![0f32; rows];
         for (addr, size) in garbage {
-            let (top, bot) = (y_of((addr + size) as f64), y_of(addr as f64));
-            let r = Rect::from_min_max(
-                Pos2::new(bar.min.x, top.max(rect.min.y)),
-                Pos2::new(bar.max.x, bot.min(rect.max.y).max(top + 0.5)),
-            );
-            painter.rect_filled(r, 0.0, c);
+            cover(&mut gone, addr, size);
+        }
+        for (r, g) in gone.iter().enumerate() {
+            if *g > 0.01 {
+                row(r, *g, c);
+            }
         }
     }
     for r in 0..rows {
@@ -296,13 +311,7 @@ pub fn now_column(
         if l + d <= 0.01 {
             continue;
         }
-        let c = if l >= d { pal.live } else { pal.dead };
-        let y = rect.min.y + r as f32 + 0.5;
-        let w = (l + d).clamp(0.0, 1.0) * bar.width();
-        painter.line_segment(
-            [Pos2::new(bar.min.x, y), Pos2::new(bar.min.x + w, y)],
-            Stroke::new(1.0, c),
-        );
+        row(r, l + d, if l >= d { pal.live } else { pal.dead });
     }
     painter.rect_stroke(
         bar,
@@ -324,6 +333,12 @@ pub fn now_column(
         let k = y0_kib + f64::from((rect.max.y - p.y) / rect.height()) * (y1_kib - y0_kib);
         resp.on_hover_text_at_pointer(describe(run, t, k * 1024.0));
     }
+}
+
+/// The heap at the playhead's bar as last drawn, with the addresses at its bottom and top (tests). `[KiB]`
+#[cfg(test)]
+pub fn bar(ctx: &egui::Context) -> Option<(Rect, f64, f64)> {
+    ctx.data(|d| d.get_temp(egui::Id::unique("now-bar")))
 }
 
 /// Where the heap at the playhead outlined bank `b` last (tests).
