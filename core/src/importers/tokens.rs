@@ -127,7 +127,15 @@ mod tests {
 
     #[test]
     fn decimal_scaled_equals_the_sum_of_digits_times_places() {
-        let ints = ["", "0", "7", "18446744073", "18446744073709551615", "99999999999", "1x"];
+        let ints = [
+            "",
+            "0",
+            "7",
+            "18446744073",
+            "18446744073709551615",
+            "99999999999",
+            "1x",
+        ];
         let fracs = [
             None,
             Some(""),

@@ -202,9 +202,7 @@ impl<'a> MmuCurve<'a> {
     /// each answer the same as `self`'s. The I/O errors of any are seen by all ([`MmuCurve::error`]).
     pub fn view(&self) -> MmuCurve<'_> {
         MmuCurve {
-            series: (self.series.iter())
-                .map(|(i, p)| (*i, p.view()))
-                .collect(),
+            series: (self.series.iter()).map(|(i, p)| (*i, p.view())).collect(),
             start_ns: self.start_ns,
         }
     }
