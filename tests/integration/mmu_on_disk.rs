@@ -109,3 +109,41 @@ fn several_mutators_and_a_narrower_span_on_disk_match_memory() {
         same(&memory, &disk, w, "three mutators of four");
     }
 }
+
+#[test]
+#[allow(clippy::disallowed_methods)] // two threads querying views at once is what is checked
+fn views_of_a_curve_on_disk_queried_on_two_threads_at_once_match_memory() {
+    // `gclab mmu` answers its windows on every core, each query on its own view (own block caches, shared files).
+    let path = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
+    let (_, data) = import_file(&path, Format::Auto).expect("import");
+    let Imported::Pauses(p) = &data else {
+        panic!("expected pauses");
+    };
+    let spans: Vec<(u64, u64, usize)> = (p.pauses.iter().enumerate())
+        .map(|(k, q)| (q.start_ns, q.end_ns, k % 2))
+        .collect();
+    let span = p.span_ns;
+    let series: Vec<_> = (0..2)
+        .map(|m| {
+            let mine: Vec<(u64, u64)> = (spans.iter())
+                .filter(|s| s.2 == m)
+                .map(|s| (s.0, s.1))
+                .collect();
+            gclab_core::metrics::mmu::UtilSeries::from_pauses(&mine, span.0, span.1)
+        })
+        .collect();
+    let disk = MmuCurve::on_disk_with(spans.iter().copied(), 2, span, 5, 8).expect("temp files");
+    let windows = default_windows_ns(span.1 - span.0);
+    std::thread::scope(|s| {
+        for first in [0, 1] {
+            let (view, series, windows) = (disk.view(), &series, &windows);
+            s.spawn(move || {
+                let memory = MmuCurve::new(series);
+                for &w in windows.iter().skip(first) {
+                    same(&memory, &view, w, &format!("view from window {first}"));
+                }
+            });
+        }
+    });
+    assert!(disk.error().is_none(), "no I/O error");
+}

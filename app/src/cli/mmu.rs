@@ -8,6 +8,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Mutex;
 
 use gclab_core::importers::{
     self, Format, Imported, MAX_TIME_NS, PauseSink, PauseSpans, ReportedMmu,
@@ -217,10 +218,7 @@ fn measure(
     // The imported pauses (with their kinds, causes and heap figures) are not needed for the MMU: freed before
     // the queries, so the two never count together.
     drop(data);
-    let points = windows.iter().map(|&w| (w, curve.mmu(w))).collect();
-    let worst = (windows.iter())
-        .map(|&w| (w, curve.worst(w, WORST)))
-        .collect();
+    let (points, worst) = query_on_cores(&curve, &windows);
     if let Some(e) = curve.error() {
         return Err(CliError::other(format!("{input}: {e}")));
     }
@@ -239,6 +237,44 @@ fn measure(
         heap_changes,
         safepoints,
     })
+}
+
+/// The MMU and the worst windows at every window, the queries spread over the cores (`crate::parallel`), each
+/// on its own view of the curve (own block caches; the answers are those of the curve itself, in window order).
+#[allow(clippy::type_complexity)]
+fn query_on_cores(
+    curve: &MmuCurve<'_>,
+    windows: &[u64],
+) -> (Vec<(u64, WindowUtil)>, Vec<(u64, Vec<WindowUtil>)>) {
+    enum Answer {
+        Mmu(WindowUtil),
+        Worst(Vec<WindowUtil>),
+    }
+    // The worst-window searches first: they take longest, and a short one at the end evens the cores out.
+    // Each view is dropped when its query is answered (its caches are a few hundred KiB per array on disk).
+    let jobs: Vec<(bool, u64, Mutex<Option<MmuCurve<'_>>>)> = (windows.iter().map(|&w| (true, w)))
+        .chain(windows.iter().map(|&w| (false, w)))
+        .map(|(worst, w)| (worst, w, Mutex::new(Some(curve.view()))))
+        .collect();
+    let answers = crate::parallel::map_on_cores(&jobs, "mmu", |(worst, w, view)| {
+        let view = view.lock().ok()?.take()?;
+        Some(if *worst {
+            Answer::Worst(view.worst(*w, WORST))
+        } else {
+            Answer::Mmu(view.mmu(*w))
+        })
+    });
+    let (mut points, mut worst) = (Vec::new(), Vec::new());
+    for ((is_worst, w, _), answer) in jobs.iter().zip(answers) {
+        // A worker that panicked (none should) leaves its query to this thread.
+        match answer.flatten() {
+            Some(Answer::Mmu(x)) => points.push((*w, x)),
+            Some(Answer::Worst(x)) => worst.push((*w, x)),
+            None if *is_worst => worst.push((*w, curve.worst(*w, WORST))),
+            None => points.push((*w, curve.mmu(*w))),
+        }
+    }
+    (points, worst)
 }
 
 fn ms(ns: u64) -> f64 {

@@ -13,16 +13,15 @@
 //! Memory is bounded for logs (issue 21, item 4): the importer keeps the pauses in [`PauseRecords`] (a temporary
 //! file beyond 65536 pauses), they are written one by one as they are read back, and the heap counter is thinned
 //! on the fly ([`HeapThinner`]: equal to thinning the time-sorted list whenever no heap point comes more than
-//! 65536 places late). A trace is read once, holding its live objects' sizes and at most
-//! 4 × [`MAX_COUNTER_POINTS`] points. A scenario is simulated first and exported from its [`Run`]. The JSON is
-//! written through an [`AtomicFile`] as it is produced.
+//! 65536 places late). A trace is read once, holding its live objects' sizes and at most 4 × [`MAX_COUNTER_POINTS`]
+//! points. A scenario is simulated first and exported from its [`Run`]. The JSON is written through an
+//! [`AtomicFile`] as it is produced.
 
 use std::collections::HashMap;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use gclab_core::importers::Format;
-use gclab_core::importers::{Imported, PauseRecords};
+use gclab_core::importers::{Format, Imported, PauseRecords};
 use gclab_core::input::{self, InputKind};
 use gclab_core::io::AtomicFile;
 use gclab_core::trace::reader::CountingRead;
@@ -530,8 +529,11 @@ const REORDER_POINTS: usize = 1 << 16;
 /// sort). When no point arrives more than [`REORDER_POINTS`] places after a later-timed one (logs: pauses of
 /// several processes overlapping briefly), this is exactly [`thin`] of the time-sorted list, as before streaming;
 /// otherwise the stretches are cut in the buffer's order, because sorting all of them would hold every point.
+/// The buffer: points that came in order (a sorted queue) and the others (a min-heap); the earlier front goes on,
+/// the earliest waiting point as one heap gives it (arrivals are unique), without log n moves per ordered point.
 struct HeapThinner {
     stride: usize,
+    in_order: std::collections::VecDeque<Waiting>,
     waiting: std::collections::BinaryHeap<std::cmp::Reverse<Waiting>>,
     arrived: u64,
     kept: Vec<HeapPoint>,
@@ -543,6 +545,7 @@ impl HeapThinner {
     fn new(total: usize) -> Self {
         HeapThinner {
             stride: total.div_ceil(MAX_COUNTER_POINTS).max(1),
+            in_order: std::collections::VecDeque::new(),
             waiting: std::collections::BinaryHeap::new(),
             arrived: 0,
             kept: Vec::with_capacity(total.min(MAX_COUNTER_POINTS)),
@@ -551,17 +554,30 @@ impl HeapThinner {
     }
 
     fn push(&mut self, (t, used, total): HeapPoint) {
-        self.waiting
-            .push(std::cmp::Reverse((t, self.arrived, used, total)));
+        let p = (t, self.arrived, used, total);
+        if self.in_order.back().is_none_or(|b| t >= b.0) {
+            self.in_order.push_back(p);
+        } else {
+            self.waiting.push(std::cmp::Reverse(p));
+        }
         self.arrived += 1;
-        if self.waiting.len() > REORDER_POINTS {
+        if self.in_order.len() + self.waiting.len() > REORDER_POINTS {
             self.pass_one();
         }
     }
 
     /// Hands the earliest waiting point to the stretches.
     fn pass_one(&mut self) {
-        let Some(std::cmp::Reverse((t, _, used, total))) = self.waiting.pop() else {
+        let from_queue = match (self.in_order.front(), self.waiting.peek()) {
+            (Some(a), Some(std::cmp::Reverse(b))) => (a.0, a.1) < (b.0, b.1),
+            (a, _) => a.is_some(),
+        };
+        let next = if from_queue {
+            self.in_order.pop_front()
+        } else {
+            self.waiting.pop().map(|std::cmp::Reverse(p)| p)
+        };
+        let Some((t, _, used, total)) = next else {
             return;
         };
         if self.in_stretch == 0 {
@@ -575,7 +591,7 @@ impl HeapThinner {
     }
 
     fn finish(mut self) -> Vec<HeapPoint> {
-        while !self.waiting.is_empty() {
+        while !self.in_order.is_empty() || !self.waiting.is_empty() {
             self.pass_one();
         }
         self.kept.sort_by_key(|h| h.0);

@@ -132,6 +132,8 @@ impl PhaseUnion {
 /// A sorted run being read.
 struct Cursor {
     buf: Vec<Rec>,
+    /// The bytes read into `buf`, kept between reads.
+    bytes: Vec<u8>,
     at: usize,
     next: usize,
     end: usize,
@@ -141,6 +143,7 @@ impl Cursor {
     fn new(runs: &Spill<Rec>, from: usize, end: usize) -> Self {
         let mut c = Cursor {
             buf: Vec::new(),
+            bytes: Vec::new(),
             at: 0,
             next: from,
             end,
@@ -152,7 +155,7 @@ impl Cursor {
     fn fill(&mut self, runs: &Spill<Rec>) {
         let n = READ.min(self.end - self.next);
         self.buf.resize(n, Rec::default());
-        runs.read(self.next, &mut self.buf);
+        runs.read(self.next, &mut self.buf, &mut self.bytes);
         self.next += n;
         self.at = 0;
     }

@@ -20,17 +20,14 @@ pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
         v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
     }
     v = v.checked_mul(10u64.checked_pow(scale)?)?;
-    let mut place = 10u64.pow(scale);
-    for &d in frac {
-        place /= 10;
-        let d = u64::from(d - b'0');
-        if place == 0 {
-            if d >= 5 {
-                v = v.checked_add(1)?;
-            }
-            break;
-        }
-        v = v.checked_add(d * place)?;
+    // The first `scale` fraction digits as an integer (below 10^scale ≤ 10^19, so no overflow), scaled up by the
+    // digits missing: the sum of each digit times its place, without a division per digit. The digit after them
+    // rounds (half up); the rest are ignored.
+    let kept = frac.len().min(scale as usize);
+    let digits = (frac[..kept].iter()).fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
+    v = v.checked_add(digits * 10u64.pow(scale - kept as u32))?;
+    if frac.get(kept).is_some_and(|&d| d >= b'5') {
+        v = v.checked_add(1)?;
     }
     Some(v)
 }
@@ -90,5 +87,80 @@ pub(crate) fn trim_end(s: &str) -> &str {
         s
     } else {
         s.trim_end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimal_scaled;
+
+    /// The digit-by-digit form `decimal_scaled` had before (a division per fraction digit), as the reference.
+    fn by_places(text: &str, scale: u32) -> Option<u64> {
+        let bytes = text.as_bytes();
+        let point = memchr::memchr(b'.', bytes).unwrap_or(bytes.len());
+        let (int, frac) = (&bytes[..point], bytes.get(point + 1..).unwrap_or(&[]));
+        if int.is_empty() && frac.is_empty() || !frac.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut v: u64 = 0;
+        for &b in int {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        }
+        v = v.checked_mul(10u64.checked_pow(scale)?)?;
+        let mut place = 10u64.pow(scale);
+        for &d in frac {
+            place /= 10;
+            let d = u64::from(d - b'0');
+            if place == 0 {
+                if d >= 5 {
+                    v = v.checked_add(1)?;
+                }
+                break;
+            }
+            v = v.checked_add(d * place)?;
+        }
+        Some(v)
+    }
+
+    #[test]
+    fn decimal_scaled_equals_the_sum_of_digits_times_places() {
+        let ints = [
+            "",
+            "0",
+            "7",
+            "18446744073",
+            "18446744073709551615",
+            "99999999999",
+            "1x",
+        ];
+        let fracs = [
+            None,
+            Some(""),
+            Some("5"),
+            Some("4"),
+            Some("568"),
+            Some("23456789"),
+            Some("999999999999999999999"),
+            Some("0000000005"),
+            Some("12a"),
+        ];
+        for int in ints {
+            for frac in fracs {
+                let text = match frac {
+                    Some(f) => format!("{int}.{f}"),
+                    None => int.to_string(),
+                };
+                for scale in [0, 1, 3, 6, 9, 19, 20] {
+                    assert_eq!(
+                        decimal_scaled(&text, scale),
+                        by_places(&text, scale),
+                        "`{text}` at scale {scale}"
+                    );
+                }
+            }
+        }
     }
 }

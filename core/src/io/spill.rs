@@ -4,7 +4,9 @@
 //! A [`Spill`] appends records ([`Record`]: a fixed little-endian encoding) to an anonymous temporary file in the
 //! system temp folder, a block at a time; only the block being filled lives in memory. It is read back with
 //! positional reads, so readers never disturb one another: sequentially ([`Spill::iter`], one block buffered) or
-//! by index through [`Paged`], a bounded cache of a few blocks that suits the MMU's forward cursors.
+//! by index through [`Paged`], a bounded cache of a few blocks that suits the MMU's forward cursors. A finished
+//! spill is shared, read-only, by any number of [`Paged`] readers ([`Paged::reader`]), each with its own cache, so
+//! that queries can run on several threads at once (`gclab mmu` answers its windows on every core).
 //!
 //! Invariants and edge cases:
 //! - On Unix the file is unlinked as soon as it is created: a killed process leaves nothing behind. Elsewhere it
@@ -14,11 +16,12 @@
 //!   reads give zeros. A caller must check [`Spill::error`] before trusting what it computed (the MMU does, and
 //!   reports it as an error naming the temp folder).
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Bytes per block: the unit written, read and cached. Small, because Go's worst-window search reads a few
 /// hundred bytes at scattered places (64 KiB blocks made the copying half of the on-disk MMU; docs/mmu.md).
@@ -63,9 +66,10 @@ pub struct Spill<T: Record> {
     flushed: usize,
     /// Records not yet written (fewer than a block).
     tail: Vec<T>,
-    error: OnceCell<String>,
-    /// The bytes of one block, reused by every write and read (no allocation and zeroing per block).
-    scratch: RefCell<Vec<u8>>,
+    /// Shared by the readers of a finished spill (each on its own thread, perhaps): the first error any met.
+    error: OnceLock<String>,
+    /// The bytes of one block, reused by every write (no allocation and zeroing per block; a reader has its own).
+    scratch: Vec<u8>,
 }
 
 impl<T: Record> Spill<T> {
@@ -99,8 +103,8 @@ impl<T: Record> Spill<T> {
             path,
             flushed: 0,
             tail: Vec::with_capacity(Self::BLOCK),
-            error: OnceCell::new(),
-            scratch: RefCell::new(Vec::new()),
+            error: OnceLock::new(),
+            scratch: Vec::new(),
         })
     }
 
@@ -135,7 +139,7 @@ impl<T: Record> Spill<T> {
     }
 
     fn flush_tail(&mut self) {
-        let mut buf = std::mem::take(self.scratch.get_mut());
+        let mut buf = std::mem::take(&mut self.scratch);
         buf.resize(self.tail.len() * T::SIZE, 0);
         for (x, out) in self.tail.iter().zip(buf.chunks_exact_mut(T::SIZE)) {
             x.put(out);
@@ -146,22 +150,22 @@ impl<T: Record> Spill<T> {
         {
             self.fail(&e);
         }
-        *self.scratch.get_mut() = buf;
+        self.scratch = buf;
         self.flushed += self.tail.len();
         self.tail.clear();
     }
 
-    /// Records `[start, start + out.len())` into `out` (zeros past the end or after an error).
-    pub fn read(&self, start: usize, out: &mut [T]) {
+    /// Records `[start, start + out.len())` into `out` (zeros past the end or after an error), through the
+    /// caller's byte buffer `buf` (kept by the caller to save an allocation per read).
+    pub fn read(&self, start: usize, out: &mut [T], buf: &mut Vec<u8>) {
         let on_disk = self.flushed.saturating_sub(start).min(out.len());
         if on_disk > 0 {
-            let mut buf = self.scratch.borrow_mut();
             buf.resize(on_disk * T::SIZE, 0);
             let ok = self.error.get().is_none()
                 && match self
                     .file
                     .as_ref()
-                    .map(|f| read_at(f, &mut buf, (start * T::SIZE) as u64))
+                    .map(|f| read_at(f, buf, (start * T::SIZE) as u64))
                 {
                     Some(Err(e)) => {
                         self.fail(&e);
@@ -188,6 +192,7 @@ impl<T: Record> Spill<T> {
             spill: self,
             next: 0,
             buf: Vec::new(),
+            bytes: Vec::new(),
             at: 0,
         }
     }
@@ -208,6 +213,7 @@ pub struct SpillIter<'a, T: Record> {
     /// Index of the record after the buffer.
     next: usize,
     buf: Vec<T>,
+    bytes: Vec<u8>,
     at: usize,
 }
 
@@ -221,7 +227,7 @@ impl<T: Record> Iterator for SpillIter<'_, T> {
                 return None;
             }
             self.buf.resize(n, T::default());
-            self.spill.read(self.next, &mut self.buf);
+            self.spill.read(self.next, &mut self.buf, &mut self.bytes);
             self.next += n;
             self.at = 0;
         }
@@ -230,10 +236,11 @@ impl<T: Record> Iterator for SpillIter<'_, T> {
     }
 }
 
-/// A finished [`Spill`] read by index through a cache of [`CACHE_BLOCKS`] blocks (least recently used out).
+/// A finished [`Spill`] read by index through a cache of [`CACHE_BLOCKS`] blocks (least recently used out). The
+/// spill is shared with the other readers made by [`Paged::reader`]; the cache is this reader's.
 #[derive(Debug)]
 pub struct Paged<T: Record> {
-    spill: Spill<T>,
+    spill: Arc<Spill<T>>,
     cache: RefCell<Cache<T>>,
 }
 
@@ -245,11 +252,17 @@ struct Cache<T> {
     /// Slot of the last hit, and of the one before (a different slot).
     last: usize,
     prev: usize,
+    /// The bytes of one block, reused by every miss.
+    bytes: Vec<u8>,
 }
 
 impl<T: Record> Paged<T> {
     /// Reads `spill` by index.
     pub fn new(spill: Spill<T>) -> Self {
+        Self::with(Arc::new(spill))
+    }
+
+    fn with(spill: Arc<Spill<T>>) -> Self {
         Paged {
             spill,
             cache: RefCell::new(Cache {
@@ -257,8 +270,15 @@ impl<T: Record> Paged<T> {
                 clock: 0,
                 last: 0,
                 prev: 0,
+                bytes: Vec::new(),
             }),
         }
+    }
+
+    /// Another reader of the same records with its own (empty) cache: to be moved to another thread, while
+    /// this one stays. An I/O error met by either is seen by both ([`Paged::error`]).
+    pub fn reader(&self) -> Self {
+        Self::with(Arc::clone(&self.spill))
     }
 
     /// Records held.
@@ -318,10 +338,11 @@ impl<T: Record> Paged<T> {
                         .min_by_key(|&s| c.slots[s].2)
                         .unwrap_or(0)
                 };
-                let (b, v, _) = &mut c.slots[s];
+                let Cache { slots, bytes, .. } = c;
+                let (b, v, _) = &mut slots[s];
                 *b = block;
                 v.resize(n, T::default());
-                self.spill.read(start, v);
+                self.spill.read(start, v, bytes);
                 s
             }
         };

@@ -239,9 +239,20 @@ fn transition(token: &str) -> Option<Transition> {
 
 /// The last word of `t` and what precedes it (no allocation: most lines are read and dropped).
 fn split_last(t: &str) -> (&str, &str) {
-    let t = t.trim_end();
-    match t.rsplit_once(char::is_whitespace) {
-        Some((head, last)) => (head.trim_end(), last),
+    let t = tokens::trim_end(t);
+    // The last ASCII whitespace (as `char::is_whitespace` has it, vertical tab included) found on bytes, unless a
+    // non-ASCII byte comes first from the end (it may be Unicode whitespace): then by characters.
+    let b = t.as_bytes();
+    let at = b
+        .iter()
+        .rposition(|&c| c >= 0x80 || matches!(c, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r'));
+    let split = match at {
+        None => None,
+        Some(i) if b[i] < 0x80 => Some((&t[..i], &t[i + 1..])),
+        Some(_) => t.rsplit_once(char::is_whitespace),
+    };
+    match split {
+        Some((head, last)) => (tokens::trim_end(head), last),
         None => ("", t),
     }
 }

@@ -162,17 +162,17 @@ fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
 }
 
 /// The pid in a prefix: `D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number.
-fn pid(prefix: &str) -> Option<String> {
+fn pid(prefix: &str) -> Option<&str> {
     if let Some((_, r)) = prefix.rsplit_once('(') {
         let p = r.split(')').next().unwrap_or_default().trim();
         if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
-            return Some(p.to_string());
+            return Some(p);
         }
     }
     let mut words = prefix.trim_start_matches(':').split_whitespace();
     let first = words.next()?;
     let p = first.split(['-', '/']).next().unwrap_or_default();
-    (!p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())).then(|| p.to_string())
+    (!p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())).then_some(p)
 }
 
 /// Where the GC message starts in `rest`, and its dialect.
@@ -207,66 +207,114 @@ pub fn parse_line(line: &str) -> LogcatLine {
 
 /// Parses a line whose time stamp `time` is split off already (`rest` is what follows it).
 fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
+    let mut pauses = Vec::new();
+    match parse_borrowed(time, rest, &mut pauses) {
+        Parsed::Gc(g) => LogcatLine::Gc(GcLine {
+            dialect: g.dialect,
+            time: g.time,
+            pid: g.pid.map(str::to_string),
+            reason: g.reason.to_string(),
+            collector: g.collector.map(str::to_string),
+            pauses_ns: pauses,
+            total_ns: g.total_ns,
+            heap_used_bytes: g.heap_used_bytes,
+            heap_total_bytes: g.heap_total_bytes,
+            freed_bytes: g.freed_bytes,
+        }),
+        Parsed::Info => LogcatLine::Info,
+        Parsed::Other => LogcatLine::Other,
+        Parsed::Malformed(why) => LogcatLine::Malformed(why),
+    }
+}
+
+/// A [`GcLine`] borrowing its words from the line, its pauses in the caller's buffer: what the importer reads
+/// each line into, with no allocation per line.
+#[derive(Debug)]
+struct GcRef<'a> {
+    dialect: Dialect,
+    time: Option<LogTime>,
+    pid: Option<&'a str>,
+    reason: &'a str,
+    collector: Option<&'a str>,
+    total_ns: Option<u64>,
+    heap_used_bytes: Option<u64>,
+    heap_total_bytes: Option<u64>,
+    freed_bytes: Option<u64>,
+}
+
+/// [`LogcatLine`] with a [`GcRef`].
+#[derive(Debug)]
+enum Parsed<'a> {
+    Gc(GcRef<'a>),
+    Info,
+    Other,
+    Malformed(&'static str),
+}
+
+/// [`parse_after_time`] into a [`GcRef`], the pauses into `pauses` (cleared first; meaningful for a GC only).
+fn parse_borrowed<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> Parsed<'a> {
+    pauses.clear();
     let Some((at, dialect)) = find_message(rest) else {
         return if INFO_WORDS.iter().any(|f| f.find(rest.as_bytes()).is_some()) {
-            LogcatLine::Info
+            Parsed::Info
         } else if rest.contains("paused ") && (rest.contains(" GC") || rest.contains("GC_")) {
-            LogcatLine::Malformed("a GC line without `freed` (expected `… GC freed …, paused …`)")
+            Parsed::Malformed("a GC line without `freed` (expected `… GC freed …, paused …`)")
         } else {
-            LogcatLine::Other
+            Parsed::Other
         };
     };
     let msg = rest[at..].trim();
-    let mut gc = GcLine {
+    let mut gc = GcRef {
         dialect,
         time,
         pid: pid(&rest[..at]),
-        reason: String::new(),
+        reason: "",
         collector: None,
-        pauses_ns: Vec::new(),
         total_ns: None,
         heap_used_bytes: None,
         heap_total_bytes: None,
         freed_bytes: None,
     };
     let Some((head, tail)) = split_once_with(msg, &FREED) else {
-        return LogcatLine::Malformed("a GC line without `freed`");
+        return Parsed::Malformed("a GC line without `freed`");
     };
     match dialect {
-        Dialect::Dalvik => gc.reason = head.trim().to_string(),
+        Dialect::Dalvik => gc.reason = head.trim(),
         Dialect::Art => {
             let head = head.trim().trim_end_matches(" GC");
             let (cause, collector) = head.split_once(' ').unwrap_or((head, ""));
-            gc.reason = cause.to_string();
-            gc.collector = Some(collector.trim().to_string()).filter(|c| !c.is_empty());
+            gc.reason = cause;
+            gc.collector = Some(collector.trim()).filter(|c| !c.is_empty());
         }
     }
     let Some((before, paused)) = split_once_with(tail, &PAUSED) else {
-        return LogcatLine::Malformed("a GC line without a `paused` field");
+        return Parsed::Malformed("a GC line without a `paused` field");
     };
     let (paused, total) = match split_once_with(paused, &TOTAL) {
         Some((p, t)) => (p, Some(t)),
         None => (paused, None),
     };
     let list = paused.trim().trim_end_matches(',').trim();
-    let pauses: Option<Vec<u64>> = list
-        .split(['+', ','])
-        .map(|p| duration_token_ns(p.trim()))
-        .collect();
-    match pauses {
-        Some(p) if !p.is_empty() => gc.pauses_ns = p,
-        _ => {
-            return LogcatLine::Malformed(
-                "a `paused` field that is not durations (expected e.g. 2ms+3ms or 123us)",
-            );
+    for p in list.split(['+', ',']) {
+        match duration_token_ns(p.trim()) {
+            Some(ns) => pauses.push(ns),
+            None => {
+                pauses.clear();
+                break;
+            }
         }
+    }
+    if pauses.is_empty() {
+        return Parsed::Malformed(
+            "a `paused` field that is not durations (expected e.g. 2ms+3ms or 123us)",
+        );
     }
     if let Some(t) = total {
         let tok = t.split([',', ' ']).next().unwrap_or_default();
         match duration_token_ns(tok) {
             Some(ns) => gc.total_ns = Some(ns),
             None => {
-                return LogcatLine::Malformed(
+                return Parsed::Malformed(
                     "a `total` field that is not a duration (expected e.g. 30ms)",
                 );
             }
@@ -285,7 +333,7 @@ fn parse_after_time(time: Option<LogTime>, rest: &str) -> LogcatLine {
         }
     }
     gc.freed_bytes = freed(dialect, before);
-    LogcatLine::Gc(gc)
+    Parsed::Gc(gc)
 }
 
 /// Freed bytes: `2049K` / `<1K` (Dalvik); `1234(56KB) AllocSpace objects, 0(0B) LOS objects` or `5MB AllocSpace
@@ -338,6 +386,8 @@ struct Parser<S> {
     clock: Option<i64>,
     any_time: bool,
     untimed_after_time: usize,
+    /// The pauses of the line being read (kept to save an allocation per line).
+    pauses: Vec<u64>,
 }
 
 impl<S: PauseSink> LineParser for Parser<S> {
@@ -353,29 +403,30 @@ impl<S: PauseSink> LineParser for Parser<S> {
             return;
         }
         let (time, rest) = time_prefix(raw);
-        let parsed = parse_after_time(time, rest);
+        let parsed = parse_borrowed(time, rest, &mut self.pauses);
         self.clock = match time {
             Some(LogTime::Clock(ms)) => Some(ms),
             Some(LogTime::Delta(d)) => Some(self.clock.unwrap_or(0).saturating_add(d)),
             None => self.clock,
         };
         self.any_time |= time.is_some();
+        let pauses = &self.pauses;
         match parsed {
-            LogcatLine::Gc(g)
-                if g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p)) >= MAX_TIME_NS
+            Parsed::Gc(g)
+                if pauses.iter().fold(0u64, |a, &p| a.saturating_add(p)) >= MAX_TIME_NS
                     || g.total_ns.is_some_and(|t| t >= MAX_TIME_NS) =>
             {
                 self.warnings.skip(line, OUT_OF_RANGE);
             }
-            LogcatLine::Gc(g) => {
+            Parsed::Gc(g) => {
                 if time.is_none() && self.clock.is_some() {
                     self.untimed_after_time += 1;
                 }
-                self.placed.gc(line, &g, self.clock);
+                self.placed.gc(line, &g, pauses, self.clock);
             }
-            LogcatLine::Info => {}
-            LogcatLine::Other => self.warnings.skip(line, "not a GC line"),
-            LogcatLine::Malformed(why) => self.warnings.skip(line, why),
+            Parsed::Info => {}
+            Parsed::Other => self.warnings.skip(line, "not a GC line"),
+            Parsed::Malformed(why) => self.warnings.skip(line, why),
         }
     }
 

@@ -8,7 +8,7 @@
 //! `gclab mmu`, `export-perfetto`) does not keep the concurrent phases either: [`PhaseUnion`] counts them and the
 //! time some phase runs.
 
-use super::{Dialect, GcLine};
+use super::{Dialect, GcRef};
 use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
@@ -64,10 +64,11 @@ impl<S: PauseSink> Placed<S> {
         }
     }
 
-    /// Places GC `g` of line `line`, read at capture time `t` (ms; `None` before any time stamp).
-    pub(super) fn gc(&mut self, line: usize, g: &GcLine, t: Option<i64>) {
+    /// Places GC `g` of line `line` with its pauses `pauses_ns`, read at capture time `t` (ms; `None` before any
+    /// time stamp).
+    pub(super) fn gc(&mut self, line: usize, g: &GcRef<'_>, pauses_ns: &[u64], t: Option<i64>) {
         self.gcs += 1;
-        let sum = g.pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
+        let sum = pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
         let total = g.total_ns.unwrap_or(0).max(sum);
         let end: i128 = match t {
             Some(ms) => i128::from(ms) * 1_000_000,
@@ -79,7 +80,7 @@ impl<S: PauseSink> Placed<S> {
         self.last_line_ns = self.last_line_ns.max(end);
         let start = end - i128::from(total);
         self.min_start = Some(self.min_start.map_or(start, |m| m.min(start)));
-        let name = g.pid.as_deref().unwrap_or_default();
+        let name = g.pid.unwrap_or_default();
         let mutator = match self.out.mutators.iter().position(|n| n == name) {
             Some(m) => m,
             None => {
@@ -89,10 +90,10 @@ impl<S: PauseSink> Placed<S> {
         };
         let (kind, cause) = if S::NAMES {
             match g.dialect {
-                Dialect::Dalvik => (g.reason.clone(), None),
+                Dialect::Dalvik => (g.reason.to_string(), None),
                 Dialect::Art => (
-                    g.collector.clone().unwrap_or_else(|| "GC".into()),
-                    Some(g.reason.clone()),
+                    g.collector.unwrap_or("GC").to_string(),
+                    Some(g.reason.to_string()),
                 ),
             }
         } else {
@@ -115,12 +116,12 @@ impl<S: PauseSink> Placed<S> {
         }
         // First pause at the GC start; the others back to back, ending at the GC end.
         let mut at = end
-            - g.pauses_ns
+            - pauses_ns
                 .iter()
                 .skip(1)
                 .map(|&p| i128::from(p))
                 .sum::<i128>();
-        for (k, &p) in g.pauses_ns.iter().enumerate() {
+        for (k, &p) in pauses_ns.iter().enumerate() {
             let a = if k == 0 {
                 start
             } else {

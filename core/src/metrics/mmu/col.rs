@@ -72,6 +72,16 @@ impl<T: Record> Col<'_, T> {
             _ => None,
         }
     }
+
+    /// The same array, borrowed, with its own block cache when on disk (for a query on another thread).
+    pub(super) fn view(&self) -> Col<'_, T> {
+        match self {
+            Col::Slice(s) => Col::Slice(s),
+            Col::Vec(v) => Col::Slice(v),
+            Col::Paged(p) => Col::Paged(p.reader()),
+            Col::Alt(a, n) => Col::Alt(*a, *n),
+        }
+    }
 }
 
 /// Step indices ascending (where utilisation falls or rises): a [`Col`], or every other step from `first` (a
@@ -103,6 +113,17 @@ impl Idx<'_> {
         match self {
             Idx::Col(c) => c.error(),
             Idx::Every2 { .. } => None,
+        }
+    }
+
+    /// See [`Col::view`].
+    pub(super) fn view(&self) -> Idx<'_> {
+        match self {
+            Idx::Col(c) => Idx::Col(c.view()),
+            Idx::Every2 { first, len } => Idx::Every2 {
+                first: *first,
+                len: *len,
+            },
         }
     }
 }

@@ -197,6 +197,16 @@ impl<'a> MmuCurve<'a> {
         }
     }
 
+    /// The same curve, borrowed, with its own block caches for the arrays on disk (nothing is copied but the
+    /// caches' handles): views can be moved to other threads and queried beside one another and beside `self`,
+    /// each answer the same as `self`'s. The I/O errors of any are seen by all ([`MmuCurve::error`]).
+    pub fn view(&self) -> MmuCurve<'_> {
+        MmuCurve {
+            series: (self.series.iter()).map(|(i, p)| (*i, p.view())).collect(),
+            start_ns: self.start_ns,
+        }
+    }
+
     fn window_of(&self, k: usize, w_ns: u64) -> i64 {
         let p = &self.series[k].1;
         (w_ns.min(i64::MAX as u64) as i64).min(p.end() - p.t(0))

@@ -3,6 +3,8 @@
 //! [`MmuCurve::mmu`](super::MmuCurve::mmu) drives: a lower bound per fine band and per group of 4ᵏ fine bands from
 //! the prefix sums, branch and bound over the groups, and an exact two-pointer sweep of the bands that survive.
 
+use std::sync::Arc;
+
 use super::UtilSeries;
 use super::col::{Col, ColBuilder, Idx};
 
@@ -39,9 +41,9 @@ pub(super) struct Prepared<'a> {
     util: Col<'a, f64>,
     /// `sums[k]` = integral from `times[0]` to `times[k]`. `[ns]`
     pub(super) sums: Col<'a, f64>,
-    /// Go's 1000 bands (worst windows) and the fine bands (MMU).
-    pub(super) go: Bands,
-    pub(super) fine: Fine,
+    /// Go's 1000 bands (worst windows) and the fine bands (MMU), shared with the views ([`Prepared::view`]).
+    pub(super) go: Arc<Bands>,
+    pub(super) fine: Arc<Fine>,
     /// Steps where utilisation falls (candidate left edges) and rises (candidate right edges).
     falls: Idx<'a>,
     rises: Idx<'a>,
@@ -185,17 +187,33 @@ impl<'a> Prepared<'a> {
             times,
             util: if alt { Col::Alt(pair, n) } else { util },
             sums: sums.finish(),
-            go: Bands::default(),
-            fine: Fine::default(),
+            go: Arc::default(),
+            fine: Arc::default(),
             falls: idx(fall_col, fall_first, falls),
             rises: idx(rise_col, rise_first, rises),
             zero_run,
             exact,
         };
-        p.go = p.bands(BANDS_PER_SERIES.min(n));
+        p.go = Arc::new(p.bands(BANDS_PER_SERIES.min(n)));
         let fine = (n / STEPS_PER_FINE_BAND).max(1);
-        p.fine = p.fine_bands(spill.map_or(fine, |cap| fine.min(cap.max(1))));
+        p.fine = Arc::new(p.fine_bands(spill.map_or(fine, |cap| fine.min(cap.max(1)))));
         Ok(Some(p))
+    }
+
+    /// The same prepared series, borrowed, with its own block caches for the arrays on disk: a query on it may
+    /// run on another thread beside queries on `self` or other views, and gives the same answer.
+    pub(super) fn view(&self) -> Prepared<'_> {
+        Prepared {
+            times: self.times.view(),
+            util: self.util.view(),
+            sums: self.sums.view(),
+            go: Arc::clone(&self.go),
+            fine: Arc::clone(&self.fine),
+            falls: self.falls.view(),
+            rises: self.rises.view(),
+            zero_run: self.zero_run,
+            exact: self.exact,
+        }
     }
 
     /// The first I/O error of a spilled array, if any.
