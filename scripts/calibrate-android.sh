@@ -7,7 +7,7 @@
 # comma-separated unknowns to run alone at both ends of their ranges (default: none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-gclab=target/release/gclab
+gclab="${CARGO_TARGET_DIR:-target}/release/gclab"
 [ -x "$gclab" ] || { echo "calibrate-android.sh: $gclab missing; build it with: cargo build --release -p gclab" >&2; exit 1; }
 exec python3 scripts/android_search.py "$gclab" --samples "${1:-16}" --local "${2:-0}" --ends "${3:-}" \
   --out docs/calibration-android.md --write-presets

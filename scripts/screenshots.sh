@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-system.sh test
-bin="${GCLAB_BIN:-target/release/gclab}"
+bin="${GCLAB_BIN:-${CARGO_TARGET_DIR:-target}/release/gclab}"
 [ -n "${GCLAB_BIN:-}" ] || cargo build --release -q -p gclab
 mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"
 if [ "${1:-}" = --matrix ]; then

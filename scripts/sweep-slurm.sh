@@ -43,7 +43,7 @@ for tool in sbatch squeue; do
 done
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
-gclab="${GCLAB:-$(command -v gclab || echo "$here/target/release/gclab")}"
+gclab="${GCLAB:-$(command -v gclab || echo "${CARGO_TARGET_DIR:-$here/target}/release/gclab")}"
 [ -x "$gclab" ] || die "gclab binary $gclab is not executable (set GCLAB=/path/to/gclab)"
 gclab="$(cd "$(dirname "$gclab")" && pwd)/$(basename "$gclab")"
 [ -f "$plan" ] || die "$plan: no such plan (write one with gclab sweep plan)"
