@@ -85,7 +85,8 @@ fn sensitivity_table(
 }
 
 /// How the corollaries move with the estimates: per setting, time and energy at targetUtil 0.9 over 0.1 (CMS),
-/// and bg's energy over CMS's, for the four Java benchmarks; then Corollary 4's best variant.
+/// and bg's energy over CMS's, for the four Java benchmarks; then Corollary 4's best variant and CMS's maximum pauses
+/// against Table 1's.
 pub(super) fn sensitivity_section(s: &mut String, r: &Results<'_>) {
     sensitivity_table(
         s,
@@ -122,6 +123,24 @@ pub(super) fn sensitivity_section(s: &mut String, r: &Results<'_>) {
                         .filter_map(|(_, v)| *v)
                         .fold(f64::NEG_INFINITY, f64::max);
                     format!("{} ({:+.3})", VARIANTS[b], f - other)
+                }
+                _ => "—".into(),
+            }
+        },
+    );
+    sensitivity_table(
+        s,
+        "\nTable 1's maximum pause under the same settings: per Java benchmark, CMS's longest pause at 0.75 in ms \
+         and its ratio to Table 1's (within ×1.5: 0.67–1.5).",
+        &JAVA,
+        |sens, p| {
+            let paper = TABLE1
+                .iter()
+                .find(|row| row.preset == p)
+                .map(|row| row.max_pause_ms);
+            match (r.get_with(sens, p, "cms", 0.75), paper) {
+                (Some(x), Some(want)) => {
+                    format!("{:.1} ({:.2}×)", x.max_pause_ms, x.max_pause_ms / want)
                 }
                 _ => "—".into(),
             }
