@@ -244,10 +244,30 @@ pub(super) fn predicted_cell(
 
 /// Mean MinMU of each variant (in [`VARIANTS`] order) on `preset` at targetUtil 0.75 under sensitivity `sens`.
 pub(super) fn variant_mmus(r: &Results<'_>, sens: Option<usize>, preset: &str) -> Vec<Option<f64>> {
+    let key = Key {
+        sensitivity: sens,
+        ..Key::seed(1)
+    };
+    variant_mmus_at(r, key, preset)
+}
+
+/// [`variant_mmus`] for the run family `key`.
+pub(super) fn variant_mmus_at(r: &Results<'_>, key: Key, preset: &str) -> Vec<Option<f64>> {
     VARIANTS
         .iter()
-        .map(|k| r.get_with(sens, preset, k, 0.75).map(mean_mmu))
+        .map(|k| r.at(key, preset, k, 0.75).map(mean_mmu))
         .collect()
+}
+
+/// fg's value minus the best other variant's, from [`variant_mmus`]' values (> 0: fg leads, as Corollary 4
+/// wants; a missing fg counts 0).
+pub(super) fn fg_lead_of(vals: &[Option<f64>]) -> f64 {
+    let fg = VARIANTS.iter().position(|k| *k == "fg");
+    let others = (vals.iter().enumerate())
+        .filter(|(i, _)| Some(*i) != fg)
+        .filter_map(|(_, v)| *v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    fg.and_then(|i| vals[i]).unwrap_or(0.0) - others
 }
 
 /// Index of the highest value (the last of equals).

@@ -6,8 +6,9 @@
 
 use std::fmt::Write as _;
 
-use super::super::paper_android::VARIANTS;
-use super::checks::{Checks, max_pauses_within_1_5, mean_mmu, table1_counts_within};
+use super::checks::{
+    Checks, fg_lead_of, max_pauses_within_1_5, table1_counts_within, variant_mmus_at,
+};
 use super::{ABLATIONS, COROLLARY4, Key, Results, SENSITIVITY};
 
 /// Corollary 4's fg part, measured: fg's lead on lusearch and xalan with the defaults, the sensitivity rows under
@@ -57,17 +58,7 @@ struct Finding {
 
 /// fg's mean MinMU minus the best other variant's on `preset` (> 0: fg leads, as Corollary 4 wants).
 fn fg_lead(r: &Results<'_>, key: Key, preset: &str) -> f64 {
-    let vals: Vec<(&str, f64)> = VARIANTS
-        .iter()
-        .filter_map(|k| r.at(key, preset, k, 0.75).map(|x| (*k, mean_mmu(x))))
-        .collect();
-    let fg = vals.iter().find(|(k, _)| *k == "fg").map_or(0.0, |v| v.1);
-    let other = vals
-        .iter()
-        .filter(|(k, _)| *k != "fg")
-        .map(|v| v.1)
-        .fold(f64::NEG_INFINITY, f64::max);
-    fg - other
+    fg_lead_of(&variant_mmus_at(r, key, preset))
 }
 
 const FINDINGS: [Finding; 9] = [

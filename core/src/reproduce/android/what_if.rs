@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use super::super::paper_android::{JAVA, TABLE1, VARIANTS};
 use super::checks::{
-    Checks, best_of, mark, max_pauses_within_1_5, mean_mmu, short, table1_counts_within,
-    table3_within, trig, variant_mmus,
+    Checks, best_of, fg_lead_of, mark, max_pauses_within_1_5, mean_mmu, short,
+    table1_counts_within, table3_within, trig, variant_mmus,
 };
 use super::{
     ABLATIONS, ALLOC_BENCHMARKS, COROLLARY4, Key, LARGE_OBJECT_WHAT_IFS, Results, SENSITIVITY,
@@ -117,12 +117,8 @@ pub(super) fn sensitivity_section(s: &mut String, r: &Results<'_>) {
             let vals = variant_mmus(r, sens, p);
             let fg = VARIANTS.iter().position(|k| *k == "fg");
             match (best_of(&vals), fg.and_then(|i| vals[i])) {
-                (Some(b), Some(f)) if vals.iter().all(Option::is_some) => {
-                    let other = (vals.iter().enumerate())
-                        .filter(|(i, _)| Some(*i) != fg)
-                        .filter_map(|(_, v)| *v)
-                        .fold(f64::NEG_INFINITY, f64::max);
-                    format!("{} ({:+.3})", VARIANTS[b], f - other)
+                (Some(b), Some(_)) if vals.iter().all(Option::is_some) => {
+                    format!("{} ({:+.3})", VARIANTS[b], fg_lead_of(&vals))
                 }
                 _ => "—".into(),
             }
