@@ -84,25 +84,9 @@ fn the_mmu_on_disk_is_bit_for_bit_the_mmu_in_memory_on_every_real_log() {
 #[test]
 fn several_mutators_and_a_narrower_span_on_disk_match_memory() {
     // The G1 log's pauses dealt to three mutators round robin, over the middle half of the log.
-    let path = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
-    let (_, data) = import_file(&path, Format::Auto).expect("import");
-    let Imported::Pauses(p) = &data else {
-        panic!("expected pauses");
-    };
-    let spans: Vec<(u64, u64, usize)> = (p.pauses.iter().enumerate())
-        .map(|(k, q)| (q.start_ns, q.end_ns, k % 3))
-        .collect();
-    let (a, b) = p.span_ns;
+    let (spans, (a, b)) = g1_dealt_round_robin(3);
     let span = (a + (b - a) / 4, b - (b - a) / 4);
-    let series: Vec<_> = (0..4)
-        .map(|m| {
-            let mine: Vec<(u64, u64)> = (spans.iter())
-                .filter(|s| s.2 == m)
-                .map(|s| (s.0, s.1))
-                .collect();
-            gclab_core::metrics::mmu::UtilSeries::from_pauses(&mine, span.0, span.1)
-        })
-        .collect();
+    let series = series_per_mutator(&spans, 4, span);
     let memory = MmuCurve::new(&series);
     let disk = MmuCurve::on_disk_with(spans.iter().copied(), 4, span, 5, 8).expect("temp files");
     for w in default_windows_ns(span.1 - span.0) {
@@ -114,24 +98,8 @@ fn several_mutators_and_a_narrower_span_on_disk_match_memory() {
 #[allow(clippy::disallowed_methods)] // two threads querying views at once is what is checked
 fn views_of_a_curve_on_disk_queried_on_two_threads_at_once_match_memory() {
     // `gclab mmu` answers its windows on every core, each query on its own view (own block caches, shared files).
-    let path = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
-    let (_, data) = import_file(&path, Format::Auto).expect("import");
-    let Imported::Pauses(p) = &data else {
-        panic!("expected pauses");
-    };
-    let spans: Vec<(u64, u64, usize)> = (p.pauses.iter().enumerate())
-        .map(|(k, q)| (q.start_ns, q.end_ns, k % 2))
-        .collect();
-    let span = p.span_ns;
-    let series: Vec<_> = (0..2)
-        .map(|m| {
-            let mine: Vec<(u64, u64)> = (spans.iter())
-                .filter(|s| s.2 == m)
-                .map(|s| (s.0, s.1))
-                .collect();
-            gclab_core::metrics::mmu::UtilSeries::from_pauses(&mine, span.0, span.1)
-        })
-        .collect();
+    let (spans, span) = g1_dealt_round_robin(2);
+    let series = series_per_mutator(&spans, 2, span);
     let disk = MmuCurve::on_disk_with(spans.iter().copied(), 2, span, 5, 8).expect("temp files");
     let windows = default_windows_ns(span.1 - span.0);
     std::thread::scope(|s| {
@@ -146,4 +114,37 @@ fn views_of_a_curve_on_disk_queried_on_two_threads_at_once_match_memory() {
         }
     });
     assert!(disk.error().is_none(), "no I/O error");
+}
+
+/// Pauses as (start, end, mutator).
+type Spans = Vec<(u64, u64, usize)>;
+
+/// The JDK 17 G1 log's pauses dealt to `k` mutators round robin, and the log's span.
+fn g1_dealt_round_robin(k: usize) -> (Spans, (u64, u64)) {
+    let path = shared_data().join("jvm-logs/jdk17-g1-xmx128m.log");
+    let (_, data) = import_file(&path, Format::Auto).expect("import");
+    let Imported::Pauses(p) = &data else {
+        panic!("expected pauses");
+    };
+    let spans = (p.pauses.iter().enumerate())
+        .map(|(i, q)| (q.start_ns, q.end_ns, i % k))
+        .collect();
+    (spans, p.span_ns)
+}
+
+/// The utilisation series of mutators `0..n` from `spans` (start, end, mutator) over `span`.
+fn series_per_mutator(
+    spans: &[(u64, u64, usize)],
+    n: usize,
+    span: (u64, u64),
+) -> Vec<gclab_core::metrics::mmu::UtilSeries> {
+    (0..n)
+        .map(|m| {
+            let mine: Vec<(u64, u64)> = (spans.iter())
+                .filter(|s| s.2 == m)
+                .map(|s| (s.0, s.1))
+                .collect();
+            gclab_core::metrics::mmu::UtilSeries::from_pauses(&mine, span.0, span.1)
+        })
+        .collect()
 }
