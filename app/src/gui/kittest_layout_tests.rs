@@ -64,6 +64,20 @@ pub(super) fn present_lesson_step(h: &mut H, id: &str, step: usize) {
     wait_for_lesson(h);
 }
 
+/// Presents the first step of built-in lesson `id` that `pick` accepts (`what` names it in the failure) and
+/// returns its index.
+pub(super) fn present_first_step(
+    h: &mut H,
+    id: &str,
+    what: &str,
+    pick: impl Fn(&gclab_core::lesson::Step) -> bool,
+) -> usize {
+    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
+    let step = lesson.steps.iter().position(pick).expect(what);
+    present_lesson_step(h, id, step);
+    step
+}
+
 /// The default scenario at [`SMALL`], its run shown and the frames settled.
 fn default_at_small_settled() -> H {
     let mut h = default_ran_at(SMALL);
@@ -398,13 +412,9 @@ fn kittest_presenting_at_200_percent_the_bank_labels_are_whole_and_a_reveal_show
     // below the fold.
     let mut h = default_at_small_settled();
     let id = "cost-of-a-collection";
-    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
-    let step = lesson
-        .steps
-        .iter()
-        .position(|s| s.prediction.is_some() && s.view.as_deref() == Some("layout"))
-        .expect("a prediction step over the heap map");
-    present_lesson_step(&mut h, id, step);
+    let step = present_first_step(&mut h, id, "a prediction step over the heap map", |s| {
+        s.prediction.is_some() && s.view.as_deref() == Some("layout")
+    });
     settle(&mut h);
     let labels = bank_labels(&h);
     assert!(labels.len() >= 4, "bank labels drawn: {labels:?}");
@@ -511,13 +521,9 @@ fn kittest_presenting_the_trade_off_at_200_percent_leaves_each_plot_room_for_two
     // plots ~27 points each: the energy axis read only "0". A one-line title and one-row bar give them ~40.
     let mut h = default_at_small_settled();
     let id = "heap-size-trade-off";
-    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
-    let step = lesson
-        .steps
-        .iter()
-        .position(|s| s.view.as_deref() == Some("tradeoff"))
-        .expect("a trade-off step");
-    present_lesson_step(&mut h, id, step);
+    let _ = present_first_step(&mut h, id, "a trade-off step", |s| {
+        s.view.as_deref() == Some("tradeoff")
+    });
     wait_for_tradeoff(&mut h);
     let (frame, _) = time_plot_frame(&h.ctx, "tradeoff-energy").expect("the energy plot drawn");
     assert!(

@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable as _;
 use gclab_core::Scenario;
 
 use super::command::Command;
-use super::kittest_layout_tests::present_lesson_step;
+use super::kittest_layout_tests::{present_first_step, present_lesson_step};
 use super::kittest_tests::{H, app, harness_sized, settle, wait_for_lesson, wait_for_run};
 use super::lesson;
 
@@ -144,13 +144,9 @@ fn kittest_pageup_goes_back_through_a_steps_pages_before_the_previous_step() {
     );
     wait_for_run(&mut h);
     let id = "gated-banks-adaptive";
-    let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
-    let step = lesson
-        .steps
-        .iter()
-        .position(|s| s.claims.len() >= 6 && s.prediction.is_none())
-        .expect("a step with many claims");
-    present_lesson_step(&mut h, id, step);
+    let step = present_first_step(&mut h, id, "a step with many claims", |s| {
+        s.claims.len() >= 6 && s.prediction.is_none()
+    });
     settle(&mut h);
     let pages = |h: &H| {
         app(h)
