@@ -204,7 +204,7 @@ fn measure(
             if clamped.1 <= clamped.0 {
                 return Err(no_overlap());
             }
-            MmuCurve::from_pauses_on_disk(p.pauses.spans(), p.mutators.len(), clamped)
+            MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
                 .map_err(|e| CliError::other(format!("{input}: {e}")))?
         }
         _ => {
@@ -241,6 +241,8 @@ fn measure(
 
 /// The MMU and the worst windows at every window, the queries spread over the cores (`crate::parallel`), each
 /// on its own view of the curve (own block caches; the answers are those of the curve itself, in window order).
+/// On an exact curve (any list of pauses: [`MmuCurve::exact`]) the MMU is the worst window's utilisation, bit for
+/// bit, so only the worst windows are searched; otherwise both.
 #[allow(clippy::type_complexity)]
 fn query_on_cores(
     curve: &MmuCurve<'_>,
@@ -250,10 +252,11 @@ fn query_on_cores(
         Mmu(WindowUtil),
         Worst(Vec<WindowUtil>),
     }
+    let exact = curve.exact();
     // The worst-window searches first: they take longest, and a short one at the end evens the cores out.
     // Each view is dropped when its query is answered (its caches are a few hundred KiB per array on disk).
     let jobs: Vec<(bool, u64, Mutex<Option<MmuCurve<'_>>>)> = (windows.iter().map(|&w| (true, w)))
-        .chain(windows.iter().map(|&w| (false, w)))
+        .chain(windows.iter().filter(|_| !exact).map(|&w| (false, w)))
         .map(|(worst, w)| (worst, w, Mutex::new(Some(curve.view()))))
         .collect();
     let answers = crate::parallel::map_on_cores(&jobs, "mmu", |(worst, w, view)| {
@@ -273,6 +276,11 @@ fn query_on_cores(
             None if *is_worst => worst.push((*w, curve.worst(*w, WORST))),
             None => points.push((*w, curve.mmu(*w))),
         }
+    }
+    if exact {
+        points = (worst.iter())
+            .map(|(w, list)| (*w, list.first().copied().unwrap_or_else(|| curve.mmu(*w))))
+            .collect();
     }
     (points, worst)
 }

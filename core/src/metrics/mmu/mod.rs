@@ -207,6 +207,14 @@ impl<'a> MmuCurve<'a> {
         }
     }
 
+    /// Whether every window's utilised time is an exact integer of nanoseconds (every series' utilisations are 0
+    /// or 1 and its span is below 2⁵³ ns, as for any list of pauses): then every way of computing a window's
+    /// utilisation gives the same bits, and the first of [`MmuCurve::worst`]'s windows, the lowest (Go's search
+    /// is exact too), has bit for bit the utilisation [`MmuCurve::mmu`] finds — `gclab mmu` asks only the one.
+    pub fn exact(&self) -> bool {
+        !self.series.is_empty() && self.series.iter().all(|(_, p)| p.exact)
+    }
+
     fn window_of(&self, k: usize, w_ns: u64) -> i64 {
         let p = &self.series[k].1;
         (w_ns.min(i64::MAX as u64) as i64).min(p.end() - p.t(0))

@@ -1,14 +1,17 @@
 //! The MMU of more pauses than memory should hold ([`MmuCurve::from_pauses_on_disk`], issue 21 item 4): the
-//! pauses are clipped to the span and sorted by mutator and time in runs of [`SORT_RUN`] that go to temporary
-//! files ([`crate::io::spill`]), merged, turned into steps as they come ([`StepsFromPauses`], the same code as
-//! [`UtilSeries::from_pauses`]), and every series longer than [`SPILL_STEPS`] keeps its per-step arrays on disk
-//! behind a bounded block cache. The queries are the in-memory ones: the MMU values are bit-for-bit those of
-//! [`MmuCurve::new`] over [`UtilSeries::from_pauses`] (the fine bands are capped at [`FINE_BANDS_ON_DISK`], which
-//! changes how much is pruned, not the minimum), and the worst windows use the same 1000 bands, so they are the
-//! same windows. Memory: one sort run, a few blocks per array and the fine bands, whatever the pause count.
+//! pauses are clipped to the span and go through a small reorder buffer per mutator ([`Reorder`]) straight to that
+//! mutator's steps; only when some mutator's come too far out of order for it (no log tried does) are they sorted
+//! by mutator and time in runs of [`SORT_RUN`] that go to temporary files ([`crate::io::spill`]) and merged. They
+//! are turned into steps as they come ([`StepsFromPauses`], the same code as [`UtilSeries::from_pauses`]), and
+//! every series longer than [`SPILL_STEPS`] keeps its per-step arrays on disk behind a bounded block cache. The
+//! queries are the in-memory ones: the MMU values are bit-for-bit those of [`MmuCurve::new`] over
+//! [`UtilSeries::from_pauses`] (the fine bands are capped at [`FINE_BANDS_ON_DISK_MAX`], which changes how much is
+//! pruned, not the minimum), and the worst windows use the same 1000 bands, so they are the same windows. Memory:
+//! a reorder buffer per mutator or one sort run, a few blocks per array and the fine bands, whatever the pause
+//! count.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::io;
 
 use super::col::{Col, ColBuilder};
@@ -27,6 +30,9 @@ const SPILL_STEPS: usize = 1 << 16;
 const FINE_BANDS_ON_DISK_MIN: usize = 1 << 17;
 const FINE_BANDS_ON_DISK_MAX: usize = 1 << 20;
 const FINE_BANDS_ON_DISK_BUDGET: usize = 1 << 22;
+/// Most mutators whose steps are made all at once through their reorder buffers (each holds up to `SPILL_STEPS`
+/// steps in memory before its arrays go to disk, 1 MiB, and its buffer, 64 KiB); more go through the sort.
+const SORTED_PATH_MUTATORS: usize = 16;
 
 /// A clipped pause: mutator, start, end (sorted in that order). `[ns]`
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -49,12 +55,14 @@ impl Record for Key {
 }
 
 impl MmuCurve<'static> {
-    /// The curve of `mutators` series (at least one) stopped during `pauses` (`(start, end, mutator)`, any order;
-    /// mutators past the count are left out) over `[span.0, span.1]`, as [`MmuCurve::new`] over
-    /// [`UtilSeries::from_pauses`](super::UtilSeries::from_pauses) per mutator would give, in bounded memory.
+    /// The curve of `mutators` series (at least one) stopped during the pauses that `pauses` iterates
+    /// (`(start, end, mutator)`, any order; mutators past the count are left out) over `[span.0, span.1]`, as
+    /// [`MmuCurve::new`] over [`UtilSeries::from_pauses`](super::UtilSeries::from_pauses) per mutator would
+    /// give, in bounded memory. `pauses` is iterated a second time only when the first pass meets a mutator whose
+    /// pauses are too far out of order for its reorder buffer: then they are sorted on disk.
     /// Errors are the temporary files' (see [`MmuCurve::error`] for the ones met later, while querying).
-    pub fn from_pauses_on_disk(
-        pauses: impl Iterator<Item = (u64, u64, usize)>,
+    pub fn from_pauses_on_disk<I: Iterator<Item = (u64, u64, usize)>>(
+        pauses: impl Fn() -> I,
         mutators: usize,
         span: (u64, u64),
     ) -> io::Result<Self> {
@@ -62,70 +70,88 @@ impl MmuCurve<'static> {
     }
 
     /// [`MmuCurve::from_pauses_on_disk`] with the sort run and the spill threshold given (tests force both low).
-    pub fn on_disk_with(
-        pauses: impl Iterator<Item = (u64, u64, usize)>,
+    pub fn on_disk_with<I: Iterator<Item = (u64, u64, usize)>>(
+        pauses: impl Fn() -> I,
         mutators: usize,
         (s0, s1): (u64, u64),
         sort_run: usize,
         spill_steps: usize,
     ) -> io::Result<Self> {
         let count = mutators.max(1);
-        let sort_run = sort_run.max(1);
-        let mut runs: Vec<Spill<Key>> = Vec::new();
-        let mut buf: Vec<Key> = Vec::new();
-        for (a, b, m) in pauses {
-            let (a, b) = (a.max(s0), b.min(s1));
-            if b > a && m < count {
-                buf.push(Key(m as u64, a, b));
-                if buf.len() >= sort_run {
-                    runs.push(spill_run(&mut buf)?);
-                }
-            }
-        }
-        buf.sort_unstable();
+        // Clipped to the span, empty ones and mutators past the count left out: the keys the series are built from.
+        let keys = || {
+            pauses().filter_map(move |(a, b, m)| {
+                let (a, b) = (a.max(s0), b.min(s1));
+                (b > a && m < count).then_some(Key(m as u64, a, b))
+            })
+        };
         let mut build = Builder {
             series: Vec::with_capacity(count),
-            current: None,
             span: (s0, s1),
             spill_steps,
             fine_left: FINE_BANDS_ON_DISK_BUDGET,
         };
-        if runs.is_empty() {
-            for k in buf.drain(..) {
-                build.add(k)?;
-            }
-        } else {
-            if !buf.is_empty() {
-                runs.push(spill_run(&mut buf)?);
-            }
-            drop(buf);
-            // k-way merge of the sorted runs.
-            let mut iters: Vec<_> = runs.iter().map(Spill::iter).collect();
-            let mut heap: BinaryHeap<Reverse<(Key, usize)>> =
-                BinaryHeap::with_capacity(iters.len());
-            for (r, it) in iters.iter_mut().enumerate() {
-                if let Some(k) = it.next() {
-                    heap.push(Reverse((k, r)));
-                }
-            }
-            while let Some(Reverse((k, r))) = heap.pop() {
-                build.add(k)?;
-                if let Some(next) = iters[r].next() {
-                    heap.push(Reverse((next, r)));
-                }
-            }
-            if let Some(e) = runs.iter().find_map(Spill::error) {
-                return Err(io::Error::other(e.to_string()));
-            }
+        if !(count <= SORTED_PATH_MUTATORS && build.from_ordered(keys(), count)?) {
+            build.from_sorted_runs(keys(), count, sort_run.max(1))?;
         }
-        while build.series.len() < count {
-            build.next_series()?;
-        }
-        build.close()?;
         Ok(MmuCurve {
             series: build.series.into_iter().flatten().collect(),
             start_ns: s0,
         })
+    }
+}
+
+/// Keys held back: one mutator's pauses `(start, end)` come out in order as long as none arrives after
+/// [`REORDER`] later ones (a log line giving a pause's end time and its length places the pause before lines
+/// printed earlier; a GC log's lines are otherwise in time order). In-order arrivals wait in a queue, the others
+/// in a min-heap; the least of the two fronts goes out once more than `REORDER` wait.
+#[derive(Debug, Default)]
+struct Reorder {
+    queue: VecDeque<(u64, u64)>,
+    late: BinaryHeap<Reverse<(u64, u64)>>,
+    /// The last key out: the next must not be lower.
+    last: (u64, u64),
+}
+
+/// Keys a [`Reorder`] holds per mutator (16 bytes each).
+const REORDER: usize = 1 << 12;
+
+impl Reorder {
+    /// Takes `k`, hands `out` the least key once more than [`REORDER`] wait; false when a key comes out lower than
+    /// one before it (the order cannot be restored within the buffer).
+    fn push(&mut self, k: (u64, u64), out: impl FnMut((u64, u64))) -> bool {
+        if self.queue.back().is_none_or(|b| k >= *b) {
+            self.queue.push_back(k);
+        } else {
+            self.late.push(Reverse(k));
+        }
+        self.queue.len() + self.late.len() <= REORDER || self.pop(out)
+    }
+
+    fn pop(&mut self, mut out: impl FnMut((u64, u64))) -> bool {
+        let from_queue = match (self.queue.front(), self.late.peek()) {
+            (Some(q), Some(Reverse(l))) => q <= l,
+            (q, _) => q.is_some(),
+        };
+        let k = if from_queue {
+            self.queue.pop_front()
+        } else {
+            self.late.pop().map(|Reverse(k)| k)
+        };
+        let Some(k) = k else { return true };
+        let ok = k >= self.last;
+        self.last = k;
+        out(k);
+        ok
+    }
+
+    /// Hands `out` every key still held, in order; false as [`Reorder::push`].
+    fn drain(&mut self, mut out: impl FnMut((u64, u64))) -> bool {
+        let mut ok = true;
+        while !(self.queue.is_empty() && self.late.is_empty()) {
+            ok &= self.pop(&mut out);
+        }
+        ok
     }
 }
 
@@ -150,17 +176,17 @@ fn spill_run(buf: &mut Vec<Key>) -> io::Result<Spill<Key>> {
     }
 }
 
-/// The series being built from the sorted pauses.
+/// The series being built from the pauses, mutator by mutator in ascending order.
 struct Builder {
     /// Prepared series so far (None: left out, as [`MmuCurve::new`] leaves it out).
     series: Vec<Option<(usize, Prepared<'static>)>>,
-    current: Option<Current>,
     span: (u64, u64),
     spill_steps: usize,
     /// What is left of [`FINE_BANDS_ON_DISK_BUDGET`].
     fine_left: usize,
 }
 
+/// One mutator's steps as they are made.
 struct Current {
     steps: StepsFromPauses,
     times: ColBuilder<u64>,
@@ -168,40 +194,123 @@ struct Current {
     error: Option<io::Error>,
 }
 
-impl Builder {
-    /// Adds a pause (mutators in ascending order).
-    fn add(&mut self, Key(m, a, b): Key) -> io::Result<()> {
-        while self.series.len() < m as usize + 1 || self.current.is_none() {
-            self.next_series()?;
-        }
-        let c = self
-            .current
-            .as_mut()
-            .ok_or_else(|| io::Error::other("no series"))?;
-        let (times, util, error) = (&mut c.times, &mut c.util, &mut c.error);
-        c.steps
-            .pause(a, b, &mut |t, u| emit(times, util, error, t, u));
-        Ok(())
-    }
-
-    /// Finishes the current series (if any) and starts the next.
-    fn next_series(&mut self) -> io::Result<()> {
-        self.close()?;
-        self.series.push(None);
-        self.current = Some(Current {
-            steps: StepsFromPauses::new(self.span.0),
-            times: ColBuilder::new(self.spill_steps, 0)?,
-            util: ColBuilder::new(self.spill_steps, 0)?,
+impl Current {
+    fn new(span_start: u64, spill_steps: usize) -> io::Result<Self> {
+        Ok(Current {
+            steps: StepsFromPauses::new(span_start),
+            times: ColBuilder::new(spill_steps, 0)?,
+            util: ColBuilder::new(spill_steps, 0)?,
             error: None,
-        });
+        })
+    }
+
+    fn add(&mut self, a: u64, b: u64) {
+        let (times, util, error) = (&mut self.times, &mut self.util, &mut self.error);
+        self.steps
+            .pause(a, b, &mut |t, u| emit(times, util, error, t, u));
+    }
+}
+
+impl Builder {
+    /// Each mutator's keys through its [`Reorder`] straight to its steps, all mutators at once, and the series
+    /// prepared in mutator order, as the sorted keys would give them. False (nothing prepared) as soon as a
+    /// mutator's keys are too far out of order: they must go through the sort.
+    fn from_ordered(&mut self, keys: impl Iterator<Item = Key>, count: usize) -> io::Result<bool> {
+        let mut current = (0..count)
+            .map(|_| {
+                Ok((
+                    Reorder::default(),
+                    Current::new(self.span.0, self.spill_steps)?,
+                ))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        for Key(m, a, b) in keys {
+            let (r, c) = &mut current[m as usize];
+            if !r.push((a, b), |(a, b)| c.add(a, b)) {
+                return Ok(false);
+            }
+        }
+        for (r, c) in &mut current {
+            if !r.drain(|(a, b)| c.add(a, b)) {
+                return Ok(false);
+            }
+        }
+        current.into_iter().try_for_each(|(_, c)| self.finish(c))?;
+        Ok(true)
+    }
+
+    /// Any order: sorted by mutator and time in runs of `sort_run` on disk, then merged.
+    fn from_sorted_runs(
+        &mut self,
+        keys: impl Iterator<Item = Key>,
+        count: usize,
+        sort_run: usize,
+    ) -> io::Result<()> {
+        let mut runs: Vec<Spill<Key>> = Vec::new();
+        let mut buf: Vec<Key> = Vec::new();
+        for k in keys {
+            buf.push(k);
+            if buf.len() >= sort_run {
+                runs.push(spill_run(&mut buf)?);
+            }
+        }
+        buf.sort_unstable();
+        // The mutator whose steps are being made and its steps.
+        let mut current: Option<(u64, Current)> = None;
+        let mut add = |b: &mut Builder, Key(m, x, y): Key| -> io::Result<()> {
+            if current.as_ref().is_none_or(|c| c.0 != m) {
+                if let Some((_, c)) = current.take() {
+                    b.finish(c)?;
+                }
+                while (b.series.len() as u64) < m {
+                    b.finish(Current::new(b.span.0, b.spill_steps)?)?;
+                }
+                current = Some((m, Current::new(b.span.0, b.spill_steps)?));
+            }
+            if let Some((_, c)) = &mut current {
+                c.add(x, y);
+            }
+            Ok(())
+        };
+        if runs.is_empty() {
+            for k in buf.drain(..) {
+                add(self, k)?;
+            }
+        } else {
+            if !buf.is_empty() {
+                runs.push(spill_run(&mut buf)?);
+            }
+            drop(buf);
+            // k-way merge of the sorted runs.
+            let mut iters: Vec<_> = runs.iter().map(Spill::iter).collect();
+            let mut heap: BinaryHeap<Reverse<(Key, usize)>> =
+                BinaryHeap::with_capacity(iters.len());
+            for (r, it) in iters.iter_mut().enumerate() {
+                if let Some(k) = it.next() {
+                    heap.push(Reverse((k, r)));
+                }
+            }
+            while let Some(Reverse((k, r))) = heap.pop() {
+                add(self, k)?;
+                if let Some(next) = iters[r].next() {
+                    heap.push(Reverse((next, r)));
+                }
+            }
+            if let Some(e) = runs.iter().find_map(Spill::error) {
+                return Err(io::Error::other(e.to_string()));
+            }
+        }
+        if let Some((_, c)) = current.take() {
+            self.finish(c)?;
+        }
+        while self.series.len() < count {
+            self.finish(Current::new(self.span.0, self.spill_steps)?)?;
+        }
         Ok(())
     }
 
-    /// Finishes the current series into its slot.
-    fn close(&mut self) -> io::Result<()> {
-        let Some(mut c) = self.current.take() else {
-            return Ok(());
-        };
+    /// Ends a mutator's steps and prepares its series, the next in order.
+    fn finish(&mut self, mut c: Current) -> io::Result<()> {
         let (times, util, error) = (&mut c.times, &mut c.util, &mut c.error);
         c.steps
             .finish(self.span.1, &mut |t, u| emit(times, util, error, t, u));
@@ -216,12 +325,12 @@ impl Builder {
             self.fine_left = self.fine_left.saturating_sub(fine);
             fine
         });
-        let k = self.series.len() - 1;
+        let k = self.series.len();
         let p = Prepared::build(times, util, spill)?;
         if let Some(e) = p.as_ref().and_then(Prepared::error) {
             return Err(io::Error::other(e.to_string()));
         }
-        self.series[k] = p.map(|p| (k, p));
+        self.series.push(p.map(|p| (k, p)));
         Ok(())
     }
 }

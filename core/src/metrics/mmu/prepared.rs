@@ -51,7 +51,7 @@ pub(super) struct Prepared<'a> {
     pub(super) zero_run: (i64, i64),
     /// Every utilisation is 0 or 1 and the span is below 2⁵³ ns: the sums, and so every window's utilised time,
     /// are integers held exactly in f64, whatever the order of the operations.
-    exact: bool,
+    pub(super) exact: bool,
 }
 
 /// Fine bands of equal duration, about [`STEPS_PER_FINE_BAND`] steps each, plus one past the end.

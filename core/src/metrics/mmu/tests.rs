@@ -104,6 +104,16 @@ fn matches_brute_force_on_random_series() {
                 (worst[0].utilization - want).abs() < 1e-12,
                 "case {case} w {w}: rank 1"
             );
+            // Utilisations 0 and 1 only: exact, and then rank 1 is the MMU to the bit (`gclab mmu` relies on it).
+            // (a fractional case can draw only 0s and 1s and be exact too)
+            assert!(case % 2 == 0 || curve.exact(), "case {case}: exact");
+            if curve.exact() {
+                assert_eq!(
+                    worst[0].utilization.to_bits(),
+                    got.utilization.to_bits(),
+                    "case {case} w {w}: rank 1 is the MMU"
+                );
+            }
             for (i, a) in worst.iter().enumerate() {
                 for b in &worst[i + 1..] {
                     assert!(a.utilization <= b.utilization, "sorted");
