@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: the LHS 24 point with the re-derived sweep-lock share, session 18); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: session 19's LHS 24 point, with the zygote scan); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0x47e2fd05dd7d6174,
-        0xed60a62f68e42afa,
-        0x152bee48529069ff,
-        0x8a9fe296a94435a5,
-        0xe4ce8aafe3d886c,
-        0x1a2d403146dfdffa,
-        0xe9fcfb28e3a6d139,
-        0x3df70554e0e56725,
+        0xe848638072e09c21,
+        0x7c34c56bb5d06d73,
+        0x568224a87de6468f,
+        0x9d1d1f94c02effa5,
+        0xdbf91951a2340a52,
+        0x9adfab782ce320aa,
+        0xb9467dd3d365d2e1,
+        0xd9bc5d019f8038a5,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }

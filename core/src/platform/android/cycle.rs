@@ -347,6 +347,10 @@ impl Sim<'_> {
         if c.minor {
             let old = c.heap_before.saturating_sub(c.mark_bytes) as f64 / MIB;
             us += old * g.card_scan_us_per_mib;
+        } else {
+            // The immune zygote heap, scanned by every partial cycle and marked by every full one
+            // (`AndroidGcCosts::zygote_objects`).
+            us += g.zygote_objects * g.zygote_scan_ns_per_object / 1000.0;
         }
         us
     }

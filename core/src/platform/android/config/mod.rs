@@ -215,6 +215,20 @@ pub struct AndroidGcCosts {
     /// one reading of fg running "concurrently to other mutators". `docs/reproduction-android.md` reports what it
     /// moves (Corollary 4's what-if).
     pub fg_others_wait: bool,
+    /// The zygote heap every collection scans (issue #16): after a fork the zygote's heap is immune, and a partial
+    /// collection copies its live bits into the mark bitmap (`dvmMarkImmuneObjects`), then
+    /// `dvmHeapScanMarkedObjects` walks the whole mark bitmap and calls `scanObject` on every set bit — each live
+    /// zygote object's fields are scanned for pointers into the app's heap, in every cycle; a full collection
+    /// (`GC_EXPLICIT`) marks it too [P: Dalvik android-4.3_r1 vm/alloc/MarkSweep.cpp, HeapSource.cpp,
+    /// HeapBitmap.cpp]. Live zygote objects; default 0 (no zygote: the model before, until the calibration search
+    /// is re-run with it), range 0–10⁷; docs/models-android.md gives the sourced estimate. Not added to GenCMS's
+    /// minor cycles, whose old-space scan is `card_scan_us_per_mib`.
+    pub zygote_objects: f64,
+    /// Scanning one immune zygote object in address order (a bitmap bit, the class pointer, its reference
+    /// fields, each compared with the immune limit; nothing pushed): cheaper than tracing an app object, which is
+    /// reached by a pointer. `[ns]` at the reference clock, default 40 [E], range 0–10⁶; stalled on memory as
+    /// marking is (`mark_stall_fraction`).
+    pub zygote_scan_ns_per_object: f64,
 }
 
 impl Default for AndroidGcCosts {
@@ -248,6 +262,8 @@ impl Default for AndroidGcCosts {
             fly_scanned_run: false,
             fg_holds_lock: true,
             fg_others_wait: true,
+            zygote_objects: 0.0,
+            zygote_scan_ns_per_object: 40.0,
         }
     }
 }
@@ -490,6 +506,13 @@ impl AndroidConfig {
         finite_in("heap.frag_share", h.frag_share, 0.0, 0.9)?;
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
+        finite_in("gc.zygote_objects", g.zygote_objects, 0.0, 1e7)?;
+        finite_in(
+            "gc.zygote_scan_ns_per_object",
+            g.zygote_scan_ns_per_object,
+            0.0,
+            1e6,
+        )?;
         for (f, v) in [
             ("gc.root_scan_base_us", g.root_scan_base_us),
             ("gc.root_scan_per_thread_us", g.root_scan_per_thread_us),
