@@ -91,8 +91,8 @@ impl MmuCurve<'static> {
             spill_steps,
             fine_left: FINE_BANDS_ON_DISK_BUDGET,
         };
-        if !(count <= SORTED_PATH_MUTATORS && build.from_ordered(keys(), count)?) {
-            build.from_sorted_runs(keys(), count, sort_run.max(1))?;
+        if !(count <= SORTED_PATH_MUTATORS && build.build_in_order(keys(), count)?) {
+            build.build_by_sorting(keys(), count, sort_run.max(1))?;
         }
         Ok(MmuCurve {
             series: build.series.into_iter().flatten().collect(),
@@ -215,7 +215,11 @@ impl Builder {
     /// Each mutator's keys through its [`Reorder`] straight to its steps, all mutators at once, and the series
     /// prepared in mutator order, as the sorted keys would give them. False (nothing prepared) as soon as a
     /// mutator's keys are too far out of order: they must go through the sort.
-    fn from_ordered(&mut self, keys: impl Iterator<Item = Key>, count: usize) -> io::Result<bool> {
+    fn build_in_order(
+        &mut self,
+        keys: impl Iterator<Item = Key>,
+        count: usize,
+    ) -> io::Result<bool> {
         let mut current = (0..count)
             .map(|_| {
                 Ok((
@@ -240,7 +244,7 @@ impl Builder {
     }
 
     /// Any order: sorted by mutator and time in runs of `sort_run` on disk, then merged.
-    fn from_sorted_runs(
+    fn build_by_sorting(
         &mut self,
         keys: impl Iterator<Item = Key>,
         count: usize,
