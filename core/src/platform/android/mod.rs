@@ -7,7 +7,7 @@
 //! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, dispatch.
 //! * [`balance`] — its load balancing (newly idle, periodic, NOHZ) and hotplug migration.
 //! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
-//! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing.
+//! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing; [`cycle_costs`] — what its phases cost.
 //!
 //! Objects are allocated in cohorts (`android.engine.cohort_bytes` per heap-lock acquisition), each split into
 //! pieces with lifetimes drawn from the profile's Table 1 distribution ([`crate::workload::LifetimeCdf`]); the
@@ -16,6 +16,7 @@
 mod balance;
 pub mod config;
 mod cycle;
+mod cycle_costs;
 mod daemon;
 pub mod heap_sizing;
 mod layout;
