@@ -172,17 +172,23 @@ fn a_bad_large_object_share_names_its_field() {
 #[test]
 fn a_large_object_can_fail_with_enough_free_bytes_but_no_free_range_to_hold_it() {
     // Dalvik's "frag case" (tryMalloc's TODO): javac's 10 MiB live set is spread over the heap, so a 1 MiB
-    // request can find the bytes under the soft limit but no single free range below the footprint limit.
-    let r = run_with("android/javac", &LARGE);
-    let frag = r
-        .gc_events
-        .iter()
-        .filter(|g| g.trigger == Trigger::Alloc)
-        .filter(|g| {
-            let i = r.occupancy.partition_point(|s| s.time <= g.start);
-            i > 0 && r.occupancy[i - 1].free_bytes >= 1024 * KIB
+    // request can find the bytes under the soft limit but no single free range below the footprint limit. It is a
+    // rare event (0–4 of javac's 24–36 foreground collections per seed at the session-19 presets, none at seed 1),
+    // so it is looked for over seeds 1–5.
+    let frag: usize = (1..=5)
+        .map(|seed| {
+            let seed = format!("seed={seed}");
+            let sets = [LARGE[0], LARGE[1], LARGE[2], seed.as_str()];
+            let r = run_with("android/javac", &sets);
+            (r.gc_events.iter())
+                .filter(|g| g.trigger == Trigger::Alloc)
+                .filter(|g| {
+                    let i = r.occupancy.partition_point(|s| s.time <= g.start);
+                    i > 0 && r.occupancy[i - 1].free_bytes >= 1024 * KIB
+                })
+                .count()
         })
-        .count();
+        .sum();
     assert!(
         frag > 0,
         "some foreground GCs start with a whole large object's bytes free"
