@@ -112,6 +112,11 @@ pub struct Summary {
     /// Mutator pauses by kind: `safepoint`, `foreground`, `concurrent_wait` → count (android-krait).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub pauses_by_kind: Option<BTreeMap<String, u64>>,
+    /// Longest pause a mutator spent responding to a safepoint or running a foreground collection: SYSTOR'15
+    /// §2.4's *Max-Pause* of Table 1, which leaves out the waits for a running concurrent cycle that
+    /// `max_pause_ms` (like the MinMU) counts (android-krait). `[ms]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub max_stop_pause_ms: Option<f64>,
     /// GC-ALLOC triggers that found a collection running and waited for it instead of collecting in the
     /// foreground (android-krait; SYSTOR'15 §2.1). Not in `collections_by_trigger.alloc`, which counts
     /// collections.

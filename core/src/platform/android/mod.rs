@@ -397,6 +397,14 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
             0
         }),
         pauses_by_kind: Some(by_kind),
+        max_stop_pause_ms: Some(
+            (sim.pauses.iter())
+                .filter(|p| matches!(p.kind, PauseKind::Safepoint | PauseKind::Foreground))
+                .map(|p| p.end.0 - p.start.0)
+                .max()
+                .unwrap_or(0) as f64
+                * 1e-6,
+        ),
         alloc_waits: Some(sim.alloc_waits),
     };
     let threads = sim

@@ -121,6 +121,7 @@ impl KvmSim<'_> {
             context_switches: None,
             mean_live_bytes: None,
             pauses_by_kind: None,
+            max_stop_pause_ms: None,
             alloc_waits: None,
         };
         Run {
