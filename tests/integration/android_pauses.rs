@@ -191,3 +191,24 @@ fn one_mutators_pauses_never_overlap() {
         }
     }
 }
+
+#[test]
+fn table_1s_max_pause_counts_safepoints_and_foreground_collections_only() {
+    // SYSTOR'15 §2.4: Max-Pause is "the worst-case pause time experienced by any of the mutator threads when
+    // responding to GC-safepoint suspension requests or when performing a foreground GC" — a wait for a running
+    // concurrent cycle is not one; `max_pause_ms` (the MinMU's) counts it.
+    let r = run("android/lusearch", &[]);
+    let longest = |keep: &dyn Fn(PauseKind) -> bool| {
+        (r.pauses.iter())
+            .filter(|p| keep(p.kind))
+            .map(|p| p.end.0 - p.start.0)
+            .max()
+            .unwrap_or(0) as f64
+            * 1e-6
+    };
+    let stop = longest(&|k| matches!(k, PauseKind::Safepoint | PauseKind::Foreground));
+    let waits = longest(&|k| k == PauseKind::ConcurrentWait);
+    assert_eq!(r.summary.max_stop_pause_ms, Some(stop));
+    assert_eq!(r.summary.max_pause_ms, stop.max(waits));
+    assert!(waits > 0.0, "lusearch waits for running cycles");
+}
