@@ -9,7 +9,7 @@ use gclab_core::Scenario;
 
 use super::command::Command;
 use super::kittest_tests::{
-    H, app, harness_sized, settle, wait_for_lesson, wait_for_run, wait_for_tradeoff,
+    H, app, default_ran_at, harness_sized, settle, wait_for_lesson, wait_for_run, wait_for_tradeoff,
 };
 use super::state::ViewKind;
 use super::views::time_plot_frame;
@@ -34,17 +34,6 @@ fn same_x_range(ctx: &egui::Context, a: &str, b: &str, case: &str) {
         (ta[0] - tb[0]).abs() < span * 1e-3 && (ta[1] - tb[1]).abs() < span * 1e-3,
         "{case}: {a} shows {ta:?} s, {b} shows {tb:?} s"
     );
-}
-
-/// The default scenario in a window of `size` points (no wgpu), its first run arrived.
-fn default_ran_at(size: [f32; 2]) -> H {
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        size,
-        false,
-    );
-    wait_for_run(&mut h);
-    h
 }
 
 /// Opens the built-in lesson `id` presenting and goes to its step `step` (0-based), each loaded.

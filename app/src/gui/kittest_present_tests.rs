@@ -10,7 +10,9 @@ use gclab_core::Scenario;
 
 use super::command::Command;
 use super::kittest_layout_tests::{present_first_step, present_lesson_step};
-use super::kittest_tests::{H, app, harness_sized, settle, wait_for_lesson, wait_for_run};
+use super::kittest_tests::{
+    H, app, default_ran_at, harness_sized, settle, wait_for_lesson, wait_for_run,
+};
 use super::lesson;
 
 /// Whether a label reading `text` lies whole inside `view` (to half a point).
@@ -35,12 +37,7 @@ fn cut_labels(h: &H, view: egui::Rect) -> Vec<String> {
 /// Walks every step of every built-in lesson presenting in a window of `size` points, pressing PageDown as a
 /// clicker does, and asserts that each step's text, question and claims were each seen whole.
 fn every_step_shows_its_text_and_claims_whole(size: [f32; 2]) {
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        size,
-        false,
-    );
-    wait_for_run(&mut h);
+    let mut h = default_ran_at(size);
     for id in gclab_core::lesson::builtin_ids() {
         let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
         present_lesson_step(&mut h, id, 0);
@@ -137,12 +134,7 @@ fn kittest_presenting_at_1280x720_at_100_and_150_percent_every_steps_text_and_cl
 fn kittest_pageup_goes_back_through_a_steps_pages_before_the_previous_step() {
     // At 1280×720 and 200 % the energy step of the gated-banks lesson (its text and eight claims) takes pages: the
     // clicker's back key shows the previous page first, and the pager names the claims on screen.
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        [640.0, 360.0],
-        false,
-    );
-    wait_for_run(&mut h);
+    let mut h = default_ran_at([640.0, 360.0]);
     let id = "gated-banks-adaptive";
     let step = present_first_step(&mut h, id, "a step with many claims", |s| {
         s.claims.len() >= 6 && s.prediction.is_none()

@@ -39,6 +39,17 @@ pub(super) fn harness_sized(sc: Scenario, size: [f32; 2], wgpu: bool) -> H {
     )
 }
 
+/// The default scenario in a window of `size` points (no wgpu), its first run arrived.
+pub(super) fn default_ran_at(size: [f32; 2]) -> H {
+    let mut h = harness_sized(
+        Scenario::default_preset().expect("default preset"),
+        size,
+        false,
+    );
+    wait_for_run(&mut h);
+    h
+}
+
 pub(super) fn app(h: &H) -> &GclabApp {
     h.state()
         .as_ref()
@@ -654,12 +665,7 @@ pub(super) fn wait_for_tradeoff(h: &mut H) {
 
 #[test]
 fn kittest_every_lesson_walks_step_by_step_in_presentation_mode() {
-    let mut h = harness_sized(
-        Scenario::default_preset().expect("default preset"),
-        [1280.0, 720.0],
-        false,
-    );
-    wait_for_run(&mut h);
+    let mut h = default_ran_at([1280.0, 720.0]);
     for id in gclab_core::lesson::builtin_ids() {
         let lesson = gclab_core::lesson::Lesson::load(id).expect("built-in lesson");
         // Open it from the top bar's menu, as a teacher would, then present.
