@@ -24,6 +24,7 @@ use std::path::Path;
 use gclab_core::importers::{Format, Imported, PauseRecords};
 use gclab_core::input::{self, InputKind};
 use gclab_core::io::AtomicFile;
+use gclab_core::io::reorder::Reorder;
 use gclab_core::trace::reader::CountingRead;
 use gclab_core::trace::{Event, Table, TraceReader};
 use gclab_core::{Cancel, Run, Scenario, simulate};
@@ -529,12 +530,11 @@ const REORDER_POINTS: usize = 1 << 16;
 /// sort). When no point arrives more than [`REORDER_POINTS`] places after a later-timed one (logs: pauses of
 /// several processes overlapping briefly), this is exactly [`thin`] of the time-sorted list, as before streaming;
 /// otherwise the stretches are cut in the buffer's order, because sorting all of them would hold every point.
-/// The buffer: points that came in order (a sorted queue) and the others (a min-heap); the earlier front goes on,
-/// the earliest waiting point as one heap gives it (arrivals are unique), without log n moves per ordered point.
+/// The buffer is core's [`Reorder`] (arrivals are unique, so it hands on the earliest waiting point as one heap
+/// would).
 struct HeapThinner {
     stride: usize,
-    in_order: std::collections::VecDeque<Waiting>,
-    waiting: std::collections::BinaryHeap<std::cmp::Reverse<Waiting>>,
+    waiting: Reorder<Waiting>,
     arrived: u64,
     kept: Vec<HeapPoint>,
     /// Points in the current stretch.
@@ -545,8 +545,7 @@ impl HeapThinner {
     fn new(total: usize) -> Self {
         HeapThinner {
             stride: total.div_ceil(MAX_COUNTER_POINTS).max(1),
-            in_order: std::collections::VecDeque::new(),
-            waiting: std::collections::BinaryHeap::new(),
+            waiting: Reorder::new(REORDER_POINTS),
             arrived: 0,
             kept: Vec::with_capacity(total.min(MAX_COUNTER_POINTS)),
             in_stretch: 0,
@@ -554,32 +553,15 @@ impl HeapThinner {
     }
 
     fn push(&mut self, (t, used, total): HeapPoint) {
-        let p = (t, self.arrived, used, total);
-        if self.in_order.back().is_none_or(|b| t >= b.0) {
-            self.in_order.push_back(p);
-        } else {
-            self.waiting.push(std::cmp::Reverse(p));
-        }
+        let p = self.waiting.push((t, self.arrived, used, total));
         self.arrived += 1;
-        if self.in_order.len() + self.waiting.len() > REORDER_POINTS {
-            self.pass_one();
+        if let Some(p) = p {
+            self.pass_one(p);
         }
     }
 
-    /// Hands the earliest waiting point to the stretches.
-    fn pass_one(&mut self) {
-        let from_queue = match (self.in_order.front(), self.waiting.peek()) {
-            (Some(a), Some(std::cmp::Reverse(b))) => (a.0, a.1) < (b.0, b.1),
-            (a, _) => a.is_some(),
-        };
-        let next = if from_queue {
-            self.in_order.pop_front()
-        } else {
-            self.waiting.pop().map(|std::cmp::Reverse(p)| p)
-        };
-        let Some((t, _, used, total)) = next else {
-            return;
-        };
+    /// Hands a point the reorder buffer let go to the stretches.
+    fn pass_one(&mut self, (t, _, used, total): Waiting) {
         if self.in_stretch == 0 {
             self.kept.push((t, used, total));
         } else if let Some(top) = self.kept.last_mut()
@@ -591,8 +573,8 @@ impl HeapThinner {
     }
 
     fn finish(mut self) -> Vec<HeapPoint> {
-        while !self.in_order.is_empty() || !self.waiting.is_empty() {
-            self.pass_one();
+        while let Some(p) = self.waiting.pop() {
+            self.pass_one(p);
         }
         self.kept.sort_by_key(|h| h.0);
         self.kept

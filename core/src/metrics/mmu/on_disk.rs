@@ -1,5 +1,5 @@
 //! The MMU of more pauses than memory should hold ([`MmuCurve::from_pauses_on_disk`], issue 21 item 4): the
-//! pauses are clipped to the span and go through a small reorder buffer per mutator ([`Reorder`]) straight to that
+//! pauses are clipped to the span and go through a small reorder buffer per mutator ([`InOrder`]) straight to that
 //! mutator's steps; only when some mutator's come too far out of order for it (no log tried does) are they sorted
 //! by mutator and time in runs of [`SORT_RUN`] that go to temporary files ([`crate::io::spill`]) and merged. They
 //! are turned into steps as they come ([`StepsFromPauses`], the same code as [`UtilSeries::from_pauses`]), and
@@ -11,12 +11,13 @@
 //! count.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 use std::io;
 
 use super::col::{Col, ColBuilder};
 use super::prepared::Prepared;
 use super::{MmuCurve, StepsFromPauses};
+use crate::io::reorder::Reorder;
 use crate::io::spill::{Record, Spill};
 
 /// Pauses sorted in memory at a time (24 bytes each).
@@ -101,56 +102,47 @@ impl MmuCurve<'static> {
     }
 }
 
-/// Keys held back: one mutator's pauses `(start, end)` come out in order as long as none arrives after
-/// [`REORDER`] later ones (a log line giving a pause's end time and its length places the pause before lines
-/// printed earlier; a GC log's lines are otherwise in time order). In-order arrivals wait in a queue, the others
-/// in a min-heap; the least of the two fronts goes out once more than `REORDER` wait.
-#[derive(Debug, Default)]
-struct Reorder {
-    queue: VecDeque<(u64, u64)>,
-    late: BinaryHeap<Reverse<(u64, u64)>>,
-    /// The last key out: the next must not be lower.
+/// One mutator's pauses `(start, end)` put back in order ([`crate::io::reorder`]; a log line giving a pause's end
+/// time and its length places the pause before lines printed earlier), with a check that they are: a key coming
+/// out lower than the one before means they were too far out of order for the buffer.
+#[derive(Debug)]
+struct InOrder {
+    buffer: Reorder<(u64, u64)>,
+    /// The last key out.
     last: (u64, u64),
 }
 
-/// Keys a [`Reorder`] holds per mutator (16 bytes each).
+/// Keys an [`InOrder`] holds per mutator (16 bytes each).
 const REORDER: usize = 1 << 12;
 
-impl Reorder {
-    /// Takes `k`, hands `out` the least key once more than [`REORDER`] wait; false when a key comes out lower than
-    /// one before it (the order cannot be restored within the buffer).
-    fn push(&mut self, k: (u64, u64), out: impl FnMut((u64, u64))) -> bool {
-        if self.queue.back().is_none_or(|b| k >= *b) {
-            self.queue.push_back(k);
-        } else {
-            self.late.push(Reverse(k));
+impl InOrder {
+    fn new() -> Self {
+        InOrder {
+            buffer: Reorder::new(REORDER),
+            last: (0, 0),
         }
-        self.queue.len() + self.late.len() <= REORDER || self.pop(out)
     }
 
-    fn pop(&mut self, mut out: impl FnMut((u64, u64))) -> bool {
-        let from_queue = match (self.queue.front(), self.late.peek()) {
-            (Some(q), Some(Reverse(l))) => q <= l,
-            (q, _) => q.is_some(),
-        };
-        let k = if from_queue {
-            self.queue.pop_front()
-        } else {
-            self.late.pop().map(|Reverse(k)| k)
-        };
-        let Some(k) = k else { return true };
-        let ok = k >= self.last;
-        self.last = k;
-        out(k);
+    /// Hands `out` the key `k` lets go, if any; false when it is out of order.
+    fn push(&mut self, k: (u64, u64), out: impl FnMut((u64, u64))) -> bool {
+        let x = self.buffer.push(k);
+        self.pass(x, out)
+    }
+
+    /// Hands `out` every key still held, in order; false as [`InOrder::push`].
+    fn drain(&mut self, mut out: impl FnMut((u64, u64))) -> bool {
+        let mut ok = true;
+        while let Some(k) = self.buffer.pop() {
+            ok &= self.pass(Some(k), &mut out);
+        }
         ok
     }
 
-    /// Hands `out` every key still held, in order; false as [`Reorder::push`].
-    fn drain(&mut self, mut out: impl FnMut((u64, u64))) -> bool {
-        let mut ok = true;
-        while !(self.queue.is_empty() && self.late.is_empty()) {
-            ok &= self.pop(&mut out);
-        }
+    fn pass(&mut self, x: Option<(u64, u64)>, mut out: impl FnMut((u64, u64))) -> bool {
+        let Some(k) = x else { return true };
+        let ok = k >= self.last;
+        self.last = k;
+        out(k);
         ok
     }
 }
@@ -212,7 +204,7 @@ impl Current {
 }
 
 impl Builder {
-    /// Each mutator's keys through its [`Reorder`] straight to its steps, all mutators at once, and the series
+    /// Each mutator's keys through its [`InOrder`] straight to its steps, all mutators at once, and the series
     /// prepared in mutator order, as the sorted keys would give them. False (nothing prepared) as soon as a
     /// mutator's keys are too far out of order: they must go through the sort.
     fn build_in_order(
@@ -221,12 +213,7 @@ impl Builder {
         count: usize,
     ) -> io::Result<bool> {
         let mut current = (0..count)
-            .map(|_| {
-                Ok((
-                    Reorder::default(),
-                    Current::new(self.span.0, self.spill_steps)?,
-                ))
-            })
+            .map(|_| Ok((InOrder::new(), Current::new(self.span.0, self.spill_steps)?)))
             .collect::<io::Result<Vec<_>>>()?;
         for Key(m, a, b) in keys {
             let (r, c) = &mut current[m as usize];
