@@ -3,8 +3,8 @@
 docs/calibration-android.md with two separate rankings of the same points:
 
 * **Calibration** (chooses): the objective reads only the calibration set — Table 1's GC counts (CONC, ALLOC,
-  trims), maximum pauses, GC CPU and heap contentions under default CMS, and Table 3's bg/fg migrations and delayed time over CMS — at
-  seed 1. The adopted point is the best objective among the points whose Table 3 bg/CMS delayed time stays above 1
+  trims), maximum pauses, GC CPU and heap contentions under default CMS, and Table 3's bg/fg migrations and delayed time over CMS —
+  averaged over seeds 1–5 (the issue judges every score per seed; a seed-1 objective ranked seed-1 luck). The adopted point is the best objective among the points whose Table 3 bg/CMS delayed time stays above 1
   (its published direction) on seeds 1–5; `--write-presets` writes it into assets/scenarios/android/*.toml.
 * **Reachability** (never used to choose parameters): Corollaries 1–4 evaluated per seed 1–5 at every point, exactly
   as `gclab reproduce --paper android` checks them (core/src/reproduce/android/checks.rs, `Checks`), and per corollary
@@ -33,7 +33,9 @@ def evaluate(gclab, pts):
     rows = []
     for (name, p), res in zip(pts, results):
         ch = [checks(res, s) for s in SEEDS]
-        obj, counts, pauses = objective(res)
+        # The objective averaged over seeds 1–5; the counts and pauses printed are seed 1's.
+        obj = sum(objective(res, s)[0] for s in SEEDS) / len(SEEDS)
+        _, counts, pauses = objective(res)
         rows.append((name, p, ch, obj, counts, pauses, res))
         print(f"{name}: objective {obj:.3f}, counts {counts}/18, pauses {pauses}/6, delayed "
               + "/".join(f"{c['c3_delayed']:.3f}" for c in ch) + ", holds "
@@ -43,7 +45,7 @@ def evaluate(gclab, pts):
 
 PRESET_HEAD = """# Calibrated (issue #16): the point `scripts/calibrate-android.sh` adopted ({name}; docs/calibration-android.md) by
 # its rule: the best calibration objective (Table 1's GC counts, max pauses, GC CPU and heap contentions, Table 3's
-# bg/fg migrations and delayed time over CMS, at seed 1) among the searched points whose Table 3 bg/CMS delayed time
+# bg/fg migrations and delayed time over CMS, averaged over seeds 1-5) among the searched points whose Table 3 bg/CMS delayed time
 # stays above 1 on seeds 1-5. The corollaries (validation) were not read to choose it. Ranges and sources: docs/models-android.md,
 # "Calibration". The source audit's switches are on (Linux 3.4 / Dalvik 4.3; docs/models-android.md, "Mechanisms of
 # issue #16"), and so are the phone's other processes. Without these lines the model runs at its code defaults.

@@ -167,7 +167,10 @@ fn a_trim_holding_the_heap_lock_ends_when_a_mutator_starts_a_collection_meanwhil
     // Found by the calibration search (a point of docs/calibration-android.md's ranges, javac under GenCMS at seed
     // 3): a mutator's explicit GC started its cycle while the daemon's trim held the heap lock; the trim's end was
     // handed to the cycle instead, the lock never came free and the engine stalled ("no allocation for 600 s").
+    // The point replayed as the model then ran it: the collector told at once when the world stopped (mechanism
+    // 10, the suspend polling, came later; with it this point happens to run no trim at all).
     let sets = [
+        "android.gc.suspend_poll_first_us=0",
         "collector.kind=gencms",
         "seed=3",
         "android.sched.boost=\"source\"",
@@ -317,5 +320,35 @@ fn every_collection_scans_the_zygote_heap() {
     assert!(
         sorted[sorted.len() / 2] < zygote_cycles / 10,
         "without it the median collection is small: {sorted:?}"
+    );
+}
+
+#[test]
+fn the_collector_sees_the_world_stopped_only_when_it_polls() {
+    // Mechanism 10 (Dalvik 4.3 `waitForThreadSuspend` + `dvmIterativeSleep`): the collector sleeps first_sleep,
+    // 2·first_sleep, … on each thread still running and looks again only then. With a 20 ms first sleep the
+    // world stays stopped at least 20 ms whenever a mutator had to run to its safepoint, so the typical safepoint
+    // pause outlasts it; told at once (0), jack's safepoint pauses are a few ms at most.
+    let safepoint_ms = |first_us: &str| -> Vec<f64> {
+        let r = run(
+            "android/jack",
+            &[&format!("android.gc.suspend_poll_first_us={first_us}")],
+        );
+        let mut ms: Vec<f64> = (r.pauses.iter())
+            .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
+            .map(|p| (p.end.0 - p.start.0) as f64 / 1e6)
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        ms
+    };
+    let (polled, told) = (safepoint_ms("20000"), safepoint_ms("0"));
+    assert!(polled.len() > 20 && told.len() > 20, "safepoints happened");
+    assert!(
+        polled[polled.len() / 2] >= 20.0,
+        "polled every 20 ms, the median safepoint pause lasts a poll: {polled:?}"
+    );
+    assert!(
+        told[told.len() - 1] < 20.0,
+        "told at once, no safepoint pause lasts 20 ms: {told:?}"
     );
 }

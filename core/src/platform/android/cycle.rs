@@ -95,6 +95,7 @@ impl Sim<'_> {
             to_scan: 0,
             scanned: Vec::new(),
             restore_nice,
+            poll: None,
         });
         self.cycle_advance();
     }
@@ -170,8 +171,11 @@ impl Sim<'_> {
                 }
                 Ph::WaitSuspend1 | Ph::WaitSuspend2 => {
                     if self.suspend_pending > 0 {
-                        self.block(t, Block::WaitSuspend);
+                        self.await_suspension(t);
                         return;
+                    }
+                    if let Some(c) = self.cycle.as_mut() {
+                        c.poll = None;
                     }
                     if ph == Ph::WaitSuspend1 {
                         self.set_phase(Ph::Roots);

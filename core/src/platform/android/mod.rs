@@ -7,7 +7,8 @@
 //! * [`sched`] — Linux 3.4's CFS: per-core run queues, wake-up placement, dispatch.
 //! * [`balance`] — its load balancing (newly idle, periodic, NOHZ) and hotplug migration.
 //! * [`program`] — what each thread does: the allocation path, iterations and explicit GCs, the daemon, trims.
-//! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing; [`cycle_costs`] — what its phases cost.
+//! * [`cycle`] — a collection's phases, safepoints, sweeping and re-sizing; [`cycle_costs`] — what its phases cost;
+//!   [`suspend`] — how the collector waits for the world to stop.
 //!
 //! Objects are allocated in cohorts (`android.engine.cohort_bytes` per heap-lock acquisition), each split into
 //! pieces with lifetimes drawn from the profile's Table 1 distribution ([`crate::workload::LifetimeCdf`]); the
@@ -27,6 +28,7 @@ mod queue;
 mod sched;
 mod sim;
 mod state;
+mod suspend;
 pub mod system;
 
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};

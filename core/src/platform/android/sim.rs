@@ -238,6 +238,7 @@ impl Sim<'_> {
             Ev::Wake { t, token } => {
                 if self.threads[t].token == token
                     && self.threads[t].state == TState::Blocked(Block::Sleep)
+                    && !self.suspend_poll_timer(t)
                 {
                     self.timer_fired(t);
                 }

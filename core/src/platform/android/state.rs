@@ -95,6 +95,9 @@ pub(super) enum GcStep {
     Trim,
     /// The daemon, signalled, getting a core.
     Wake,
+    /// A collector back from one of its suspend-poll sleeps, getting a core to look at the threads again
+    /// ([`super::suspend`]).
+    SuspendPoll,
 }
 
 #[derive(Debug, Clone)]
@@ -225,6 +228,19 @@ pub(super) struct Cycle {
     /// CMSFly: threads whose roots are scanned and that were resumed (`android.gc.fly_scanned_run`).
     pub(super) scanned: Vec<usize>,
     pub(super) restore_nice: i32,
+    /// Which thread the collector is polling while the world stops, and how often it has slept on it.
+    pub(super) poll: Option<SuspendPoll>,
+}
+
+/// The collector's polling of one thread that has not stopped yet (Dalvik's `waitForThreadSuspend`).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SuspendPoll {
+    /// The thread waited for.
+    pub(super) thread: usize,
+    /// Sleeps done in this round (the next one is `suspend_poll_first_us · 2^sleeps`).
+    pub(super) sleeps: u32,
+    /// When this round began. `[ns]`
+    pub(super) round_start: u64,
 }
 
 /// A sweep's batches and the work of each: every batch of a cycle frees the same share of the snapshot's

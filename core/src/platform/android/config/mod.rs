@@ -166,6 +166,14 @@ pub struct AndroidGcCosts {
     /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
     /// 20 [E].
     pub safepoint_poll_us: f64,
+    /// How the collector learns that the world has stopped (issue #16). Dalvik's `dvmSuspendAllThreads` walks
+    /// the thread list and, for each thread still `THREAD_RUNNING`, polls it with `dvmIterativeSleep`: it sleeps
+    /// `minSleep` = 1 ms, then 2, 4, 8 ms … (doubling; a fresh sequence for each thread, restarted after
+    /// `FIRST_SLEEP` = 250 ms), so a thread that stops at 1.5 ms is seen at 3 ms and one stopping at 20 ms at 31 ms
+    /// — nobody signals the collector [P: Dalvik android-4.3_r1 vm/Thread.cpp `waitForThreadSuspend`,
+    /// vm/Misc.cpp `dvmIterativeSleep`]. This is that first sleep. `[µs]`; 1000 is the source; default 0 = the
+    /// collector is woken the instant the last thread stops (the model before; the ablation). Range 0–10⁶.
+    pub suspend_poll_first_us: f64,
     /// The concurrent sweep takes the heap lock once per buffer of freed pointers (source audit of issue #16):
     /// `dvmHeapBitmapSweepWalk` collects garbage pointers in `pointerBuf[4 * HB_BITS_PER_WORD]` and calls
     /// `sweepBitmapCallback` — `dvmLockHeap`, `dvmHeapSourceFreeList`, `dvmUnlockHeap` when `isConcurrent` —
@@ -253,6 +261,7 @@ impl Default for AndroidGcCosts {
             roots_stall_fraction: 0.4,
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
+            suspend_poll_first_us: 0.0,
             contention_sleep_us: 20.0,
             sweep_per_buffer: false,
             sweep_objects_per_lock: 96,
@@ -507,6 +516,12 @@ impl AndroidConfig {
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
         finite_in("gc.zygote_objects", g.zygote_objects, 0.0, 1e7)?;
+        finite_in(
+            "gc.suspend_poll_first_us",
+            g.suspend_poll_first_us,
+            0.0,
+            1e6,
+        )?;
         finite_in(
             "gc.zygote_scan_ns_per_object",
             g.zygote_scan_ns_per_object,

@@ -1,0 +1,76 @@
+//! How a collector waits for the world to stop (issue #16, mechanism 10). Dalvik 4.3's `dvmSuspendAllThreads`
+//! raises every thread's suspend count, then walks the thread list and calls `waitForThreadSuspend` on each: while
+//! that thread is still `THREAD_RUNNING` the collector sleeps in `dvmIterativeSleep` — 1 ms, then 2, 4, 8 ms …
+//! (`minSleep` doubled per iteration, a fresh sequence for each thread; after `FIRST_SLEEP` = 250 ms of one
+//! thread's polling the sequence restarts). No thread signals the collector: a thread that stops 1.5 ms into the
+//! suspension is seen at 3 ms, one that stops at 20 ms at 31 ms, and every thread already stopped waits that long
+//! too [P: Dalvik android-4.3_r1 vm/Thread.cpp `waitForThreadSuspend`, vm/Misc.cpp `dvmIterativeSleep`]. A
+//! collector back from a sleep is a woken thread like any other: it must get a core before it looks again.
+//!
+//! `android.gc.suspend_poll_first_us` is `minSleep`; 0 wakes the collector the instant the last thread stops
+//! (the model before, and the ablation). CMSFly scans each thread as it arrives (§3.2) and is not polled.
+
+use super::state::{Block, GcStep, Ph, Sim, Step, SuspendPoll, TState};
+use crate::cpu::{CpuTag, Work};
+
+/// `FIRST_SLEEP`: the longest one round of polling a thread sleeps before its sequence restarts (vm/Thread.cpp).
+/// `[ns]`
+const ROUND_NS: u64 = 250_000_000;
+
+impl Sim<'_> {
+    /// The collector `t` has asked every mutator to stop and some still run: it waits as Dalvik's does.
+    pub(super) fn await_suspension(&mut self, t: usize) {
+        let first_ns = (self.cfg.gc.suspend_poll_first_us * 1000.0).round() as u64;
+        let waited = (0..self.threads.len()).find(|&x| self.on_the_way_to_safepoint(x));
+        let (Some(x), true) = (waited, first_ns > 0) else {
+            self.block(t, Block::WaitSuspend);
+            return;
+        };
+        let now = self.now;
+        let Some(c) = self.cycle.as_mut() else {
+            return;
+        };
+        let mut p = match c.poll {
+            Some(p) if p.thread == x && now < p.round_start + ROUND_NS => p,
+            _ => SuspendPoll {
+                thread: x,
+                sleeps: 0,
+                round_start: now,
+            },
+        };
+        // `dvmIterativeSleep`: minSleep · 2^iteration, cut at the round's end.
+        let sleep_ns = first_ns
+            .saturating_mul(1u64 << p.sleeps.min(30))
+            .min(p.round_start + ROUND_NS - now);
+        p.sleeps += 1;
+        c.poll = Some(p);
+        self.sleep_until(t, now + sleep_ns.max(1));
+    }
+
+    /// A mutator asked to stop that has not reached its safepoint (Dalvik: still `THREAD_RUNNING`).
+    fn on_the_way_to_safepoint(&self, x: usize) -> bool {
+        let th = &self.threads[x];
+        self.is_mutator(x)
+            && th.step == Step::Poll
+            && matches!(th.state, TState::Running(_) | TState::Runnable)
+    }
+
+    /// Whether `t`'s timer is a collector's suspend-poll sleep; if so, it is runnable again and will look at
+    /// the threads once it has a core.
+    pub(super) fn suspend_poll_timer(&mut self, t: usize) -> bool {
+        let polling = self.cycle.as_ref().is_some_and(|c| {
+            c.collector == t
+                && c.poll.is_some()
+                && matches!(c.phase, Ph::WaitSuspend1 | Ph::WaitSuspend2)
+        });
+        if polling {
+            self.go(
+                t,
+                Work::default(),
+                Step::Gc(GcStep::SuspendPoll),
+                CpuTag::Gc,
+            );
+        }
+        polling
+    }
+}
