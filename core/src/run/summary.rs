@@ -109,6 +109,10 @@ pub struct Summary {
     /// Reachable bytes averaged over the allocation clock (android-krait; Table 1's Live). `[bytes]`
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mean_live_bytes: Option<u64>,
+    /// Reachable bytes when the run ends (android-krait; Table 1's Live read as a peak, for a live set that only
+    /// grows). `[bytes]`
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub end_live_bytes: Option<u64>,
     /// Mutator pauses by kind: `safepoint`, `foreground`, `concurrent_wait` → count (android-krait).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub pauses_by_kind: Option<BTreeMap<String, u64>>,

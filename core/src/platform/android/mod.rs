@@ -401,6 +401,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         } else {
             0
         }),
+        end_live_bytes: Some(sim.live),
         pauses_by_kind: Some(by_kind),
         max_stop_pause_ms: Some(longest_ns[0].max(longest_ns[1]) as f64 * 1e-6),
         alloc_waits: Some(sim.alloc_waits),

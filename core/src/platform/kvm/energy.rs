@@ -120,6 +120,7 @@ impl KvmSim<'_> {
             heap_contentions: None,
             context_switches: None,
             mean_live_bytes: None,
+            end_live_bytes: None,
             pauses_by_kind: None,
             max_stop_pause_ms: None,
             alloc_waits: None,

@@ -5,6 +5,8 @@ use super::super::marks::{Quantity, Tally, band};
 use super::super::paper_android::{JAVA, TABLE1, TABLE3_DELAYED, TABLE3_MIGRATIONS, VARIANTS};
 use super::{COROLLARY4, EXTRA_SEEDS, Key, Results};
 use crate::run::Summary;
+use crate::scenario::Scenario;
+use crate::workload::android::LiveReading;
 
 pub(super) fn short(preset: &str) -> &str {
     preset.trim_start_matches("android/")
@@ -199,6 +201,23 @@ pub(super) fn table1_counts_within(r: &Results<'_>, key: Key) -> usize {
 /// and Fig. 9's x-intercept do). `[ms]`
 pub(super) fn table1_pause_ms(x: &Summary) -> f64 {
     x.max_stop_pause_ms.unwrap_or(x.max_pause_ms)
+}
+
+/// Table 1's *Live* for the benchmark whose preset is `preset`, as that preset's profile is built to match it
+/// (`workload.android.live_reading`, an unknown of the calibration search): the run's mean reachable bytes, or —
+/// read as a peak, for a live set that outlives the run (an immortal fraction: the live set grows to its end) —
+/// the reachable bytes at the run's end. A steady live set is built to the mean under either reading. The cell is
+/// an *input* either way.
+pub fn table1_live_bytes(preset: &str, x: &Summary) -> u64 {
+    let grows_to_live = Scenario::load(&format!("preset:{preset}"), &[])
+        .ok()
+        .and_then(|sc| sc.workload().android.clone())
+        .is_some_and(|p| p.live_reading == LiveReading::Peak && p.lifetimes().immortal() > 0.0);
+    if grows_to_live {
+        x.end_live_bytes.unwrap_or(x.peak_live_bytes)
+    } else {
+        x.mean_live_bytes.unwrap_or(0)
+    }
 }
 
 /// Table 1's maximum pauses of family `key` within ×1.5 of the paper's (the pause rule), of 6.
