@@ -2,7 +2,8 @@
 //! raises every thread's suspend count, then walks the thread list and calls `waitForThreadSuspend` on each: while
 //! that thread is still `THREAD_RUNNING` the collector sleeps in `dvmIterativeSleep` — 1 ms, then 2, 4, 8 ms …
 //! (`minSleep` doubled per iteration, a fresh sequence for each thread; after `FIRST_SLEEP` = 250 ms of one
-//! thread's polling the sequence restarts). No thread signals the collector: a thread that stops 1.5 ms into the
+//! thread's polling the sequence restarts — Dalvik's later rounds last `MORE_SLEEP` = 750 ms, here 250 ms too: a
+//! thread a quarter second from its safepoint is already a "spin on suspend" warning there). No thread signals the collector: a thread that stops 1.5 ms into the
 //! suspension is seen at 3 ms, one that stops at 20 ms at 31 ms, and every thread already stopped waits that long
 //! too [P: Dalvik android-4.3_r1 vm/Thread.cpp `waitForThreadSuspend`, vm/Misc.cpp `dvmIterativeSleep`]. A
 //! collector back from a sleep is a woken thread like any other: it must get a core before it looks again.
