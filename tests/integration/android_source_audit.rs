@@ -352,3 +352,67 @@ fn the_collector_sees_the_world_stopped_only_when_it_polls() {
         "told at once, no safepoint pause lasts 20 ms: {told:?}"
     );
 }
+
+/// (background threads' `Other` work inside the stops, stops seen) on lusearch with every mutator stop
+/// intersected: while all the mutators of a cluster of overlapping safepoint pauses are stopped.
+fn background_work_inside_stops(suspend_background: bool) -> (usize, usize) {
+    let r = run(
+        "android/lusearch",
+        &[
+            "record.layout=true",
+            // A pause ends when the collector resumes the thread (not when it next runs), so the intersection
+            // lies inside the stop.
+            "android.pauses.end=\"wakeup\"",
+            &format!("android.gc.suspend_background={suspend_background}"),
+        ],
+    );
+    let mut pauses: Vec<(u64, u64)> = (r.pauses.iter())
+        .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
+        .map(|p| (p.start.0, p.end.0))
+        .collect();
+    pauses.sort_unstable();
+    // Clusters of overlapping pauses; each one's [latest start, earliest end] has all of them stopped.
+    let mut stops: Vec<(u64, u64)> = Vec::new();
+    let mut cluster: Option<(u64, u64, u64)> = None; // (latest start, earliest end, cluster end)
+    for (s, e) in pauses {
+        cluster = match cluster {
+            Some((ls, ee, ce)) if s < ce => Some((ls.max(s), ee.min(e), ce.max(e))),
+            other => {
+                if let Some((ls, ee, _)) = other
+                    && ls < ee
+                {
+                    stops.push((ls, ee));
+                }
+                Some((s, e, e))
+            }
+        };
+    }
+    if let Some((ls, ee, _)) = cluster
+        && ls < ee
+    {
+        stops.push((ls, ee));
+    }
+    let background = |t: u32| r.threads[t as usize].name.starts_with("background-");
+    let inside = (r.cpu_activity.iter())
+        .filter(|a| a.tag == gclab_core::CpuTag::Other && background(a.thread))
+        .filter(|a| stops.iter().any(|&(s, e)| a.start.0 < e && s < a.end.0))
+        .count();
+    (inside, stops.len())
+}
+
+#[test]
+fn background_threads_stop_with_the_world() {
+    // Dalvik's dvmSuspendAllThreads stops every thread on the VM's list: with `suspend_background` no background
+    // thread works while the mutators are stopped; without it (the model before) they run through the stops.
+    let (on, stops_on) = background_work_inside_stops(true);
+    let (off, stops_off) = background_work_inside_stops(false);
+    assert!(
+        stops_on > 100 && stops_off > 100,
+        "stops: {stops_on}, {stops_off}"
+    );
+    assert_eq!(on, 0, "background work inside a stop with the switch on");
+    assert!(
+        off > 0,
+        "without it background threads run through the stops"
+    );
+}

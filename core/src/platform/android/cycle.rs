@@ -118,7 +118,7 @@ impl Sim<'_> {
         self.go(t, w, Step::Gc(step), CpuTag::Gc);
     }
 
-    fn fly(&self) -> bool {
+    pub(super) fn fly(&self) -> bool {
         self.kind == CollectorKind::Cmsfly && self.cycle.as_ref().is_some_and(|c| c.concurrent)
     }
 
@@ -392,7 +392,7 @@ impl Sim<'_> {
         let fly = self.fly();
         let mut to_scan = 0;
         for x in 0..self.threads.len() {
-            if x == except || !self.is_mutator(x) {
+            if x == except || !self.stops_at_safepoint(x) {
                 continue;
             }
             to_scan += 1;
@@ -471,10 +471,9 @@ impl Sim<'_> {
     /// Restarts the world.
     fn resume_all(&mut self) {
         self.suspending = false;
+        // Every stopped thread: the mutators, and the background threads under `android.gc.suspend_background`.
         for x in 0..self.threads.len() {
-            if self.is_mutator(x) {
-                self.resume_one(x);
-            }
+            self.resume_one(x);
         }
     }
 

@@ -134,7 +134,9 @@ impl Sim<'_> {
                     self.prof.background_work_us,
                     self.prof.mutator_stall_fraction,
                 );
-                self.go(t, w, Step::Background, CpuTag::Other);
+                if !self.background_woke_stopped(t, w) {
+                    self.go(t, w, Step::Background, CpuTag::Other);
+                }
             }
             Role::Mutator(i) => {
                 let r = std::mem::replace(&mut self.mutators[i as usize].after_sleep, Resume::Next);

@@ -11,7 +11,7 @@
 //! `android.gc.suspend_poll_first_us` is `minSleep`; 0 wakes the collector the instant the last thread stops
 //! (the model before, and the ablation). CMSFly scans each thread as it arrives (§3.2) and is not polled.
 
-use super::state::{Block, GcStep, Ph, Sim, Step, SuspendPoll, TState};
+use super::state::{Block, GcStep, Ph, Role, Sim, Step, SuspendPoll, TState};
 use crate::cpu::{CpuTag, Work};
 
 /// `FIRST_SLEEP`: the longest one round of polling a thread sleeps before its sequence restarts (vm/Thread.cpp).
@@ -48,10 +48,31 @@ impl Sim<'_> {
         self.sleep_until(t, now + sleep_ns.max(1));
     }
 
-    /// A mutator asked to stop that has not reached its safepoint (Dalvik: still `THREAD_RUNNING`).
+    /// Whether a stop of the world stops thread `x`: every mutator, and the app's background threads under
+    /// `android.gc.suspend_background` (not under CMSFly's on-the-fly scan).
+    pub(super) fn stops_at_safepoint(&self, x: usize) -> bool {
+        match self.threads[x].role {
+            Role::Mutator(_) => true,
+            Role::Background => self.cfg.gc.suspend_background && !self.fly(),
+            _ => false,
+        }
+    }
+
+    /// A background thread's timer fired while the world is stopped: like a Dalvik thread turning
+    /// `THREAD_RUNNING`, it sees its suspend count and stops at once, its burst kept for the restart.
+    pub(super) fn background_woke_stopped(&mut self, t: usize, burst: Work) -> bool {
+        if !(self.suspending && self.stops_at_safepoint(t)) {
+            return false;
+        }
+        self.threads[t].saved = Some((burst, Step::Background, CpuTag::Other));
+        self.set_thread_state(t, TState::Blocked(Block::Suspended));
+        true
+    }
+
+    /// A thread asked to stop that has not reached its safepoint (Dalvik: still `THREAD_RUNNING`).
     fn on_the_way_to_safepoint(&self, x: usize) -> bool {
         let th = &self.threads[x];
-        self.is_mutator(x)
+        self.stops_at_safepoint(x)
             && th.step == Step::Poll
             && matches!(th.state, TState::Running(_) | TState::Runnable)
     }

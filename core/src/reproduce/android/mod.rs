@@ -32,7 +32,7 @@ pub const TARGET_UTILS: [f64; 5] = [0.1, 0.3, 0.5, 0.75, 0.9];
 /// The estimates and open choices whose effect on the corollaries the report shows: (label, overrides). The last
 /// rows are what-ifs for Corollary 4 (docs/models-android.md, "Known deviations"): one beyond Dalvik 4.3's
 /// allocation path, one beyond the searched range of the sweep's locked share.
-pub const SENSITIVITY: [(&str, &[&str]); 13] = [
+pub const SENSITIVITY: [(&str, &[&str]); 14] = [
     (
         "contention sleep 5 µs",
         &["android.gc.contention_sleep_us=5"],
@@ -84,6 +84,10 @@ pub const SENSITIVITY: [(&str, &[&str]); 13] = [
             "android.gc.sweep_locked_fraction=1",
             "android.gc.mark_ns_per_object=100",
         ],
+    ),
+    (
+        "background threads stop with the world (mechanism 11, not in the presets)",
+        &["android.gc.suspend_background=true"],
     ),
 ];
 

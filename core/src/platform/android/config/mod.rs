@@ -176,6 +176,15 @@ pub struct AndroidGcCosts {
     /// vm/Misc.cpp `dvmIterativeSleep`]. This is that first sleep. `[µs]`; 1000 is the source; default 0 = the
     /// collector is woken the instant the last thread stops (the model before; the ablation). Range 0–10⁶.
     pub suspend_poll_first_us: f64,
+    /// The app's background threads stop at safepoints too (issue #16): `dvmSuspendAllThreads` suspends every
+    /// thread on the VM's thread list but its caller, and waits for each one still `THREAD_RUNNING` [P: Dalvik
+    /// android-4.3_r1 vm/Thread.cpp]. The model's background threads run Java code while they run [E]: a running
+    /// or runnable one must reach its suspend-check poll before the world has stopped — at its lower priority
+    /// (`android.sched.background_nice`) it may wait for a core — and one woken meanwhile stops at once, until
+    /// the world restarts. Default false (the model before: they ran through every stop), and false in the presets
+    /// (docs/models-android.md, "Background threads stopping with the world"); CMSFly's on-the-fly scan
+    /// (§3.2) leaves them running, their stacks scanned with the global roots.
+    pub suspend_background: bool,
     /// The concurrent sweep takes the heap lock once per buffer of freed pointers (source audit of issue #16):
     /// `dvmHeapBitmapSweepWalk` collects garbage pointers in `pointerBuf[4 * HB_BITS_PER_WORD]` and calls
     /// `sweepBitmapCallback` — `dvmLockHeap`, `dvmHeapSourceFreeList`, `dvmUnlockHeap` when `isConcurrent` —
@@ -264,6 +273,7 @@ impl Default for AndroidGcCosts {
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
             suspend_poll_first_us: 0.0,
+            suspend_background: false,
             contention_sleep_us: 20.0,
             sweep_per_buffer: false,
             sweep_objects_per_lock: 96,
