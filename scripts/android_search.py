@@ -33,9 +33,10 @@ def evaluate(gclab, pts):
     rows = []
     for (name, p), res in zip(pts, results):
         ch = [checks(res, s) for s in SEEDS]
-        # The objective averaged over seeds 1–5; the counts and pauses printed are seed 1's.
-        obj = sum(objective(res, s)[0] for s in SEEDS) / len(SEEDS)
-        _, counts, pauses = objective(res)
+        # The objective averaged over seeds 1–5; the counts and pauses printed are seed 1's (SEEDS[0]).
+        per_seed = [objective(res, s) for s in SEEDS]
+        obj = sum(o for o, _, _ in per_seed) / len(per_seed)
+        _, counts, pauses = per_seed[0]
         rows.append((name, p, ch, obj, counts, pauses, res))
         print(f"{name}: objective {obj:.3f}, counts {counts}/18, pauses {pauses}/6, delayed "
               + "/".join(f"{c['c3_delayed']:.3f}" for c in ch) + ", holds "

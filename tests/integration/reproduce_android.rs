@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 
 use gclab_core::Summary;
-use gclab_core::reproduce::android::{Job, run_job, table1_live_bytes};
+use gclab_core::reproduce::android::{Job, run_job, table1_live};
 use gclab_core::reproduce::paper_android::{JAVA, TABLE1};
 
 fn run(preset: &'static str, kind: &'static str, u: f64) -> Summary {
@@ -27,6 +27,7 @@ fn table1_allocation_objects_and_live_heap_within_10_percent() {
         // Live as the preset's profile is built to match it (the run's mean reachable bytes, or a growing live
         // set's bytes at the run's end: a calibrated unknown), averaged over seeds 1–5: where a few large objects
         // may or may not be immortal (Quadrant) one seed's end-of-run live varies by ±20 %.
+        let live_bytes = table1_live(row.preset);
         let live = (1..=5)
             .map(|seed| {
                 let job = Job {
@@ -38,7 +39,7 @@ fn table1_allocation_objects_and_live_heap_within_10_percent() {
                 } else {
                     run_job(&job, &[]).expect("android run")
                 };
-                mib(table1_live_bytes(row.preset, &x))
+                mib(live_bytes(&x))
             })
             .sum::<f64>()
             / 5.0;

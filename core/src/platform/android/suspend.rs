@@ -22,8 +22,11 @@ impl Sim<'_> {
     /// The collector `t` has asked every mutator to stop and some still run: it waits as Dalvik's does.
     pub(super) fn await_suspension(&mut self, t: usize) {
         let first_ns = (self.cfg.gc.suspend_poll_first_us * 1000.0).round() as u64;
-        let waited = (0..self.threads.len()).find(|&x| self.on_the_way_to_safepoint(x));
-        let (Some(x), true) = (waited, first_ns > 0) else {
+        // Told at once (`first_ns` 0): no thread to look for.
+        let waited = (first_ns > 0)
+            .then(|| (0..self.threads.len()).find(|&x| self.on_the_way_to_safepoint(x)))
+            .flatten();
+        let Some(x) = waited else {
             self.block(t, Block::WaitSuspend);
             return;
         };

@@ -207,16 +207,18 @@ pub(super) fn table1_pause_ms(x: &Summary) -> f64 {
 /// (`workload.android.live_reading`, an unknown of the calibration search): the run's mean reachable bytes, or —
 /// read as a peak, for a live set that outlives the run (an immortal fraction: the live set grows to its end) —
 /// the reachable bytes at the run's end. A steady live set is built to the mean under either reading. The cell is
-/// an *input* either way.
-pub fn table1_live_bytes(preset: &str, x: &Summary) -> u64 {
+/// an *input* either way. The preset is read once; the returned reader picks the bytes from each run's summary.
+pub fn table1_live(preset: &str) -> impl Fn(&Summary) -> u64 + use<> {
     let grows_to_live = Scenario::load(&format!("preset:{preset}"), &[])
         .ok()
         .and_then(|sc| sc.workload().android.clone())
         .is_some_and(|p| p.live_reading == LiveReading::Peak && p.lifetimes().immortal() > 0.0);
-    if grows_to_live {
-        x.end_live_bytes.unwrap_or(x.peak_live_bytes)
-    } else {
-        x.mean_live_bytes.unwrap_or(0)
+    move |x: &Summary| {
+        if grows_to_live {
+            x.end_live_bytes.unwrap_or(x.peak_live_bytes)
+        } else {
+            x.mean_live_bytes.unwrap_or(0)
+        }
     }
 }
 

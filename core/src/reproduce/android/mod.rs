@@ -19,7 +19,7 @@ mod movers;
 mod report;
 mod what_if;
 
-pub use checks::{Checks, low_and_offline_share, mean_mmu, table1_live_bytes};
+pub use checks::{Checks, low_and_offline_share, mean_mmu, table1_live};
 pub use report::report;
 
 use super::paper_android::{JAVA, TABLE1, VARIANTS};

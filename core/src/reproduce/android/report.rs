@@ -7,7 +7,7 @@ use super::super::marks::{Kind, Quantity, Tally, band};
 use super::super::paper_android::TABLE1;
 use super::checks::{
     Checks, all_seeds, max_pauses_within_1_5, predicted_cell, short, table1_counts_within,
-    table1_live_bytes, table1_pause_ms, trig,
+    table1_live, table1_pause_ms, trig,
 };
 use super::corollaries::{
     corollary1_section, corollary2_section, corollary3_section, corollary4_section,
@@ -93,10 +93,11 @@ fn table1_section(s: &mut String, r: &Results<'_>, seeds: &[u64]) -> (Vec<f64>, 
         );
         let trims = count("trim", row.trims);
         // Live varies by seed where a few large objects may or may not be immortal (Quadrant): the band shows it.
-        let lives = per_seed(&|x| mib(table1_live_bytes(row.preset, x)));
+        let live_bytes = table1_live(row.preset);
+        let lives = per_seed(&|x| mib(live_bytes(x)));
         let live = format!(
             "{} [{}]",
-            input(mib(table1_live_bytes(row.preset, x)), row.live_mib),
+            input(mib(live_bytes(x)), row.live_mib),
             band(&lives, 2)
         );
         let cont = predicted_cell(
