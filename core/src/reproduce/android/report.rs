@@ -140,7 +140,7 @@ fn table1_section(s: &mut String, r: &Results<'_>, seeds: &[u64]) -> (Vec<f64>, 
         s,
         "\n{}\n\n- GC counts (CONC, ALLOC, trims): {} of {} within tolerance at seed 1; {} over seeds 1–5 (the issue \
          asks ≥ 12 of 18).\n- Maximum pauses within ×1.5 of Table 1: {} of 6 at seed 1; {} over seeds 1–5 (the issue \
-         asks ≥ 4 of 6).\n\nLive is read as each preset reads it (`workload.android.live_reading`, a calibrated unknown: the run's mean or peak reachable bytes). ALLOC counts foreground collections; *waited* counts the GC-ALLOC triggers that found a \
+         asks ≥ 4 of 6).\n\nLive is read as each preset's profile is built to match it (`workload.android.live_reading`, a calibrated unknown): the run's mean reachable bytes, or for a live set that grows to the run's end (read as a peak) its bytes there; `[a–b]` is the band over seeds 1–5. ALLOC counts foreground collections; *waited* counts the GC-ALLOC triggers that found a \
          cycle running and waited for it (a concurrent pause), which Table 1 does not count as collections \
          (docs/models-android.md, Known deviations). The max pause is Table 1's *Max-Pause* as §2.4 defines it: the \
          longest pause a mutator spends responding to a safepoint or running a foreground collection \
