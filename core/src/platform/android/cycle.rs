@@ -403,13 +403,7 @@ impl Sim<'_> {
             match th.state {
                 TState::Running(_) | TState::Runnable => {
                     if th.step != Step::Poll {
-                        let saved = (th.work, th.step, th.tag);
-                        self.threads[x].saved = Some(saved);
-                        let poll = self.work_us(
-                            self.cfg.gc.safepoint_poll_us,
-                            self.prof.mutator_stall_fraction,
-                        );
-                        self.set_work(x, poll, Step::Poll, CpuTag::Mutator);
+                        self.run_to_safepoint(x);
                     }
                     pending += 1;
                 }

@@ -167,6 +167,7 @@ pub fn simulate(
         runnable_reported: 0,
         active_threads: 0,
         rng: SimRng::fork(sc.seed(), "android"),
+        jit_rng: SimRng::fork(sc.seed(), "android-jit"),
         sys_rng: SimRng::fork(sc.seed(), "android-system"),
         sys_next: vec![0; threads_len],
         lifetimes,

@@ -119,7 +119,7 @@ impl Sim<'_> {
 
     // ---- mutators ----
 
-    fn mut_index(&self, t: usize) -> usize {
+    pub(super) fn mut_index(&self, t: usize) -> usize {
         match self.threads[t].role {
             Role::Mutator(i) => i as usize,
             _ => 0,
@@ -172,7 +172,13 @@ impl Sim<'_> {
         self.mutators[i].cohort = n;
         // The cohort's compute with all but its last allocation interleaved (each a short heap-lock hold).
         let objects = self.request_objects(i, n);
-        let us = self.prof.mutator_us_per_kib * n as f64 / 1024.0
+        let compute_us = self.prof.mutator_us_per_kib * n as f64 / 1024.0;
+        // A chained JIT loop's compute done ahead (mechanism 12) is repaid over the following computes, at most
+        // half of each [E]: repaid at once, the allocations the uniform profile interleaves with that compute would
+        // come as a burst the program does not have.
+        let ahead_us = (0.5 * compute_us).min(self.mutators[i].loop_ahead_us);
+        self.mutators[i].loop_ahead_us -= ahead_us;
+        let us = compute_us - ahead_us
             + (objects - 1.0).max(0.0) * self.cfg.gc.alloc_ns_per_object / 1000.0;
         let debt = std::mem::take(&mut self.mutators[i].switch_debt_us);
         let mut w = self.work_us(us, self.prof.mutator_stall_fraction);

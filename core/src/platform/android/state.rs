@@ -157,6 +157,10 @@ pub(super) struct MutState {
     pub(super) explicit_left: u32,
     /// Context-switch time owed for heap-lock contentions, added to the next compute. `[µs]`
     pub(super) switch_debt_us: f64,
+    /// Compute already done in a chained JIT loop that ran past its step's end (mechanism 12): taken off the
+    /// next computes (at most half of each), so the loop moves the mutator's work, never adds to it. `[µs]` at
+    /// the reference clock
+    pub(super) loop_ahead_us: f64,
     /// What the mutator does when its sleep ends.
     pub(super) after_sleep: Resume,
     /// Compute cut short when an interleaved allocation found the heap lock held by the collector: resumed once
@@ -181,6 +185,7 @@ impl Default for MutState {
             after_gc_for_alloc: false,
             explicit_left: 0,
             switch_debt_us: 0.0,
+            loop_ahead_us: 0.0,
             after_sleep: Resume::Next,
             lock_interrupted: None,
             large: false,
@@ -318,6 +323,9 @@ pub(super) struct Sim<'a> {
     /// Threads running or runnable, kept by [`set_state`] (what [`Sim::report_runnable`] reports).
     pub(super) active_threads: u32,
     pub(super) rng: SimRng,
+    /// Mechanism 12's draws (chained JIT loops, [`Sim::run_to_safepoint`]), apart from the app's: switching it on
+    /// or changing its share leaves the workload's draws as they were (common random numbers for its ablation).
+    pub(super) jit_rng: SimRng,
     /// The other processes' draws ([`super::system`]), apart from the app's.
     pub(super) sys_rng: SimRng,
     /// A periodic system thread's next due wake-up, by thread index. `[ns]`

@@ -10,6 +10,11 @@
 //!
 //! `android.gc.suspend_poll_first_us` is `minSleep`; 0 wakes the collector the instant the last thread stops
 //! (the model before, and the ablation). CMSFly scans each thread as it arrives (§3.2) and is not polled.
+//!
+//! How long a thread takes to get to its poll (mechanism 12, [`Sim::run_to_safepoint`]): Dalvik's trace JIT
+//! checks for a suspension only at invokes, returns and exits from the code cache, so a mutator inside a
+//! call-free chained loop runs on — doing its own work — until the loop ends or it reaches its next allocation
+//! (`android.gc.jit_loop_share`, `android.gc.jit_loop_run_us`; sources in their field docs).
 
 use super::state::{Block, GcStep, Ph, Role, Sim, Step, SuspendPoll, TState};
 use crate::cpu::{CpuTag, Work};
@@ -49,6 +54,45 @@ impl Sim<'_> {
         p.sleeps += 1;
         c.poll = Some(p);
         self.sleep_until(t, now + sleep_ns.max(1));
+    }
+
+    /// Thread `x`, running or runnable, was asked to stop: it sets out for its suspend-check poll, keeping what
+    /// it was doing for the restart. A computing mutator may first run on in a call-free chained JIT loop
+    /// (mechanism 12): with probability `jit_loop_share`, for an exponential time of mean `jit_loop_run_us`
+    /// (at the reference clock, cut at [`ROUND_NS`], when Dalvik unchains every translation). The loop neither
+    /// calls nor allocates (an allocation would meet the heap lock the collector holds and wait in
+    /// `THREAD_VMWAIT`, stopped), so it is the thread's own compute done early: taken from the step it keeps,
+    /// and what runs past that step's end from its next computes (`loop_ahead_us`).
+    pub(super) fn run_to_safepoint(&mut self, x: usize) {
+        let th = &self.threads[x];
+        let (mut work, step, tag) = (th.work, th.step, th.tag);
+        let mut run = Work::default();
+        let share = self.cfg.gc.jit_loop_share;
+        if share > 0.0 && step == Step::Compute && self.jit_rng.next_f64() < share {
+            let mean_ns = self.cfg.gc.jit_loop_run_us * 1000.0;
+            let loop_ns =
+                ((-(1.0f64 - self.jit_rng.next_f64()).ln() * mean_ns) as u64).min(ROUND_NS);
+            let rest = work.remaining_after(loop_ns, self.ref_khz);
+            let beyond_ns = loop_ns.saturating_sub(work.time_ns(self.ref_khz));
+            let ahead = self.work_us(beyond_ns as f64 / 1000.0, self.prof.mutator_stall_fraction);
+            let i = self.mut_index(x);
+            self.mutators[i].loop_ahead_us += beyond_ns as f64 / 1000.0;
+            run = Work {
+                cycles: work.cycles - rest.cycles + ahead.cycles,
+                stall_ns: work.stall_ns - rest.stall_ns + ahead.stall_ns,
+            };
+            work = rest;
+        }
+        self.threads[x].saved = Some((work, step, tag));
+        let poll = self.work_us(
+            self.cfg.gc.safepoint_poll_us,
+            self.prof.mutator_stall_fraction,
+        );
+        let to_poll = Work {
+            cycles: poll.cycles + run.cycles,
+            stall_ns: poll.stall_ns + run.stall_ns,
+        };
+        self.set_work(x, to_poll, Step::Poll, CpuTag::Mutator);
     }
 
     /// Whether a stop of the world stops thread `x`: every mutator, and the app's background threads under

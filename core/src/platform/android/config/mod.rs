@@ -168,6 +168,23 @@ pub struct AndroidGcCosts {
     /// Reaching a safepoint: the suspend-check poll a running mutator executes before it stops. `[µs]`, default
     /// 20 [E].
     pub safepoint_poll_us: f64,
+    /// Share of the suspensions that find a computing mutator inside a call-free chained JIT loop (issue #16,
+    /// mechanism 12). Dalvik 4.3's trace JIT polls for suspension only on invokes and returns
+    /// (`TEMPLATE_INVOKE_METHOD_CHAIN`, `TEMPLATE_RETURN` read `breakFlags`) and on leaving the code cache
+    /// (`dvmJitGetTraceAddrThread` returns NULL once `breakFlags` is set); a backward branch polls only under
+    /// `-Xjitsuspendpoll` or in loop mode (`genSuspendPoll`), and chained translations branch to each other
+    /// directly, so a thread in such a loop runs on until it leaves it — `waitForThreadSuspend` unchains every
+    /// translation only after its first 250 ms round [P: Dalvik android-4.3_r1 vm/compiler/codegen/arm/
+    /// CodegenDriver.cpp, vm/compiler/template/armv5te/TEMPLATE_RETURN.S, vm/interp/Jit.cpp, vm/Thread.cpp].
+    /// A fraction, range 0–1; default 0 (every thread reaches its poll at once: the model before, and the
+    /// ablation). Not published: a calibration unknown (docs/models-android.md, "Calibration").
+    pub jit_loop_share: f64,
+    /// Mean of what is left of such a loop when the suspension arrives: exponential (memoryless), cut at the
+    /// 250 ms after which `waitForThreadSuspend` unchains every translation. The thread does its own work
+    /// meanwhile and stops at its next allocation at the latest (the collector holds the heap lock, and
+    /// `dvmLockHeap` waits in `THREAD_VMWAIT`, a state the collector counts as stopped). `[µs]` at the reference
+    /// clock; range 0–250000; default 0.
+    pub jit_loop_run_us: f64,
     /// How the collector learns that the world has stopped (issue #16). Dalvik's `dvmSuspendAllThreads` walks
     /// the thread list and, for each thread still `THREAD_RUNNING`, polls it with `dvmIterativeSleep`: it sleeps
     /// `minSleep` = 1 ms, then 2, 4, 8 ms … (doubling; a fresh sequence for each thread, restarted after
@@ -272,6 +289,8 @@ impl Default for AndroidGcCosts {
             roots_stall_fraction: 0.4,
             alloc_ns_per_object: 120.0,
             safepoint_poll_us: 20.0,
+            jit_loop_share: 0.0,
+            jit_loop_run_us: 0.0,
             suspend_poll_first_us: 0.0,
             suspend_background: false,
             contention_sleep_us: 20.0,
@@ -435,6 +454,8 @@ impl AndroidConfig {
             0.0,
             1e6,
         )?;
+        finite_in("gc.jit_loop_share", g.jit_loop_share, 0.0, 1.0)?;
+        finite_in("gc.jit_loop_run_us", g.jit_loop_run_us, 0.0, 250_000.0)?;
         finite_in(
             "gc.zygote_scan_ns_per_object",
             g.zygote_scan_ns_per_object,
