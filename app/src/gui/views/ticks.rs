@@ -101,13 +101,23 @@ pub fn spaced(gap: f32, min_gap: f32) -> impl Fn(GridInput) -> Vec<GridMark> {
         if last - first > 2000 {
             return Vec::new();
         }
+        // egui_plot labels a mark whose step spans more than the axis's `label_spacing` start and fades it in up to
+        // its end ([`x_axis`], [`y_axis`]: `min_gap − 1` to `min_gap` points). A minor step inside that band would
+        // be labelled at a fraction of its strength ("100" and "300" between 0, 200, 400 at 60.2 points apart:
+        // alpha 49 of 255), so it is reported at the band's start: a line, no label.
+        let band_start = units_per_point * (f64::from(min_gap) - 1.0);
+        let minor_step = if minor > band_start && minor < units_per_point * f64::from(min_gap) {
+            band_start
+        } else {
+            minor
+        };
         (first..=last)
             .map(|i| {
                 let value = i as f64 * minor;
                 let on_major = ((value / major) - (value / major).round()).abs() < 1e-6;
                 GridMark {
                     value,
-                    step_size: if on_major { major } else { minor },
+                    step_size: if on_major { major } else { minor_step },
                 }
             })
             .collect()
