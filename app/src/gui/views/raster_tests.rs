@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: session 19's LHS 24 / 2 point, with the zygote scan and §2.4's Max-Pause in the objective); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: session 21's point, with mechanism 12's chained JIT loops); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0x5f6da4edbd570ee,
-        0xdb6a63296e5ef71e,
-        0xb992313047fc918c,
-        0x42c420b95be62e10,
-        0x4a30e15cd4342b1e,
-        0x4c75a52ba505f6c0,
-        0x3f2bd74219f540e2,
-        0xc1010604564577c,
+        0xaf149cb55b6698ad,
+        0x64959ea3e89f084a,
+        0x35169bc6e1b2d4a4,
+        0x1817cb4cf79d4375,
+        0xff46c8e597de04be,
+        0xd9bb341a990c93fe,
+        0x4b5abe2f4186efe8,
+        0xf90d735eb9b9b776,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }

@@ -97,7 +97,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). The presets run
 /// every source-audit switch on (the calibration search evaluated every point with them on,
 /// docs/calibration-android.md), so the source-audit rows switch one back to the model before it.
-pub const ABLATIONS: [(&str, &[&str]); 19] = [
+pub const ABLATIONS: [(&str, &[&str]); 20] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -178,6 +178,10 @@ pub const ABLATIONS: [(&str, &[&str]); 19] = [
     (
         "10 collector told when the world has stopped",
         &["android.gc.suspend_poll_first_us=0"],
+    ),
+    (
+        "12 no chained JIT loop delays a safepoint",
+        &["android.gc.jit_loop_share=0"],
     ),
 ];
 
