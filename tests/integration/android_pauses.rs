@@ -74,7 +74,12 @@ fn a_mutators_own_explicit_gc_is_a_foreground_pause_by_default() {
     let on = run("android/quadrant", &alone);
     let off = run(
         "android/quadrant",
-        &[alone[0], alone[1], alone[2], "android.pauses.explicit_gc=false"],
+        &[
+            alone[0],
+            alone[1],
+            alone[2],
+            "android.pauses.explicit_gc=false",
+        ],
     );
     assert_eq!(off.gc_events, on.gc_events, "only the record differs");
     let explicit: Vec<_> = on
