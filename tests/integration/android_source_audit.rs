@@ -444,3 +444,37 @@ fn a_mutator_in_a_chained_jit_loop_keeps_the_world_waiting() {
     );
     assert!(not < 31.0, "without loops no pause reaches it: {not} ms");
 }
+
+#[test]
+fn a_chained_jit_loop_moves_the_mutators_compute_and_adds_none() {
+    // Mechanism 12's loop is the thread's own compute done early (taken from its step and repaid from its next
+    // ones). At a fixed clock (performance governor, no hotplug) the mutator's running time is its compute, so
+    // it must stay what it was without loops: 16,746.2 against 16,746.6 ms at seed 1 (the rest is a loop still
+    // unrepaid at the end). Without the repayment jack's ~100 stops, each with a 30 ms loop, made it 19,343 ms.
+    let mutator_ms = |share: &str| -> (f64, usize) {
+        let r = run(
+            "android/jack",
+            &[
+                "android.cpu.governor=\"performance\"",
+                "android.cpu.hotplug=\"none\"",
+                &format!("android.gc.jit_loop_share={share}"),
+                "android.gc.jit_loop_run_us=30000",
+            ],
+        );
+        let ns: u64 = (r.cpu_activity.iter())
+            .filter(|a| a.tag == gclab_core::CpuTag::Mutator && a.thread == 0)
+            .map(|a| a.end.0 - a.start.0)
+            .sum();
+        let stops = (r.pauses.iter())
+            .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
+            .count();
+        (ns as f64 / 1e6, stops)
+    };
+    let ((looping, stops), (not, _)) = (mutator_ms("1"), mutator_ms("0"));
+    assert!(stops > 100, "jack stops often: {stops}");
+    let moved_or_added_ms = 30.0 * stops as f64;
+    assert!(
+        (looping - not).abs() < 0.05 * moved_or_added_ms,
+        "mutator time {looping:.0} ms with loops, {not:.0} ms without; added loops would be ~{moved_or_added_ms:.0} ms"
+    );
+}
