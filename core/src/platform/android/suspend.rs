@@ -13,7 +13,7 @@
 //!
 //! How long a thread takes to get to its poll (mechanism 12, [`Sim::run_to_safepoint`]): Dalvik's trace JIT
 //! checks for a suspension only at invokes, returns and exits from the code cache, so a mutator inside a
-//! call-free chained loop runs on — doing its own work — until the loop ends or it reaches its next allocation
+//! call-free, allocation-free chained loop runs on — doing its own work — until the loop ends
 //! (`android.gc.jit_loop_share`, `android.gc.jit_loop_run_us`; sources in their field docs).
 
 use super::state::{Block, GcStep, Ph, Role, Sim, Step, SuspendPoll, TState};

@@ -180,10 +180,10 @@ pub struct AndroidGcCosts {
     /// ablation). Not published: a calibration unknown (docs/models-android.md, "Calibration").
     pub jit_loop_share: f64,
     /// Mean of what is left of such a loop when the suspension arrives: exponential (memoryless), cut at the
-    /// 250 ms after which `waitForThreadSuspend` unchains every translation. The thread does its own work
-    /// meanwhile and stops at its next allocation at the latest (the collector holds the heap lock, and
-    /// `dvmLockHeap` waits in `THREAD_VMWAIT`, a state the collector counts as stopped). `[µs]` at the reference
-    /// clock; range 0–250000; default 0.
+    /// 250 ms after which `waitForThreadSuspend` unchains every translation. The loop allocates nothing (an
+    /// allocation would meet the heap lock the collector holds, and `dvmLockHeap` waits in `THREAD_VMWAIT`, a
+    /// state the collector counts as stopped): it is the thread's own compute done early, repaid from its next
+    /// computes. `[µs]` at the reference clock; range 0–250000; default 0.
     pub jit_loop_run_us: f64,
     /// How the collector learns that the world has stopped (issue #16). Dalvik's `dvmSuspendAllThreads` walks
     /// the thread list and, for each thread still `THREAD_RUNNING`, polls it with `dvmIterativeSleep`: it sleeps
