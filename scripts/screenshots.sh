@@ -114,6 +114,7 @@ shot lesson-cost-4 GCLAB_LESSON=cost-of-a-collection GCLAB_STEP=4 GCLAB_PRESENT=
 shot lesson-cost-4-200 GCLAB_LESSON=cost-of-a-collection GCLAB_STEP=4 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=2
 shot lesson-concurrent-3 GCLAB_LESSON=concurrent-gc-design GCLAB_STEP=3 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 shot lesson-concurrent-5 GCLAB_LESSON=concurrent-gc-design GCLAB_STEP=5 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
+shot lesson-safepoint-2 GCLAB_LESSON=time-to-safepoint GCLAB_STEP=2 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 shot lesson-gc-log-2 GCLAB_LESSON=reading-a-gc-log GCLAB_STEP=2 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 shot lesson-gc-log-1 GCLAB_LESSON=reading-a-gc-log GCLAB_STEP=1 GCLAB_PRESENT=1 GCLAB_WINDOW=1280x720 GCLAB_ZOOM=1.5
 # The trade-off view (a heap-size sweep) in lesson (b), at 1280x720 and 150 %, and at 1920x1080 and 200 %.

@@ -161,7 +161,7 @@ pub struct LessonError {
 }
 
 /// The embedded lessons' sources: (id, TOML).
-const BUILTIN: [(&str, &str); 6] = [
+const BUILTIN: [(&str, &str); 7] = [
     (
         "cost-of-a-collection",
         include_str!("../../../assets/lessons/cost-of-a-collection.toml"),
@@ -185,6 +185,10 @@ const BUILTIN: [(&str, &str); 6] = [
     (
         "reading-a-gc-log",
         include_str!("../../../assets/lessons/reading-a-gc-log.toml"),
+    ),
+    (
+        "time-to-safepoint",
+        include_str!("../../../assets/lessons/time-to-safepoint.toml"),
     ),
 ];
 
