@@ -68,7 +68,7 @@ def write_presets(name, point):
                 base = preset_value(b, "mutator_us_per_kib")
                 v += f"  # the inferred {base} (scripts/android_calibrate.py) x {point['mutator_factor']}"
             sections.setdefault(sec, []).append(f"{field} = {v}")
-        head = PRESET_HEAD.format(name=name)
+        head = PRESET_HEAD.format(name="the presets' own point, kept" if name == "presets" else name)
         if point.get("_switches_off"):
             head = head.replace("The source audit's switches are on", "The source audit's switches are OFF (the calibration set preferred them off)")
         out = keep + [""] + head.rstrip("\n").split("\n")

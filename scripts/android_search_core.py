@@ -82,6 +82,9 @@ SWITCHES = [
     # Mechanism 10: the collector polls each running thread with dvmIterativeSleep's 1, 2, 4 … ms sleeps (Dalvik 4.3
     # vm/Thread.cpp waitForThreadSuspend, vm/Misc.cpp minSleep = 1000 µs): source behaviour and a source constant.
     ("android.gc.suspend_poll_first_us", "1000", "0"),
+    # Mechanism 9's full case (session 21): GC_EXPLICIT is not partial, so it traces the zygote's objects (Dalvik 4.3
+    # vm/alloc/Heap.cpp kGcExplicitSpec, HeapSource.cpp dvmHeapSourceGetImmuneLimit): source behaviour.
+    ("android.gc.full_gc_traces_zygote", "true", "false"),
 ]
 SYSTEM_ON = "android.system.enabled=true"
 

@@ -4,6 +4,7 @@
 
 use super::cycle::MIB;
 use super::state::Sim;
+use crate::collector::Trigger;
 
 impl Sim<'_> {
     pub(super) fn sweep_batch_us(&self) -> f64 {
@@ -54,9 +55,15 @@ impl Sim<'_> {
             let old = c.heap_before.saturating_sub(c.mark_bytes) as f64 / MIB;
             us += old * g.card_scan_us_per_mib;
         } else {
-            // The immune zygote heap, scanned by every partial cycle and marked by every full one
-            // (`AndroidGcCosts::zygote_objects`).
-            us += g.zygote_objects * g.zygote_scan_ns_per_object / 1000.0;
+            // The zygote heap: immune and scanned in address order by every partial cycle; traced like the app's
+            // objects by a full one, an explicit GC (`AndroidGcCosts::zygote_objects`, `full_gc_traces_zygote`).
+            let full = c.trigger == Trigger::Explicit && g.full_gc_traces_zygote;
+            let per_object_ns = if full {
+                g.mark_ns_per_object
+            } else {
+                g.zygote_scan_ns_per_object
+            };
+            us += g.zygote_objects * per_object_ns / 1000.0;
         }
         us
     }

@@ -97,7 +97,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). The presets run
 /// every source-audit switch on (the calibration search evaluated every point with them on,
 /// docs/calibration-android.md), so the source-audit rows switch one back to the model before it.
-pub const ABLATIONS: [(&str, &[&str]); 20] = [
+pub const ABLATIONS: [(&str, &[&str]); 21] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -175,6 +175,10 @@ pub const ABLATIONS: [(&str, &[&str]); 20] = [
         &["android.system.enabled=false"],
     ),
     ("9 no zygote heap to scan", &["android.gc.zygote_objects=0"]),
+    (
+        "9 an explicit GC scans the zygote heap instead of tracing it",
+        &["android.gc.full_gc_traces_zygote=false"],
+    ),
     (
         "10 collector told when the world has stopped",
         &["android.gc.suspend_poll_first_us=0"],

@@ -265,6 +265,14 @@ pub struct AndroidGcCosts {
     /// reached by a pointer. `[ns]` at the reference clock, default 40 [E], range 0–10⁶; stalled on memory as
     /// marking is (`mark_stall_fraction`).
     pub zygote_scan_ns_per_object: f64,
+    /// A full collection traces the zygote heap instead of scanning it (issue #16, mechanism 9's full case): an
+    /// explicit `System.gc()` runs `GC_EXPLICIT`, whose spec is not partial, so `dvmHeapSourceGetImmuneLimit`
+    /// returns no immune limit and `markObject` marks, pushes and scans the zygote's reachable objects like the
+    /// app's — at `mark_ns_per_object`, not `zygote_scan_ns_per_object` [P: Dalvik android-4.3_r1
+    /// vm/alloc/Heap.cpp `kGcExplicitSpec`, HeapSource.cpp `dvmHeapSourceGetImmuneLimit`, MarkSweep.cpp]. Only
+    /// the per-object term: the zygote's bytes are not known. Default false (every collection scans it: the model
+    /// before; the ablation).
+    pub full_gc_traces_zygote: bool,
 }
 
 impl Default for AndroidGcCosts {
@@ -304,6 +312,7 @@ impl Default for AndroidGcCosts {
             fg_others_wait: true,
             zygote_objects: 0.0,
             zygote_scan_ns_per_object: 40.0,
+            full_gc_traces_zygote: false,
         }
     }
 }
