@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: session 21's point, with mechanism 12's chained JIT loops); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: session 21's point, with mechanism 12's chained JIT loops and explicit GCs tracing the zygote); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0xaf149cb55b6698ad,
-        0x64959ea3e89f084a,
-        0x35169bc6e1b2d4a4,
-        0x1817cb4cf79d4375,
-        0xff46c8e597de04be,
-        0xd9bb341a990c93fe,
-        0x4b5abe2f4186efe8,
-        0xf90d735eb9b9b776,
+        0x2809236026ec99f6,
+        0xd97512e9a748ad58,
+        0x5dfaec4f4ff4cd64,
+        0x6615c44e70eb491c,
+        0x74ff447936e0daa0,
+        0xf7ca7e0cacaf0996,
+        0x3aec54ab07d39a0b,
+        0x489a0aba317f6995,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }
