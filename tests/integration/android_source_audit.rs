@@ -303,13 +303,10 @@ fn every_collection_scans_the_zygote_heap() {
     };
     let with = run("android/jack", &sets("android.gc.zygote_objects=1000000"));
     let without = run("android/jack", &sets("android.gc.zygote_objects=0"));
-    let collections = |r: &gclab_core::Run| -> Vec<u64> {
-        (r.gc_events.iter())
-            .filter(|e| e.trigger != gclab_core::Trigger::Trim)
-            .map(|e| e.work_cycles)
-            .collect()
-    };
-    let (w, wo) = (collections(&with), collections(&without));
+    let (w, wo) = (
+        collection_cycles(&with, |_| true),
+        collection_cycles(&without, |_| true),
+    );
     assert!(w.len() > 10 && wo.len() > 10, "collections ran");
     assert!(
         w.iter().all(|&c| c >= zygote_cycles),
@@ -342,13 +339,8 @@ fn an_explicit_gc_traces_the_zygote_heap_a_partial_one_scans_it() {
             ],
         )
     };
-    let work = |r: &gclab_core::Run, explicit: bool| -> Vec<u64> {
-        (r.gc_events.iter())
-            .filter(|e| (e.trigger == gclab_core::Trigger::Explicit) == explicit)
-            .filter(|e| e.trigger != gclab_core::Trigger::Trim)
-            .map(|e| e.work_cycles)
-            .collect()
-    };
+    let explicit = |t| t == gclab_core::Trigger::Explicit;
+    let work = |r: &gclab_core::Run, full: bool| collection_cycles(r, |t| explicit(t) == full);
     let (on, off) = (run_with(true), run_with(false));
     let (explicit_on, explicit_off) = (work(&on, true), work(&off, true));
     assert_eq!(explicit_on.len(), 2, "jack's two System.gc() calls");
@@ -374,16 +366,10 @@ fn the_collector_sees_the_world_stopped_only_when_it_polls() {
     // world stays stopped at least 20 ms whenever a mutator had to run to its safepoint, so the typical safepoint
     // pause outlasts it; told at once (0), jack's safepoint pauses are a few ms at most.
     let safepoint_ms = |first_us: &str| -> Vec<f64> {
-        let r = run(
+        safepoint_pauses_ms(&run(
             "android/jack",
             &[&format!("android.gc.suspend_poll_first_us={first_us}")],
-        );
-        let mut ms: Vec<f64> = (r.pauses.iter())
-            .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
-            .map(|p| (p.end.0 - p.start.0) as f64 / 1e6)
-            .collect();
-        ms.sort_by(f64::total_cmp);
-        ms
+        ))
     };
     let (polled, told) = (safepoint_ms("20000"), safepoint_ms("0"));
     assert!(polled.len() > 20 && told.len() > 20, "safepoints happened");
@@ -469,17 +455,14 @@ fn a_mutator_in_a_chained_jit_loop_keeps_the_world_waiting() {
     // stopped thread waits for the collector's 31 ms look; with none (the presets' share 0), jack's longest
     // safepoint pause is 11.5 ms at seed 1.
     let longest_safepoint_ms = |share: &str| -> f64 {
-        let r = run(
+        let ms = safepoint_pauses_ms(&run(
             "android/jack",
             &[
                 &format!("android.gc.jit_loop_share={share}"),
                 "android.gc.jit_loop_run_us=30000",
             ],
-        );
-        (r.pauses.iter())
-            .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
-            .map(|p| (p.end.0 - p.start.0) as f64 / 1e6)
-            .fold(0.0, f64::max)
+        ));
+        ms.last().copied().unwrap_or(0.0)
     };
     let (looping, not) = (longest_safepoint_ms("1"), longest_safepoint_ms("0"));
     assert!(
@@ -509,9 +492,7 @@ fn a_chained_jit_loop_moves_the_mutators_compute_and_adds_none() {
             .filter(|a| a.tag == gclab_core::CpuTag::Mutator && a.thread == 0)
             .map(|a| a.end.0 - a.start.0)
             .sum();
-        let stops = (r.pauses.iter())
-            .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
-            .count();
+        let stops = safepoint_pauses_ms(&r).len();
         (ns as f64 / 1e6, stops)
     };
     let ((looping, stops), (not, _)) = (mutator_ms("1"), mutator_ms("0"));
@@ -521,4 +502,22 @@ fn a_chained_jit_loop_moves_the_mutators_compute_and_adds_none() {
         (looping - not).abs() < 0.05 * moved_or_added_ms,
         "mutator time {looping:.0} ms with loops, {not:.0} ms without; added loops would be ~{moved_or_added_ms:.0} ms"
     );
+}
+
+/// The work cycles of each collection whose trigger `keep` accepts (trims left out).
+fn collection_cycles(r: &gclab_core::Run, keep: impl Fn(gclab_core::Trigger) -> bool) -> Vec<u64> {
+    (r.gc_events.iter())
+        .filter(|e| e.trigger != gclab_core::Trigger::Trim && keep(e.trigger))
+        .map(|e| e.work_cycles)
+        .collect()
+}
+
+/// The run's safepoint pauses, in ms, shortest first.
+fn safepoint_pauses_ms(r: &gclab_core::Run) -> Vec<f64> {
+    let mut ms: Vec<f64> = (r.pauses.iter())
+        .filter(|p| p.kind == gclab_core::PauseKind::Safepoint)
+        .map(|p| (p.end.0 - p.start.0) as f64 / 1e6)
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    ms
 }

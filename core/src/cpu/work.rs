@@ -78,6 +78,28 @@ impl Work {
     }
 }
 
+/// Both parts added (saturating).
+impl std::ops::Add for Work {
+    type Output = Work;
+    fn add(self, o: Work) -> Work {
+        Work {
+            cycles: self.cycles.saturating_add(o.cycles),
+            stall_ns: self.stall_ns.saturating_add(o.stall_ns),
+        }
+    }
+}
+
+/// Both parts subtracted (saturating at zero): what is left of `self` once `o`, a part of it, is done.
+impl std::ops::Sub for Work {
+    type Output = Work;
+    fn sub(self, o: Work) -> Work {
+        Work {
+            cycles: self.cycles.saturating_sub(o.cycles),
+            stall_ns: self.stall_ns.saturating_sub(o.stall_ns),
+        }
+    }
+}
+
 /// `T = cycles / f + T_mem`, rounded up to whole nanoseconds; a zero clock takes forever (`u64::MAX`). `[ns]`
 pub fn work_time_ns(compute_cycles: u64, mem_stall_ns: u64, freq_khz: u32) -> u64 {
     if compute_cycles == 0 {

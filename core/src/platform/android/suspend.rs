@@ -77,10 +77,7 @@ impl Sim<'_> {
             let ahead = self.work_us(beyond_ns as f64 / 1000.0, self.prof.mutator_stall_fraction);
             let i = self.mut_index(x);
             self.mutators[i].loop_ahead_us += beyond_ns as f64 / 1000.0;
-            run = Work {
-                cycles: work.cycles - rest.cycles + ahead.cycles,
-                stall_ns: work.stall_ns - rest.stall_ns + ahead.stall_ns,
-            };
+            run = work - rest + ahead;
             work = rest;
         }
         self.threads[x].saved = Some((work, step, tag));
@@ -88,11 +85,7 @@ impl Sim<'_> {
             self.cfg.gc.safepoint_poll_us,
             self.prof.mutator_stall_fraction,
         );
-        let to_poll = Work {
-            cycles: poll.cycles + run.cycles,
-            stall_ns: poll.stall_ns + run.stall_ns,
-        };
-        self.set_work(x, to_poll, Step::Poll, CpuTag::Mutator);
+        self.set_work(x, poll + run, Step::Poll, CpuTag::Mutator);
     }
 
     /// Whether a stop of the world stops thread `x`: every mutator, and the app's background threads under
