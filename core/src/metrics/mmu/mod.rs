@@ -292,14 +292,14 @@ impl<'a> MmuCurve<'a> {
     /// kept one that is at least as bad, the least bad dropped when more than `k` are kept — but compared with
     /// every kept window (Go compares with the first overlapping one only) and never past the end of a series.
     pub fn worst(&self, w_ns: u64, k: usize) -> Vec<WindowUtil> {
-        self.examples(w_ns, Acc::new(k, false))
+        self.examples(w_ns, &mut Acc::new(k, false))
     }
 
     /// Exactly Go 1.19's `MMUCurve.Examples(w, k)`, quirks included: the windows can overlap (even repeat) when
     /// a new window overlaps two kept ones, and one can start past the end of the series. For comparing with
     /// `go tool trace`; prefer [`MmuCurve::worst`].
     pub fn worst_go(&self, w_ns: u64, k: usize) -> Vec<WindowUtil> {
-        self.examples(w_ns, Acc::new(k, true))
+        self.examples(w_ns, &mut Acc::new(k, true))
     }
 }
 

@@ -238,10 +238,45 @@ fn passing_over_bands_keeps_the_worst_windows() {
             let mut all = Acc::new(5, false);
             all.pass_over = false;
             assert_eq!(
-                curve.examples(w, Acc::new(5, false)),
-                curve.examples(w, all),
+                curve.examples(w, &mut Acc::new(5, false)),
+                curve.examples(w, &mut all),
                 "window {w}"
             );
         }
+    }
+}
+
+/// Windows so long that fewer disjoint ones fit than are asked for: the accumulator never fills, its bound stays
+/// 1 and Go refines every band; a band whose windows all overlap a kept window no better than any of them is
+/// passed over instead, with the same windows picked (periodic pauses: every band holds a tie).
+#[test]
+fn long_windows_pass_over_the_bands_a_kept_window_covers() {
+    let periodic: Vec<(u64, u64)> = (0..3000u64)
+        .flat_map(|k| {
+            [
+                (k * 1000 + 100, k * 1000 + 130),
+                (k * 1000 + 500, k * 1000 + 507 + k % 7),
+            ]
+        })
+        .collect();
+    let series = vec![UtilSeries::from_pauses(&periodic, 0, 3_000_000)];
+    let curve = MmuCurve::new(&series);
+    for w in [1_000_000, 1_400_000, 2_000_000] {
+        let mut all = Acc::new(5, false);
+        all.pass_over = false;
+        let mut some = Acc::new(5, false);
+        let picked = curve.examples(w, &mut some);
+        assert_eq!(picked, curve.examples(w, &mut all), "window {w}");
+        assert!(
+            picked.len() < 5,
+            "window {w}: fewer than 5 disjoint windows fit ({} picked)",
+            picked.len()
+        );
+        assert!(
+            some.refined * 10 < all.refined,
+            "window {w}: {} of {} bands refined",
+            some.refined,
+            all.refined
+        );
     }
 }

@@ -9,7 +9,7 @@ use super::{MmuCurve, WindowUtil};
 impl MmuCurve<'_> {
     /// Go's `MMUCurve.Examples` over every series: bands in order of their bound, refined while the bound is below
     /// `acc`'s; [`MmuCurve::worst`] and [`MmuCurve::worst_go`] differ only in `acc.go_compat`.
-    pub(super) fn examples(&self, w_ns: u64, mut acc: Acc) -> Vec<WindowUtil> {
+    pub(super) fn examples(&self, w_ns: u64, acc: &mut Acc) -> Vec<WindowUtil> {
         if w_ns == 0 || acc.n_worst == 0 {
             return Vec::new();
         }
@@ -31,20 +31,19 @@ impl MmuCurve<'_> {
             }
             let w = self.window_of(b.series, w_ns);
             let p = &self.series[b.series].1;
-            // Once `acc` holds its windows, a band whose every window is at least its bound (by the fine bands'
-            // tighter bounds) would change nothing: Go's refinement of it is passed over, the result is the same.
+            // A band that cannot change `acc` is passed over: Go's refinement of it would leave the result the same.
             let unchanged = acc.pass_over
                 && !acc.go_compat
-                && acc.heap.len() >= acc.n_worst
                 && queries[b.series]
                     .as_ref()
-                    .is_some_and(|q| p.go_band_at_least(b.band, q, acc.bound));
+                    .is_some_and(|q| acc.passes_over(p, b.band, q));
             if !unchanged {
-                p.band_go(b.series, b.band, w, &mut acc);
+                acc.refined += 1;
+                p.band_go(b.series, b.band, w, acc);
             }
             go_heap::pop(&mut heap, less);
         }
-        let mut out: Vec<Win> = acc.heap;
+        let mut out: Vec<Win> = std::mem::take(&mut acc.heap);
         out.sort_by(|a, b| a.mu.total_cmp(&b.mu).then(a.time.cmp(&b.time)));
         out.into_iter()
             .map(|w| WindowUtil {
@@ -111,12 +110,12 @@ impl Prepared<'_> {
         }
     }
 
-    /// Whether every window Go's `bandMMU` evaluates in band `b` (starts from the band's start to its end or the
-    /// last start) has a utilisation of at least `bound` ([`Prepared::at_least`]).
-    fn go_band_at_least(&self, b: usize, q: &Query, bound: f64) -> bool {
+    /// The first and last start of the windows of `w` that Go's `bandMMU` evaluates in band `b` (from the band's
+    /// start to its end or the last start). `[ns]`
+    fn go_band_starts(&self, b: usize, w: i64) -> (i64, i64) {
         let band_start = self.band_start(&self.go, b);
-        let end_time = (band_start + self.go.dur).min(self.end() - q.w);
-        self.at_least(band_start.min(end_time), end_time, q, bound)
+        let end_time = (band_start + self.go.dur).min(self.end() - w);
+        (band_start.min(end_time), end_time)
     }
 
     /// Worst-window mode: Go's `bandMMU`, step for step. Go evaluates a band that starts after the last possible
@@ -175,6 +174,8 @@ pub(super) struct Acc {
     go_compat: bool,
     /// Bands that cannot change the accumulator are passed over (false: every band is refined, for tests).
     pub(super) pass_over: bool,
+    /// Bands refined so far (the rest were passed over or pruned by their bound).
+    pub(super) refined: usize,
 }
 
 impl Acc {
@@ -187,7 +188,30 @@ impl Acc {
             heap: Vec::new(),
             go_compat,
             pass_over: true,
+            refined: 0,
         }
+    }
+
+    /// Whether refining band `b` of `p` (windows of `q.w`) would leave the accumulator as it is, by
+    /// [`Prepared::at_least`] over the band's starts. Two cases, both exact ([`Acc::add_mu`]'s rules):
+    /// - it holds its `n_worst` windows and every window of the band is at least its bound (the least bad kept):
+    ///   none would be kept;
+    /// - it holds fewer (windows so long that fewer disjoint ones fit: its bound is 1, so every band would be
+    ///   refined), but some kept window overlaps every window of the band and none of them is worse than it:
+    ///   each would be dropped for overlapping a kept window at least as bad, and none lowers the running minimum
+    ///   (at most that kept window's).
+    fn passes_over(&self, p: &Prepared<'_>, b: usize, q: &Query) -> bool {
+        let (lo, hi) = p.go_band_starts(b, q.w);
+        if self.heap.len() >= self.n_worst {
+            return p.at_least(lo, hi, q, self.bound);
+        }
+        // A window starting at t overlaps a kept one at u when t + w > u and u + w > t.
+        self.heap
+            .iter()
+            .filter(|u| lo > u.time - q.w && hi < u.time + q.w)
+            .map(|u| u.mu)
+            .min_by(f64::total_cmp)
+            .is_some_and(|mu| p.at_least(lo, hi, q, mu))
     }
 }
 
