@@ -30,7 +30,7 @@ const BLOCK_BYTES: usize = 8 << 10;
 const CACHE_BLOCKS: usize = 32;
 
 /// A record of fixed size with a little-endian encoding.
-pub trait Record: Copy + Default {
+pub trait Record: Copy + Default + std::fmt::Debug + Send + Sync + 'static {
     /// Encoded size. `[bytes]`
     const SIZE: usize;
     /// Writes the record to `out` (`SIZE` bytes).
@@ -56,6 +56,30 @@ macro_rules! record_num {
 }
 record_num!(u32, u64, f64);
 
+/// Records read a block at a time by index: what a [`Paged`] reader caches. A [`Spill`] reads them from its file;
+/// other sources compute them (the MMU's prefix sums of a pause list, from its spilled step times).
+pub trait Blocks<T>: std::fmt::Debug + Send + Sync {
+    /// Records held.
+    fn len(&self) -> usize;
+    /// No record held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Records `[start, start + out.len())` into `out` (as [`Spill::read`]); `buf` is the caller's scratch.
+    fn read(&self, start: usize, out: &mut [T], buf: &mut Vec<u8>);
+    /// The first I/O error met, if any.
+    fn error(&self) -> Option<&str>;
+}
+
+/// Records per block of a [`Spill`] or a [`Paged`] reader of `T`: the unit written, read and cached.
+pub const fn block_len<T: Record>() -> usize {
+    if BLOCK_BYTES / T::SIZE > 0 {
+        BLOCK_BYTES / T::SIZE
+    } else {
+        1
+    }
+}
+
 /// Records in a temporary file, appended a block at a time.
 #[derive(Debug)]
 pub struct Spill<T: Record> {
@@ -74,11 +98,7 @@ pub struct Spill<T: Record> {
 
 impl<T: Record> Spill<T> {
     /// Records per block.
-    pub const BLOCK: usize = if BLOCK_BYTES / T::SIZE > 0 {
-        BLOCK_BYTES / T::SIZE
-    } else {
-        1
-    };
+    pub const BLOCK: usize = block_len::<T>();
 
     /// An empty spill file in the system temp folder.
     pub fn new() -> io::Result<Self> {
@@ -198,6 +218,18 @@ impl<T: Record> Spill<T> {
     }
 }
 
+impl<T: Record> Blocks<T> for Spill<T> {
+    fn len(&self) -> usize {
+        Spill::len(self)
+    }
+    fn read(&self, start: usize, out: &mut [T], buf: &mut Vec<u8>) {
+        Spill::read(self, start, out, buf);
+    }
+    fn error(&self) -> Option<&str> {
+        Spill::error(self)
+    }
+}
+
 impl<T: Record> Drop for Spill<T> {
     fn drop(&mut self) {
         drop(self.file.take());
@@ -236,11 +268,12 @@ impl<T: Record> Iterator for SpillIter<'_, T> {
     }
 }
 
-/// A finished [`Spill`] read by index through a cache of [`CACHE_BLOCKS`] blocks (least recently used out). The
-/// spill is shared with the other readers made by [`Paged::reader`]; the cache is this reader's.
+/// A finished [`Spill`] (or other [`Blocks`]) read by index through a cache of [`CACHE_BLOCKS`] blocks (least
+/// recently used out). The source is shared with the other readers made by [`Paged::reader`]; the cache is this
+/// reader's.
 #[derive(Debug)]
 pub struct Paged<T: Record> {
-    spill: Arc<Spill<T>>,
+    spill: Arc<dyn Blocks<T>>,
     cache: RefCell<Cache<T>>,
 }
 
@@ -262,7 +295,8 @@ impl<T: Record> Paged<T> {
         Self::with(Arc::new(spill))
     }
 
-    fn with(spill: Arc<Spill<T>>) -> Self {
+    /// Reads the records of `source` by index, a block of [`block_len`] at a time.
+    pub fn with(spill: Arc<dyn Blocks<T>>) -> Self {
         Paged {
             spill,
             cache: RefCell::new(Cache {
@@ -281,6 +315,11 @@ impl<T: Record> Paged<T> {
         Self::with(Arc::clone(&self.spill))
     }
 
+    /// The records read, shared (for a source derived from them).
+    pub fn source(&self) -> Arc<dyn Blocks<T>> {
+        Arc::clone(&self.spill)
+    }
+
     /// Records held.
     pub fn len(&self) -> usize {
         self.spill.len()
@@ -288,7 +327,7 @@ impl<T: Record> Paged<T> {
 
     /// No record held.
     pub fn is_empty(&self) -> bool {
-        self.spill.is_empty()
+        self.spill.len() == 0
     }
 
     /// The first I/O error met, if any.
@@ -299,8 +338,8 @@ impl<T: Record> Paged<T> {
     /// Record `k` (`T::default()` past the end).
     #[inline(always)]
     pub fn get(&self, k: usize) -> T {
-        let block = k / Spill::<T>::BLOCK;
-        let i = k % Spill::<T>::BLOCK;
+        let block = k / block_len::<T>();
+        let i = k % block_len::<T>();
         let mut c = self.cache.borrow_mut();
         let last = c.last;
         if let Some((b, v, _)) = c.slots.get(last)
@@ -328,8 +367,8 @@ impl<T: Record> Paged<T> {
         let slot = match c.slots.iter().position(|s| s.0 == block) {
             Some(s) => s,
             None => {
-                let start = block * Spill::<T>::BLOCK;
-                let n = Spill::<T>::BLOCK.min(self.spill.len().saturating_sub(start));
+                let start = block * block_len::<T>();
+                let n = block_len::<T>().min(self.spill.len().saturating_sub(start));
                 let s = if c.slots.len() < CACHE_BLOCKS {
                     c.slots.push((block, Vec::new(), now));
                     c.slots.len() - 1

@@ -182,9 +182,108 @@ impl<T: Record> ColBuilder<T> {
     }
 }
 
+/// Fills the utilisations of steps as they are made ([`ColBuilder`] for `f64`): while they take turns between two
+/// values (a pause list: 1, 0, 1, …) nothing is stored and the result is a [`Col::Alt`]; the first value that
+/// breaks the turns moves them all to a [`ColBuilder`]. The last step's value does not count: it is the end
+/// marker's, which no query reads (`Prepared::u` takes it as 0), so a pause list ending at the span's end (two 1s
+/// in a row) stays [`Col::Alt`].
+#[derive(Debug)]
+pub(super) struct UtilBuilder {
+    pair: [f64; 2],
+    /// Values taken in turn so far.
+    n: usize,
+    /// The last value pushed, not yet counted.
+    last: Option<f64>,
+    col: Option<ColBuilder<f64>>,
+    spill_at: usize,
+}
+
+impl UtilBuilder {
+    /// As [`ColBuilder::new`] once the turns break.
+    pub(super) fn new(spill_at: usize) -> Self {
+        UtilBuilder {
+            pair: [0.0; 2],
+            n: 0,
+            last: None,
+            col: None,
+            spill_at,
+        }
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, x: f64) -> std::io::Result<()> {
+        match self.last.replace(x) {
+            Some(prev) => self.count(prev),
+            None => Ok(()),
+        }
+    }
+
+    fn count(&mut self, x: f64) -> std::io::Result<()> {
+        if let Some(c) = &mut self.col {
+            return c.push(x);
+        }
+        if self.n < 2 {
+            self.pair[self.n] = x;
+        } else if x.to_bits() != self.pair[self.n & 1].to_bits() {
+            let mut c = ColBuilder::new(self.spill_at, 0)?;
+            for k in 0..self.n {
+                c.push(self.pair[k & 1])?;
+            }
+            c.push(x)?;
+            self.col = Some(c);
+            return Ok(());
+        }
+        self.n += 1;
+        Ok(())
+    }
+
+    pub(super) fn finish<'a>(mut self) -> std::io::Result<Col<'a, f64>> {
+        match (self.col.take(), self.last) {
+            (Some(mut c), last) => {
+                if let Some(x) = last {
+                    c.push(x)?;
+                }
+                Ok(c.finish())
+            }
+            (None, Some(x)) if self.n < 2 => {
+                self.count(x)?;
+                Ok(Col::Alt(self.pair, self.n))
+            }
+            (None, last) => Ok(Col::Alt(self.pair, self.n + usize::from(last.is_some()))),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn built(values: &[f64]) -> Vec<f64> {
+        let mut b = UtilBuilder::new(usize::MAX);
+        values.iter().for_each(|&x| b.push(x).expect("in memory"));
+        let c = b.finish().expect("in memory");
+        (0..c.len()).map(|k| c.get(k)).collect()
+    }
+
+    #[test]
+    fn utilisations_taking_turns_are_stored_as_two_values_and_any_other_as_given() {
+        // Taking turns, the last value free (an end marker): two values kept, the marker read as the turn's.
+        let turns = built(&[1.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
+        assert_eq!(turns, vec![1.0, 0.0, 1.0, 0.0, 1.0, 0.0], "turns");
+        // Broken inside: every value as given, the last too.
+        for v in [
+            vec![1.0, 0.0, 0.5, 0.0, 1.0],
+            vec![0.0, 1.0, 0.0, 0.0, 1.0, 0.25],
+            vec![0.3],
+            vec![0.3, 0.7],
+            vec![],
+        ] {
+            let got = built(&v);
+            assert_eq!(got.len(), v.len(), "length of {v:?}");
+            let n = v.len().saturating_sub(1);
+            assert_eq!(got[..n], v[..n], "values of {v:?}");
+        }
+    }
 
     #[test]
     fn galloping_search_matches_the_slice_search_from_every_start() {

@@ -24,6 +24,7 @@
 mod col;
 mod on_disk;
 mod prepared;
+mod sums;
 #[cfg(test)]
 mod tests;
 mod worst;

@@ -14,7 +14,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
 
-use super::col::{Col, ColBuilder};
+use super::col::{Col, ColBuilder, UtilBuilder};
 use super::prepared::Prepared;
 use super::{MmuCurve, StepsFromPauses};
 use crate::io::reorder::Reorder;
@@ -182,7 +182,7 @@ struct Builder {
 struct Current {
     steps: StepsFromPauses,
     times: ColBuilder<u64>,
-    util: ColBuilder<f64>,
+    util: UtilBuilder,
     error: Option<io::Error>,
 }
 
@@ -191,7 +191,7 @@ impl Current {
         Ok(Current {
             steps: StepsFromPauses::new(span_start),
             times: ColBuilder::new(spill_steps, 0)?,
-            util: ColBuilder::new(spill_steps, 0)?,
+            util: UtilBuilder::new(spill_steps),
             error: None,
         })
     }
@@ -310,7 +310,7 @@ impl Builder {
         }
         let on_disk = c.times.len() >= self.spill_steps;
         let (times, util): (Col<'static, u64>, Col<'static, f64>) =
-            (c.times.finish(), c.util.finish());
+            (c.times.finish(), c.util.finish()?);
         let fine = (self.fine_left).clamp(FINE_BANDS_ON_DISK_MIN, FINE_BANDS_ON_DISK_MAX);
         let spill = on_disk.then(|| {
             self.fine_left = self.fine_left.saturating_sub(fine);
@@ -328,7 +328,7 @@ impl Builder {
 
 fn emit(
     times: &mut ColBuilder<u64>,
-    util: &mut ColBuilder<f64>,
+    util: &mut UtilBuilder,
     error: &mut Option<io::Error>,
     t: u64,
     u: f64,

@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use super::UtilSeries;
 use super::col::{Col, ColBuilder, Idx};
+use super::sums::DerivedSums;
+use crate::io::spill::{Paged, block_len};
 
 /// Number of bands per series (Go's `bandsPerSeries`): keeps [`MmuCurve::worst`](super::MmuCurve::worst)
 /// identical to Go.
@@ -141,7 +143,17 @@ impl<'a> Prepared<'a> {
             }
         }
         let spill_at = if spill.is_some() { 0 } else { usize::MAX };
-        let mut sums = ColBuilder::new(spill_at, n)?;
+        // A pause list on disk: its sums are derived from its step times a block at a time ([`DerivedSums`]);
+        // only the sum at each block's first step is kept.
+        let derived = match (&times, alt && spill.is_some()) {
+            (Col::Paged(p), true) => Some(p.source()),
+            _ => None,
+        };
+        let mut starts = Vec::new();
+        let mut sums = match derived {
+            Some(_) => ColBuilder::new(usize::MAX, 0)?,
+            None => ColBuilder::new(spill_at, n)?,
+        };
         let mut fall_col = (!falls_every2)
             .then(|| ColBuilder::new(spill_at, falls))
             .transpose()?;
@@ -149,7 +161,15 @@ impl<'a> Prepared<'a> {
             .then(|| ColBuilder::new(spill_at, rises))
             .transpose()?;
         let mut sum = 0.0;
-        sums.push(0.0)?;
+        let mut push_sum = |k: usize, sum: f64| match derived {
+            Some(_) if k.is_multiple_of(block_len::<f64>()) => {
+                starts.push(sum);
+                Ok(())
+            }
+            Some(_) => Ok(()),
+            None => sums.push(sum),
+        };
+        push_sum(0, 0.0)?;
         let mut zero_run = (0, 0);
         let mut run_start = None;
         let (mut t_prev, mut u_prev) = (times.get(0), util.get(0));
@@ -157,7 +177,7 @@ impl<'a> Prepared<'a> {
             let (t, uk) = (times.get(k), u(k));
             if k >= 1 {
                 sum += util.get(k - 1) * (t - t_prev) as f64;
-                sums.push(sum)?;
+                push_sum(k, sum)?;
                 if let (true, Some(c)) = (uk < u_prev, &mut fall_col) {
                     c.push(k as u32)?;
                 } else if let (true, Some(c)) = (uk > u_prev, &mut rise_col) {
@@ -186,7 +206,14 @@ impl<'a> Prepared<'a> {
         let mut p = Prepared {
             times,
             util: if alt { Col::Alt(pair, n) } else { util },
-            sums: sums.finish(),
+            sums: match derived {
+                Some(times) => Col::Paged(Paged::with(Arc::new(DerivedSums {
+                    times,
+                    starts,
+                    pair,
+                }))),
+                None => sums.finish(),
+            },
             go: Arc::default(),
             fine: Arc::default(),
             falls: idx(fall_col, fall_first, falls),
