@@ -5,4 +5,4 @@
 pub mod background;
 pub mod cli;
 pub mod gui;
-pub mod parallel;
+pub use gclab_core::parallel;

@@ -44,6 +44,7 @@ pub mod input;
 pub mod io;
 pub mod lesson;
 pub mod metrics;
+pub mod parallel;
 #[doc(hidden)]
 pub mod platform;
 #[doc(hidden)]

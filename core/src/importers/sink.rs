@@ -8,7 +8,7 @@ use super::Pause;
 use crate::io::spill::{Record, Spill};
 
 /// A store of imported pauses, filled in input order.
-pub trait PauseSink: Default + std::fmt::Debug {
+pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// Adds a pause.
     fn push(&mut self, p: Pause);
     /// Pauses held.

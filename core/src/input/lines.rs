@@ -197,11 +197,25 @@ impl<R: BufRead> Lines<R> {
         mut f: impl FnMut(usize, &str),
     ) -> Result<LineReport, (usize, std::io::Error)> {
         let mut report = LineReport::default();
+        while self.read_some(&mut report, |no, line| {
+            f(no, line);
+            true
+        })? {}
+        Ok(report)
+    }
+
+    /// [`Lines::read_all`] a part at a time, adding to `report`: calls `f` for the lines until it returns false
+    /// (after that line) or the input ends. True when lines may remain.
+    pub fn read_some(
+        &mut self,
+        report: &mut LineReport,
+        mut f: impl FnMut(usize, &str) -> bool,
+    ) -> Result<bool, (usize, std::io::Error)> {
         loop {
             let no = self.line_no + 1;
             let line = match self.next_line() {
                 Ok(Some(line)) => line,
-                Ok(None) => return Ok(report),
+                Ok(None) => return Ok(false),
                 Err(e) => return Err((no, e)),
             };
             let bytes = match line {
@@ -211,19 +225,22 @@ impl<R: BufRead> Lines<R> {
                     continue;
                 }
             };
-            match std::str::from_utf8(bytes) {
+            let more = match std::str::from_utf8(bytes) {
                 Ok(text) => {
                     if !report.nonblank {
                         report.nonblank = !text.trim().is_empty();
                     }
-                    f(no, text);
+                    f(no, text)
                 }
                 Err(_) => {
                     count(&mut report.invalid_utf8, no);
                     let text = String::from_utf8_lossy(bytes);
                     report.nonblank |= !text.trim().is_empty();
-                    f(no, &text);
+                    f(no, &text)
                 }
+            };
+            if !more {
+                return Ok(true);
             }
         }
     }

@@ -15,13 +15,14 @@
 //! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
 
 mod placed;
+mod split;
 
 use std::sync::LazyLock;
 
 use memchr::memmem::{Finder, FinderRev};
 
 use super::jvm_log::days_from_civil;
-use super::lines::{LineParser, parse_stream, parse_text};
+use super::lines::{LineParser, parse_stream_split, parse_text};
 use super::{
     ImportError, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, PauseSink, Warnings,
     duration_token_ns, size_token_bytes,
@@ -374,7 +375,7 @@ pub fn parse_read_as<S: PauseSink>(
     file: &str,
     src: impl std::io::BufRead,
 ) -> Result<PauseSeries<S>, ImportError> {
-    parse_stream::<Parser<S>>(file, src, "logcat")
+    parse_stream_split::<Parser<S>>(file, src, "logcat")
 }
 
 /// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
@@ -390,27 +391,15 @@ struct Parser<S> {
     pauses: Vec<u64>,
 }
 
-impl<S: PauseSink> LineParser for Parser<S> {
-    type Output = PauseSeries<S>;
-
-    fn warnings(&mut self) -> &mut Warnings {
-        &mut self.warnings
-    }
-
-    /// Line `line` (1-based) of the capture.
-    fn line(&mut self, line: usize, raw: &str) {
-        if raw.trim().is_empty() {
-            return;
-        }
-        let (time, rest) = time_prefix(raw);
-        let parsed = parse_borrowed(time, rest, &mut self.pauses);
+impl<S: PauseSink> Parser<S> {
+    /// Takes in line `line`, stamped `time`, parsed as `parsed` with its pauses `pauses`.
+    fn take(&mut self, line: usize, time: Option<LogTime>, parsed: Parsed<'_>, pauses: &[u64]) {
         self.clock = match time {
             Some(LogTime::Clock(ms)) => Some(ms),
             Some(LogTime::Delta(d)) => Some(self.clock.unwrap_or(0).saturating_add(d)),
             None => self.clock,
         };
         self.any_time |= time.is_some();
-        let pauses = &self.pauses;
         match parsed {
             Parsed::Gc(g)
                 if pauses.iter().fold(0u64, |a, &p| a.saturating_add(p)) >= MAX_TIME_NS
@@ -429,6 +418,26 @@ impl<S: PauseSink> LineParser for Parser<S> {
             Parsed::Malformed(why) => self.warnings.skip(line, why),
         }
     }
+}
+
+impl<S: PauseSink> LineParser for Parser<S> {
+    type Output = PauseSeries<S>;
+
+    fn warnings(&mut self) -> &mut Warnings {
+        &mut self.warnings
+    }
+
+    /// Line `line` (1-based) of the capture.
+    fn line(&mut self, line: usize, raw: &str) {
+        if raw.trim().is_empty() {
+            return;
+        }
+        let (time, rest) = time_prefix(raw);
+        let mut pauses = std::mem::take(&mut self.pauses);
+        let parsed = parse_borrowed(time, rest, &mut pauses);
+        self.take(line, time, parsed, &pauses);
+        self.pauses = pauses;
+    }
 
     /// The pauses of the whole capture (`file` names it in errors).
     fn finish(self, file: &str) -> Result<PauseSeries<S>, ImportError> {
@@ -445,6 +454,63 @@ impl<S: PauseSink> LineParser for Parser<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The capture read on every core in small segments (many rounds, a GC's lines split across them) gives what
+    /// the line-by-line reader gives: the same pauses, mutators, phases, span and warnings, on the real lines of
+    /// `../shared/data` re-stamped over several days, with blank, untimed, Flutter-delta, malformed, non-GC and
+    /// invalid UTF-8 lines among them.
+    #[test]
+    fn the_capture_parsed_on_every_core_is_the_capture_parsed_line_by_line() {
+        let tsv = std::fs::read_to_string("/work/shared/data/android-logs/real-lines.tsv")
+            .or_else(|_| {
+                std::fs::read_to_string(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/../../shared/data/android-logs/real-lines.tsv"
+                ))
+            })
+            .expect("real-lines.tsv");
+        let real: Vec<&str> = tsv
+            .lines()
+            .skip(1)
+            .filter_map(|r| r.splitn(3, '\t').nth(2))
+            .collect();
+        let mut capture: Vec<u8> = Vec::new();
+        for day in 1..=4 {
+            for (k, line) in real.iter().enumerate() {
+                let line = line.replacen("04-27", &format!("05-{day:02}"), 1);
+                capture.extend_from_slice(line.as_bytes());
+                capture.push(b'\n');
+                match k % 7 {
+                    0 => capture.extend_from_slice(b"\n   \n"),
+                    1 => capture.extend_from_slice(b"[+14 ms] D/dalvikvm: GC_CONCURRENT freed 1K, 5% free 10K/20K, paused 1ms+1ms, total 4ms\n"),
+                    2 => capture.extend_from_slice(b"I/art: Background partial concurrent mark sweep GC freed 7, paused\n"),
+                    3 => capture.extend_from_slice(b"D/dalvikvm: GC_FOR_ALLOC freed \xff\xfeK, 4% free 9K/9K, paused 3ms, total 3ms\n"),
+                    4 => capture.extend_from_slice(b"some other program said something\n"),
+                    _ => {}
+                }
+            }
+        }
+        let one = crate::importers::lines::parse_stream::<Parser<Vec<Pause>>>(
+            "capture.txt",
+            capture.as_slice(),
+            "logcat",
+        )
+        .expect("line by line");
+        assert!(one.pauses.len() > 100, "{} pauses", one.pauses.len());
+        for (segment, chunk) in [(1, 1), (97, 2), (4096, 3), (1 << 20, 2048)] {
+            let split = crate::importers::lines::parse_stream_split_by::<Parser<Vec<Pause>>>(
+                "capture.txt",
+                capture.as_slice(),
+                "logcat",
+                (segment, chunk),
+            )
+            .expect("on every core");
+            assert_eq!(
+                split, one,
+                "segments of {segment} bytes, {chunk} lines a job"
+            );
+        }
+    }
 
     fn gc(line: &str) -> GcLine {
         match parse_line(line) {

@@ -226,7 +226,7 @@ impl Builder {
                 return Ok(false);
             }
         }
-        current.into_iter().try_for_each(|(_, c)| self.finish(c))?;
+        self.finish_all(current.into_iter().map(|(_, c)| c).collect())?;
         Ok(true)
     }
 
@@ -301,7 +301,36 @@ impl Builder {
     }
 
     /// Ends a mutator's steps and prepares its series, the next in order.
-    fn finish(&mut self, mut c: Current) -> io::Result<()> {
+    fn finish(&mut self, c: Current) -> io::Result<()> {
+        let steps = self.end(c)?;
+        self.prepared(Self::prepare(steps))
+    }
+
+    /// Ends the mutators' steps and prepares their series, the next ones in order, on every core
+    /// ([`crate::parallel`]): each series is prepared alone, so the result is [`Builder::finish`]'s one by one.
+    fn finish_all(&mut self, current: Vec<Current>) -> io::Result<()> {
+        type Steps = (Col<'static, u64>, Col<'static, f64>, Option<usize>);
+        let jobs: Vec<std::sync::Mutex<Option<Steps>>> = (current.into_iter())
+            .map(|c| Ok(std::sync::Mutex::new(Some(self.end(c)?))))
+            .collect::<io::Result<_>>()?;
+        let prepared = crate::parallel::map_on_cores(&jobs, "mmu-prepare", |job| {
+            job.lock().ok()?.take().map(Self::prepare)
+        });
+        for p in prepared {
+            let p = p.flatten();
+            self.prepared(
+                p.unwrap_or_else(|| Err(io::Error::other("a preparing thread stopped"))),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Ends a mutator's steps: its arrays, and the fine bands it may have when on disk (out of what is left of the
+    /// budget, in mutator order).
+    fn end(
+        &mut self,
+        mut c: Current,
+    ) -> io::Result<(Col<'static, u64>, Col<'static, f64>, Option<usize>)> {
         let (times, util, error) = (&mut c.times, &mut c.util, &mut c.error);
         c.steps
             .finish(self.span.1, &mut |t, u| emit(times, util, error, t, u));
@@ -309,19 +338,29 @@ impl Builder {
             return Err(e);
         }
         let on_disk = c.times.len() >= self.spill_steps;
-        let (times, util): (Col<'static, u64>, Col<'static, f64>) =
-            (c.times.finish(), c.util.finish()?);
         let fine = (self.fine_left).clamp(FINE_BANDS_ON_DISK_MIN, FINE_BANDS_ON_DISK_MAX);
         let spill = on_disk.then(|| {
             self.fine_left = self.fine_left.saturating_sub(fine);
             fine
         });
-        let k = self.series.len();
+        Ok((c.times.finish(), c.util.finish()?, spill))
+    }
+
+    /// Prepares one series from its ended steps.
+    fn prepare(
+        (times, util, spill): (Col<'static, u64>, Col<'static, f64>, Option<usize>),
+    ) -> io::Result<Option<Prepared<'static>>> {
         let p = Prepared::build(times, util, spill)?;
-        if let Some(e) = p.as_ref().and_then(Prepared::error) {
-            return Err(io::Error::other(e.to_string()));
+        match p.as_ref().and_then(Prepared::error) {
+            Some(e) => Err(io::Error::other(e.to_string())),
+            None => Ok(p),
         }
-        self.series.push(p.map(|p| (k, p)));
+    }
+
+    /// Adds the next series in order (None: left out).
+    fn prepared(&mut self, p: io::Result<Option<Prepared<'static>>>) -> io::Result<()> {
+        let k = self.series.len();
+        self.series.push(p?.map(|p| (k, p)));
         Ok(())
     }
 }

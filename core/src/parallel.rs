@@ -1,8 +1,9 @@
-//! The one way the app and the CLI spread independent work over the machine's cores: [`map_on_cores`] hands out
-//! items by index to one named worker thread per core (work stealing by an atomic counter) and returns the results
-//! in input order; [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each
-//! finished point instead of keeping it. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check` and the app's
-//! sweeps; each item must be a pure function of its input (the simulations are).
+//! The one way gclab spreads independent work over the machine's cores: [`map_on_cores`] hands out items by index
+//! to one named worker thread per core (work stealing by an atomic counter) and returns the results in input order;
+//! [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each finished point
+//! instead of keeping it. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
+//! app's sweeps and heap raster, and the logcat importer's line parse (`importers::lines::parse_stream_split`); each
+//! item's result must depend on its input alone, so that the answer is the same on any number of cores.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
