@@ -112,7 +112,7 @@ impl LogView {
     pub fn load(
         path: &Path,
         format: Format,
-        progress: Box<dyn Progress>,
+        progress: Box<dyn Progress + Send>,
         cancel: &Cancel,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();

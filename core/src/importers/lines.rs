@@ -5,7 +5,7 @@
 //! [`parse_stream_split`] drives a [`SplitLineParser`] — one whose per-line work is a pure parse and an ordered
 //! apply — on every core (issue 21 item 4: a logcat's import was 4.3 s of a 1 GB `gclab mmu`'s 7.1): the lines are
 //! read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are parsed in chunks on the cores
-//! ([`crate::parallel`]), the one before is applied in file order on one of them. Memory: two segments and their
+//! ([`crate::parallel`]), the one before is applied in file order and the one after is read, each by one job. Memory: two segments and their
 //! parsed lines. The result is the sequential one's: the parse depends on the line alone, the apply sees the lines
 //! in order.
 
@@ -107,7 +107,7 @@ pub(crate) trait SplitLineParser: LineParser + Send {
 }
 
 /// Bytes of lines read at a time for [`parse_stream_split`]. `[bytes]`
-const SEGMENT_BYTES: usize = 8 << 20;
+const SEGMENT_BYTES: usize = 4 << 20;
 /// Lines parsed per job.
 const CHUNK_LINES: usize = 2048;
 
@@ -125,14 +125,32 @@ type ParsedSegment<I> = (Segment, Vec<(Vec<I>, Vec<u64>)>);
 enum Job {
     /// Apply the segment parsed in the round before.
     Apply,
+    /// Read the segment of the round after.
+    Read,
     /// Parse these lines of the segment read for this round.
     Parse(Range<usize>),
+}
+
+/// What a [`Job`] gives.
+enum Done<I> {
+    Applied,
+    Read(Result<Option<Segment>, ImportError>),
+    Parsed(Vec<I>, Vec<u64>),
+}
+
+/// The error when a worker of [`parse_stream_split`] stopped (a panic, which none should).
+fn stopped(file: &str) -> ImportError {
+    ImportError::new(
+        file,
+        0,
+        ImportErrorKind::Io("a parsing thread stopped (internal error)".into()),
+    )
 }
 
 /// [`parse_stream`] with `P`'s parse on every core; the same result.
 pub(crate) fn parse_stream_split<P: SplitLineParser>(
     file: &str,
-    src: impl BufRead,
+    src: impl BufRead + Send,
     what: &str,
 ) -> Result<P::Output, ImportError> {
     parse_stream_split_by::<P>(file, src, what, (SEGMENT_BYTES, CHUNK_LINES))
@@ -142,37 +160,37 @@ pub(crate) fn parse_stream_split<P: SplitLineParser>(
 /// small: many rounds, many jobs).
 pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
     file: &str,
-    src: impl BufRead,
+    src: impl BufRead + Send,
     what: &str,
     (segment_bytes, chunk_lines): (usize, usize),
 ) -> Result<P::Output, ImportError> {
     let chunk_lines = chunk_lines.max(1);
-    let mut lines = Lines::buffered(file, src);
-    let mut report = LineReport::default();
-    let io = |(at, e): (usize, std::io::Error)| {
-        ImportError::new(file, at, ImportErrorKind::Io(e.to_string()))
-    };
-    let mut read = |more: bool| -> Result<(Option<Segment>, bool), ImportError> {
-        if !more {
-            return Ok((None, false));
+    // The reader, what it passed over, and whether lines may remain.
+    let reader = Mutex::new((Lines::buffered(file, src), LineReport::default(), true));
+    let read = || -> Result<Option<Segment>, ImportError> {
+        let mut r = reader.lock().map_err(|_| stopped(file))?;
+        let (lines, report, more) = &mut *r;
+        if !*more {
+            return Ok(None);
         }
         let mut seg = Segment::default();
-        let more = lines
-            .read_some(&mut report, |no, line| {
+        *more = lines
+            .read_some(report, |no, line| {
                 let at = seg.text.len();
                 seg.text.push_str(line);
                 seg.lines.push((no, at..seg.text.len()));
                 seg.text.len() < segment_bytes
             })
-            .map_err(io)?;
-        Ok(((!seg.lines.is_empty()).then_some(seg), more))
+            .map_err(|(at, e)| ImportError::new(file, at, ImportErrorKind::Io(e.to_string())))?;
+        Ok((!seg.lines.is_empty()).then_some(seg))
     };
     let parser = Mutex::new(P::default());
-    let (mut current, mut more) = read(true)?;
+    let mut current = read()?;
     let mut prev: Option<ParsedSegment<P::Item>> = None;
     while current.is_some() || prev.is_some() {
         let n = current.as_ref().map_or(0, |s| s.lines.len());
-        let jobs: Vec<Job> = std::iter::once(Job::Apply)
+        let jobs: Vec<Job> = [Job::Apply, Job::Read]
+            .into_iter()
             .chain(
                 (0..n)
                     .step_by(chunk_lines)
@@ -181,7 +199,8 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
             .collect();
         let done = crate::parallel::map_on_cores(&jobs, "import", |job| match job {
             Job::Apply => {
-                if let (Some((seg, parsed)), Ok(mut p)) = (&prev, parser.lock()) {
+                let mut p = parser.lock().ok()?;
+                if let Some((seg, parsed)) = &prev {
                     let lines = seg.lines.chunks(chunk_lines);
                     for (chunk, (items, extra)) in lines.zip(parsed) {
                         for ((no, _), item) in chunk.iter().zip(items) {
@@ -189,8 +208,9 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
                         }
                     }
                 }
-                None
+                Some(Done::Applied)
             }
+            Job::Read => Some(Done::Read(read())),
             Job::Parse(r) => {
                 let seg = current.as_ref()?;
                 let (mut extra, mut scratch) = (Vec::new(), Vec::new());
@@ -199,34 +219,23 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
                         P::parse(&seg.text, &seg.text[at.clone()], &mut extra, &mut scratch)
                     })
                     .collect();
-                Some((items, extra))
+                Some(Done::Parsed(items, extra))
             }
         });
-        // The segment after this one is read while nothing else runs: the source is not shared across threads.
-        let mut parsed = Vec::with_capacity(done.len());
-        for (job, out) in jobs.iter().zip(done) {
-            match (job, out) {
-                (Job::Parse(_), Some(Some(chunk))) => parsed.push(chunk),
-                (Job::Apply, Some(None)) => {}
-                _ => {
-                    return Err(ImportError::new(
-                        file,
-                        0,
-                        ImportErrorKind::Io("a parsing thread stopped (internal error)".into()),
-                    ));
-                }
+        let (mut parsed, mut next) = (Vec::with_capacity(done.len()), None);
+        for out in done {
+            match out.flatten() {
+                Some(Done::Parsed(items, extra)) => parsed.push((items, extra)),
+                Some(Done::Read(r)) => next = Some(r?),
+                Some(Done::Applied) => {}
+                None => return Err(stopped(file)),
             }
         }
         prev = current.take().map(|seg| (seg, parsed));
-        (current, more) = read(more)?;
+        current = next.ok_or_else(|| stopped(file))?;
     }
-    let mut p = parser.into_inner().map_err(|_| {
-        ImportError::new(
-            file,
-            0,
-            ImportErrorKind::Io("a parsing thread stopped (internal error)".into()),
-        )
-    })?;
+    let mut p = parser.into_inner().map_err(|_| stopped(file))?;
+    let (_, report, _) = reader.into_inner().map_err(|_| stopped(file))?;
     require_text(&report, file, what)?;
     note(&report, p.warnings());
     p.finish(file)

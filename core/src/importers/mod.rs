@@ -65,7 +65,10 @@ pub fn import_file(path: &Path, format: Format) -> Result<(Format, Imported), Im
 }
 
 /// `src` (the file called `name`) with any compression undone.
-fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, ImportError> {
+fn decompressed(
+    name: &str,
+    src: Box<dyn Read + Send>,
+) -> Result<Box<dyn Read + Send>, ImportError> {
     crate::trace::reader::decompressed(name, src)
         .map_err(|e| ImportError::new(name, 0, ImportErrorKind::Io(e.message)))
 }
@@ -76,7 +79,7 @@ fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, ImportE
 pub fn import_file_watched(
     path: &Path,
     format: Format,
-    mut progress: Box<dyn Progress>,
+    mut progress: Box<dyn Progress + Send>,
     cancel: &Cancel,
 ) -> Result<(Format, Imported), ImportError> {
     let size = std::fs::metadata(path).map_or(0, |m| m.len()).max(1);
@@ -107,7 +110,7 @@ pub fn import_file_as<S: PauseSink>(
 fn import_file_cancellable<S: PauseSink>(
     path: &Path,
     format: Format,
-    count: Box<dyn FnMut(usize)>,
+    count: Box<dyn FnMut(usize) + Send>,
     cancel: Cancel,
 ) -> Result<(Format, Imported<S>), ImportError> {
     let name = path.display().to_string();
@@ -126,7 +129,7 @@ fn import_file_cancellable<S: PauseSink>(
 /// A reader that tells `count` what it reads and refuses to read once cancelled.
 struct Watched<R> {
     inner: R,
-    count: Box<dyn FnMut(usize)>,
+    count: Box<dyn FnMut(usize) + Send>,
     cancel: Cancel,
 }
 
@@ -155,7 +158,7 @@ pub fn import_bytes(
 /// [`Format::Auto`] the format is told from the first 2000 lines.
 pub fn import_reader(
     name: &str,
-    src: impl BufRead,
+    src: impl BufRead + Send,
     format: Format,
 ) -> Result<(Format, Imported), ImportError> {
     import_reader_as(name, src, format)
@@ -164,7 +167,7 @@ pub fn import_reader(
 /// [`import_reader`] keeping the pauses as `S`.
 pub fn import_reader_as<S: PauseSink>(
     name: &str,
-    mut src: impl BufRead,
+    mut src: impl BufRead + Send,
     format: Format,
 ) -> Result<(Format, Imported<S>), ImportError> {
     let io = |e: std::io::Error| ImportError::new(name, 0, ImportErrorKind::Io(e.to_string()));
@@ -224,7 +227,7 @@ pub fn import_reader_as<S: PauseSink>(
 /// Imports a pause or utilisation CSV streamed from `src` (UTF-8; see `csv_rows`).
 fn import_csv<S: PauseSink>(
     name: &str,
-    src: impl BufRead,
+    src: impl BufRead + Send,
     format: Format,
 ) -> Result<Imported<S>, ImportError> {
     let mut rows = csv_rows::CsvRows::new(name, src);

@@ -44,7 +44,7 @@ pub struct LineReport {
 }
 
 /// The lines of a source called `name` (in errors), numbered from 1.
-pub struct Lines<R = Box<dyn BufRead>> {
+pub struct Lines<R = Box<dyn BufRead + Send>> {
     name: String,
     src: R,
     /// A line gathered across reads; the current line in [`Lines::advance`]'s text form.
@@ -66,7 +66,7 @@ impl<R> std::fmt::Debug for Lines<R> {
 
 impl Lines {
     /// Lines of `src` (read through a buffer of its own), called `name` in errors.
-    pub fn new(name: &str, src: Box<dyn Read>) -> Self {
+    pub fn new(name: &str, src: Box<dyn Read + Send>) -> Self {
         Lines::buffered(
             name,
             Box::new(BufReader::with_capacity(READ_BUFFER_BYTES, src)),

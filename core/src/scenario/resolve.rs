@@ -142,7 +142,7 @@ pub(super) fn read_recording(
     origin_of: &dyn Fn(&str) -> Origin,
 ) -> Result<(Vec<AllocDraw>, bool), ScenarioError> {
     let err = |m: String| field_error(origin_of("workload.trace.path"), "workload.trace.path", m);
-    let (name, src): (String, Box<dyn std::io::Read>) = match presets::trace_bytes(&t.path) {
+    let (name, src): (String, Box<dyn std::io::Read + Send>) = match presets::trace_bytes(&t.path) {
         Some(bytes) => (
             format!("trace:{}", t.path),
             Box::new(std::io::Cursor::new(bytes)),

@@ -212,7 +212,7 @@ impl BinDecoder {
     /// Reads the magic and header from `src`.
     pub(crate) fn open(
         name: &str,
-        mut src: Box<dyn Read>,
+        mut src: Box<dyn Read + Send>,
     ) -> Result<(BinDecoder, TraceHeader), TraceError> {
         let mut magic = [0u8; BINARY_MAGIC.len()];
         let n = read_full(&mut src, &mut magic)

@@ -66,7 +66,7 @@ impl BlockMap {
 
 /// Reads the payloads of the blocks from `src` (positioned after the version) as one stream.
 pub struct BlockReader {
-    src: Box<dyn Read>,
+    src: Box<dyn Read + Send>,
     /// File offset of the next byte of `src`.
     file_at: u64,
     /// Stream offset of the next payload byte handed out.
@@ -80,7 +80,7 @@ pub struct BlockReader {
 
 impl BlockReader {
     /// `src` starts at file offset `file_at`; the returned map follows the blocks as they are read.
-    pub fn new(src: Box<dyn Read>, file_at: u64) -> (BlockReader, Arc<Mutex<BlockMap>>) {
+    pub fn new(src: Box<dyn Read + Send>, file_at: u64) -> (BlockReader, Arc<Mutex<BlockMap>>) {
         let map = Arc::new(Mutex::new(BlockMap::default()));
         let r = BlockReader {
             src,

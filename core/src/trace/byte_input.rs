@@ -9,7 +9,7 @@ const BUF_BYTES: usize = 256 * 1024;
 
 /// A buffered byte stream that knows the offset of every byte.
 pub(crate) struct ByteInput {
-    src: Box<dyn Read>,
+    src: Box<dyn Read + Send>,
     buf: Vec<u8>,
     pub(crate) pos: usize,
     pub(crate) len: usize,
@@ -19,7 +19,7 @@ pub(crate) struct ByteInput {
 }
 
 impl ByteInput {
-    pub(crate) fn new(src: Box<dyn Read>) -> Self {
+    pub(crate) fn new(src: Box<dyn Read + Send>) -> Self {
         ByteInput {
             src,
             buf: vec![0; BUF_BYTES],

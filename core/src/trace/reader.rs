@@ -24,7 +24,7 @@ pub const BZIP2_MAGIC: [u8; 3] = *b"BZh";
 struct ZstdFrames {
     dec: Option<
         ruzstd::decoding::StreamingDecoder<
-            BufReader<Box<dyn Read>>,
+            BufReader<Box<dyn Read + Send>>,
             ruzstd::decoding::FrameDecoder,
         >,
     >,
@@ -56,7 +56,10 @@ impl Read for ZstdFrames {
 }
 
 /// Reads up to `n` bytes from the start of `src` and returns them with a reader that yields the whole stream.
-pub fn peek(mut src: Box<dyn Read>, n: usize) -> std::io::Result<(Vec<u8>, Box<dyn Read>)> {
+pub fn peek(
+    mut src: Box<dyn Read + Send>,
+    n: usize,
+) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
     let mut head = vec![0u8; n];
     let mut got = 0;
     while got < n {
@@ -68,13 +71,13 @@ pub fn peek(mut src: Box<dyn Read>, n: usize) -> std::io::Result<(Vec<u8>, Box<d
         }
     }
     head.truncate(got);
-    let whole: Box<dyn Read> = Box::new(Cursor::new(head.clone()).chain(src));
+    let whole: Box<dyn Read + Send> = Box::new(Cursor::new(head.clone()).chain(src));
     Ok((head, whole))
 }
 
 /// Opens `path` and undoes a zstd, gzip or bzip2 compression found by its magic bytes (once). `name` is used in
 /// errors.
-pub fn open_decompressed(name: &str, path: &Path) -> Result<Box<dyn Read>, TraceError> {
+pub fn open_decompressed(name: &str, path: &Path) -> Result<Box<dyn Read + Send>, TraceError> {
     let f = File::open(path).map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
     decompressed(name, Box::new(f))
 }
@@ -105,7 +108,7 @@ pub fn open_decompressed_counted(
     name: &str,
     path: &Path,
     read: &Arc<AtomicU64>,
-) -> Result<Box<dyn Read>, TraceError> {
+) -> Result<Box<dyn Read + Send>, TraceError> {
     let f = File::open(path).map_err(|e| TraceError::file(name, format!("cannot open: {e}")))?;
     decompressed(name, Box::new(CountingRead::new(f, Arc::clone(read))))
 }
@@ -120,7 +123,7 @@ struct Consumed {
 
 /// The compressed input, counting what the decompressor takes.
 struct Counted {
-    inner: Box<dyn Read>,
+    inner: Box<dyn Read + Send>,
     seen: Arc<Consumed>,
 }
 
@@ -138,7 +141,7 @@ impl Read for Counted {
 /// A decompressor whose errors are one plain sentence (the decoders' own texts can be Rust `Debug` output):
 /// `zstd data ends early at compressed byte N: the file is truncated` or `… is corrupt at compressed byte N`.
 struct Plain {
-    dec: Box<dyn Read>,
+    dec: Box<dyn Read + Send>,
     what: &'static str,
     seen: Arc<Consumed>,
 }
@@ -167,15 +170,18 @@ impl Read for Plain {
 
 /// `src` with a zstd, gzip or bzip2 compression (found by its magic bytes) undone. Decompression errors are plain
 /// sentences saying whether the file is truncated or corrupt.
-pub fn decompressed(name: &str, src: Box<dyn Read>) -> Result<Box<dyn Read>, TraceError> {
+pub fn decompressed(
+    name: &str,
+    src: Box<dyn Read + Send>,
+) -> Result<Box<dyn Read + Send>, TraceError> {
     let io = |e: std::io::Error| TraceError::byte(name, 0, format!("cannot read: {e}"));
     let (head, src) = peek(src, 4).map_err(io)?;
     let seen = Arc::new(Consumed::default());
-    let counted: Box<dyn Read> = Box::new(Counted {
+    let counted: Box<dyn Read + Send> = Box::new(Counted {
         inner: src,
         seen: Arc::clone(&seen),
     });
-    let (dec, what): (Box<dyn Read>, &'static str) = if head.starts_with(&ZSTD_MAGIC) {
+    let (dec, what): (Box<dyn Read + Send>, &'static str) = if head.starts_with(&ZSTD_MAGIC) {
         let dec = ruzstd::decoding::StreamingDecoder::new(BufReader::new(counted)).map_err(|_| {
             TraceError::byte(
                 name,
@@ -229,7 +235,7 @@ impl TraceReader {
     }
 
     /// Reads a trace of either form (possibly zstd-compressed) from `src`, called `name` in errors.
-    pub fn from_read(name: &str, src: Box<dyn Read>) -> Result<TraceReader, TraceError> {
+    pub fn from_read(name: &str, src: Box<dyn Read + Send>) -> Result<TraceReader, TraceError> {
         let io = |e: std::io::Error| TraceError::byte(name, 0, format!("cannot read: {e}"));
         let (head, mut src) = peek(src, BINARY_MAGIC.len()).map_err(io)?;
         let mut head = head;

@@ -103,7 +103,7 @@ pub fn end(events: u64) -> String {
 /// Reads the lines of a text trace.
 pub(crate) struct TextDecoder {
     name: String,
-    src: Box<dyn BufRead>,
+    src: Box<dyn BufRead + Send>,
     line_no: u64,
     line: Vec<u8>,
     /// A record line read while looking for more header lines.
@@ -130,7 +130,7 @@ impl TextDecoder {
     /// Reads the magic line and the header lines from `src`.
     pub(crate) fn open(
         name: &str,
-        src: Box<dyn BufRead>,
+        src: Box<dyn BufRead + Send>,
     ) -> Result<(TextDecoder, TraceHeader), TraceError> {
         let mut dec = TextDecoder {
             name: name.to_string(),

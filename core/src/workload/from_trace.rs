@@ -33,7 +33,7 @@ pub fn draws(path: &Path, compute: ComputeModel) -> Result<Vec<AllocDraw>, Trace
 /// (then `ComputeModel::Clock` cycles are real time at that clock; on a logical clock they are ticks).
 pub fn draws_from(
     name: &str,
-    src: Box<dyn std::io::Read>,
+    src: Box<dyn std::io::Read + Send>,
     compute: ComputeModel,
 ) -> Result<(Vec<AllocDraw>, bool), TraceError> {
     let r = TraceReader::from_read(name, src)?;

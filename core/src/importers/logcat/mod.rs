@@ -365,15 +365,18 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
 }
 
 /// Parses a logcat capture line by line from `src` (the file called `file`): memory holds one line and the GCs
-/// found, whatever the size of the capture. Invalid UTF-8 is replaced (and counted in the warnings).
-pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
+/// found, whatever the size of the capture, parsed on every core. Invalid UTF-8 is replaced (and counted in the warnings).
+pub fn parse_read(
+    file: &str,
+    src: impl std::io::BufRead + Send,
+) -> Result<PauseSeries, ImportError> {
     parse_read_as(file, src)
 }
 
 /// [`parse_read`] keeping the pauses as `S` ([`PauseSink`]).
 pub fn parse_read_as<S: PauseSink>(
     file: &str,
-    src: impl std::io::BufRead,
+    src: impl std::io::BufRead + Send,
 ) -> Result<PauseSeries<S>, ImportError> {
     parse_stream_split::<Parser<S>>(file, src, "logcat")
 }
