@@ -123,7 +123,7 @@ def sccs(names, g):
 # core's layers, lowest first (ARCHITECTURE.md): a module may import from its own layer's other rooms only when
 # no circle results, and from lower layers freely; an import of a higher layer "runs back up".
 LAYERS = [
-    ["units", "error", "rng", "progress", "io"],
+    ["units", "error", "rng", "progress", "io", "parallel"],
     ["heap", "cpu", "metrics", "trace"],
     ["collector", "workload", "importers", "input"],
     ["run"],
