@@ -5,9 +5,9 @@
 //! [`parse_stream_split`] drives a [`SplitLineParser`] — one whose per-line work is a pure parse and an ordered
 //! apply — on every core (issue 21 item 4: a logcat's import was 4.3 s of a 1 GB `gclab mmu`'s 7.1): the lines are
 //! read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are parsed in chunks on the cores
-//! ([`crate::parallel`]), the one before is applied in file order and the one after is read, each by one job. Memory: two segments and their
-//! parsed lines. The result is the sequential one's: the parse depends on the line alone, the apply sees the lines
-//! in order.
+//! ([`crate::parallel`]), the one before is applied in file order and the one after is read, each by one job.
+//! Memory: three segments and two segments' parsed lines. The result is the sequential one's: the parse depends on
+//! the line alone, the apply sees the lines in order.
 
 use std::io::BufRead;
 use std::ops::Range;
@@ -100,8 +100,8 @@ pub(crate) trait SplitLineParser: LineParser + Send {
     /// What the pure part makes of a line.
     type Item: Send + Sync;
     /// Parses `raw`, a line lying in `text` (its spans are kept as places in `text`); a variable number of values
-    /// may go to the end of `extra` (`scratch` is the caller's, for the parse's own use).
-    fn parse(text: &str, raw: &str, extra: &mut Vec<u64>, scratch: &mut Vec<u64>) -> Self::Item;
+    /// may go to the end of `extra`.
+    fn parse(text: &str, raw: &str, extra: &mut Vec<u64>) -> Self::Item;
     /// Line `no`'s item: `text` is the text `parse` saw, `extra` what it put there.
     fn apply(&mut self, no: usize, text: &str, item: &Self::Item, extra: &[u64]);
 }
@@ -213,11 +213,9 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
             Job::Read => Some(Done::Read(read())),
             Job::Parse(r) => {
                 let seg = current.as_ref()?;
-                let (mut extra, mut scratch) = (Vec::new(), Vec::new());
+                let mut extra = Vec::new();
                 let items = (seg.lines[r.clone()].iter())
-                    .map(|(_, at)| {
-                        P::parse(&seg.text, &seg.text[at.clone()], &mut extra, &mut scratch)
-                    })
+                    .map(|(_, at)| P::parse(&seg.text, &seg.text[at.clone()], &mut extra))
                     .collect();
                 Some(Done::Parsed(items, extra))
             }

@@ -327,7 +327,7 @@ impl<T: Record> Paged<T> {
 
     /// No record held.
     pub fn is_empty(&self) -> bool {
-        self.spill.len() == 0
+        self.spill.is_empty()
     }
 
     /// The first I/O error met, if any.

@@ -252,9 +252,20 @@ enum Parsed<'a> {
     Malformed(&'static str),
 }
 
-/// [`parse_after_time`] into a [`GcRef`], the pauses into `pauses` (cleared first; meaningful for a GC only).
+/// [`parse_after_time`] into a [`GcRef`], the pauses appended to `pauses` (a GC only: any other line leaves it as
+/// it was).
 fn parse_borrowed<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> Parsed<'a> {
-    pauses.clear();
+    let at = pauses.len();
+    let parsed = parse_gc(time, rest, pauses);
+    if !matches!(parsed, Parsed::Gc(_)) {
+        pauses.truncate(at);
+    }
+    parsed
+}
+
+/// [`parse_borrowed`]'s work; it may leave pauses behind on a line that is not a GC.
+fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> Parsed<'a> {
+    let first = pauses.len();
     let Some((at, dialect)) = find_message(rest) else {
         return if INFO_WORDS.iter().any(|f| f.find(rest.as_bytes()).is_some()) {
             Parsed::Info
@@ -300,12 +311,12 @@ fn parse_borrowed<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64
         match duration_token_ns(p.trim()) {
             Some(ns) => pauses.push(ns),
             None => {
-                pauses.clear();
+                pauses.truncate(first);
                 break;
             }
         }
     }
-    if pauses.is_empty() {
+    if pauses.len() == first {
         return Parsed::Malformed(
             "a `paused` field that is not durations (expected e.g. 2ms+3ms or 123us)",
         );
@@ -365,7 +376,8 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
 }
 
 /// Parses a logcat capture line by line from `src` (the file called `file`): memory holds one line and the GCs
-/// found, whatever the size of the capture, parsed on every core. Invalid UTF-8 is replaced (and counted in the warnings).
+/// found, whatever the size of the capture, parsed on every core. Invalid UTF-8 is replaced (and counted in the
+/// warnings).
 pub fn parse_read(
     file: &str,
     src: impl std::io::BufRead + Send,
@@ -437,6 +449,7 @@ impl<S: PauseSink> LineParser for Parser<S> {
         }
         let (time, rest) = time_prefix(raw);
         let mut pauses = std::mem::take(&mut self.pauses);
+        pauses.clear();
         let parsed = parse_borrowed(time, rest, &mut pauses);
         self.take(line, time, parsed, &pauses);
         self.pauses = pauses;
@@ -489,6 +502,7 @@ mod tests {
                     2 => capture.extend_from_slice(b"I/art: Background partial concurrent mark sweep GC freed 7, paused\n"),
                     3 => capture.extend_from_slice(b"D/dalvikvm: GC_FOR_ALLOC freed \xff\xfeK, 4% free 9K/9K, paused 3ms, total 3ms\n"),
                     4 => capture.extend_from_slice(b"some other program said something\n"),
+                    5 => capture.extend_from_slice(b"D/dalvikvm: GC_CONCURRENT freed 2K, 5% free 10K/20K, paused 1ms+2ms, total soon\n"),
                     _ => {}
                 }
             }

@@ -48,27 +48,24 @@ fn place(text: &str, part: &str) -> Range<usize> {
 impl<S: PauseSink> SplitLineParser for Parser<S> {
     type Item = LineItem;
 
-    fn parse(text: &str, raw: &str, extra: &mut Vec<u64>, scratch: &mut Vec<u64>) -> LineItem {
+    fn parse(text: &str, raw: &str, extra: &mut Vec<u64>) -> LineItem {
         if raw.trim().is_empty() {
             return LineItem::Blank;
         }
         let (time, rest) = time_prefix(raw);
-        let kind = match parse_borrowed(time, rest, scratch) {
-            Parsed::Gc(g) => {
-                let at = extra.len();
-                extra.extend_from_slice(scratch);
-                Kind::Gc(GcSpans {
-                    dialect: g.dialect,
-                    pid: g.pid.map(|p| place(text, p)),
-                    reason: place(text, g.reason),
-                    collector: g.collector.map(|c| place(text, c)),
-                    total_ns: g.total_ns,
-                    heap_used_bytes: g.heap_used_bytes,
-                    heap_total_bytes: g.heap_total_bytes,
-                    freed_bytes: g.freed_bytes,
-                    pauses: at..extra.len(),
-                })
-            }
+        let at = extra.len();
+        let kind = match parse_borrowed(time, rest, extra) {
+            Parsed::Gc(g) => Kind::Gc(GcSpans {
+                dialect: g.dialect,
+                pid: g.pid.map(|p| place(text, p)),
+                reason: place(text, g.reason),
+                collector: g.collector.map(|c| place(text, c)),
+                total_ns: g.total_ns,
+                heap_used_bytes: g.heap_used_bytes,
+                heap_total_bytes: g.heap_total_bytes,
+                freed_bytes: g.freed_bytes,
+                pauses: at..extra.len(),
+            }),
             Parsed::Info => Kind::Info,
             Parsed::Other => Kind::Other,
             Parsed::Malformed(why) => Kind::Malformed(why),
