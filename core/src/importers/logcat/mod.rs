@@ -15,19 +15,20 @@
 //! the GCs are laid end to end, each taking its logged total, and a warning says so. Each pid is a mutator.
 
 mod placed;
+mod prefix;
 mod split;
 
 use std::sync::LazyLock;
 
 use memchr::memmem::{Finder, FinderRev};
 
-use super::jvm_log::days_from_civil;
 use super::lines::{LineParser, parse_stream_split, parse_text};
 use super::{
     ImportError, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, PauseSink, Warnings,
     duration_token_ns, size_token_bytes,
 };
 use placed::{Placed, finish};
+use prefix::{pid, time_prefix};
 
 /// Which runtime wrote a GC line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,65 +116,6 @@ static MSG_SEPS: LazyLock<[FinderRev<'static>; 3]> =
 fn split_once_with<'s>(s: &'s str, f: &Finder<'_>) -> Option<(&'s str, &'s str)> {
     let i = f.find(s.as_bytes())?;
     Some((&s[..i], &s[i + f.needle().len()..]))
-}
-
-/// Splits a leading time stamp off `line`.
-fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
-    let t = line.trim_start();
-    // Flutter: `[+10733 ms]`, `[  +14 ms]`.
-    if let Some((inside, rest)) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
-        let ms = inside
-            .trim()
-            .strip_prefix('+')
-            .and_then(|v| v.trim().strip_suffix("ms"));
-        if let Some(v) = ms.and_then(|v| v.trim().parse::<i64>().ok()) {
-            return (Some(LogTime::Delta(v)), rest);
-        }
-    }
-    let b = t.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        b.get(r.clone())
-            .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
-    };
-    let num = |r: std::ops::Range<usize>| t.get(r).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
-    let (year, at) = if digits(0..4) && b.get(4) == Some(&b'-') {
-        (num(0..4), 5)
-    } else {
-        (2001, 0)
-    };
-    let shape = digits(at..at + 2)
-        && b.get(at + 2) == Some(&b'-')
-        && digits(at + 3..at + 5)
-        && b.get(at + 5) == Some(&b' ')
-        && digits(at + 6..at + 8)
-        && b.get(at + 8) == Some(&b':')
-        && digits(at + 9..at + 11)
-        && b.get(at + 11) == Some(&b':')
-        && digits(at + 12..at + 14)
-        && b.get(at + 14) == Some(&b'.')
-        && digits(at + 15..at + 18);
-    if !shape {
-        return (None, t);
-    }
-    let days = days_from_civil(year, num(at..at + 2), num(at + 3..at + 5));
-    let secs = ((days * 24 + num(at + 6..at + 8)) * 60 + num(at + 9..at + 11)) * 60
-        + num(at + 12..at + 14);
-    let ms = secs * 1000 + num(at + 15..at + 18);
-    (Some(LogTime::Clock(ms)), &t[at + 18..])
-}
-
-/// The pid in a prefix: `D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number.
-fn pid(prefix: &str) -> Option<&str> {
-    if let Some((_, r)) = prefix.rsplit_once('(') {
-        let p = r.split(')').next().unwrap_or_default().trim();
-        if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
-            return Some(p);
-        }
-    }
-    let mut words = prefix.trim_start_matches(':').split_whitespace();
-    let first = words.next()?;
-    let p = first.split(['-', '/']).next().unwrap_or_default();
-    (!p.is_empty() && p.bytes().all(|c| c.is_ascii_digit())).then_some(p)
 }
 
 /// Where the GC message starts in `rest`, and its dialect.
