@@ -1,13 +1,15 @@
 //! Throughput of the GC-log importers (issue #5, item 10: JVM log import ≥ 200 MB/s) on the real HotSpot logs
 //! of `../shared/data/jvm-logs/` (JDK 17: Serial, Parallel, G1, ZGC). Criterion reports bytes per second.
 //! Two paths: the parser on text in memory, and `import_file` streaming the file line by line (what `gclab mmu`
-//! does; memory flat in the file's size). Run: `cargo bench -p gclab-core --bench importers`.
+//! does; memory flat in the file's size). A pause CSV of ~16 MB made from the Go traces' `pauses.csv` (as
+//! `scripts/big-inputs.py` makes the 1 GB one, four mutators) is imported the way `gclab mmu` imports it: only the
+//! pauses' spans kept (issue 21 item 4). Run: `cargo bench -p gclab-core --bench importers`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gclab_core::importers::{Format, Imported, import_file, jvm_log};
+use gclab_core::importers::{Format, Imported, PauseSpans, import_file, import_file_as, jvm_log};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/jvm-logs")
@@ -59,5 +61,61 @@ fn jvm_import_file(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, jvm_import, jvm_import_file);
+/// A pause CSV of at least `bytes`: the Go traces' pauses, shifted by their span per copy, over four mutators.
+fn pause_csv(bytes: usize) -> String {
+    let go = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/go-mmu");
+    let mut rows: Vec<(u64, u64, String)> = Vec::new();
+    for trace in ["trace1-p2-gogc100-trees", "trace2-p1-gogc25-churn"] {
+        let text = std::fs::read_to_string(go.join(trace).join("pauses.csv")).unwrap_or_default();
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            if let (Some(a), Some(b), Some(k)) = (f.first(), f.get(1), f.get(2))
+                && let (Ok(a), Ok(b)) = (a.parse(), b.parse())
+            {
+                rows.push((a, b, k.to_string()));
+            }
+        }
+    }
+    let span = rows.iter().map(|r| r.1).max().unwrap_or(1) + 1;
+    let mut out = String::from("start_ns,end_ns,mutator,kind\n");
+    let mut copy = 0u64;
+    while out.len() < bytes && !rows.is_empty() {
+        for (a, b, k) in &rows {
+            let shift = copy * span;
+            out.push_str(&format!("{},{},m{},{k}\n", a + shift, b + shift, copy % 4));
+        }
+        copy += 1;
+    }
+    out
+}
+
+/// `gclab mmu`'s import of a pause CSV from a file: rows read by the `csv` crate, only the spans kept.
+fn pause_csv_import_file(c: &mut Criterion) {
+    let text = pause_csv(16 << 20);
+    let path = std::env::temp_dir().join(format!("gclab-bench-pauses-{}.csv", std::process::id()));
+    if std::fs::write(&path, &text).is_err() {
+        return;
+    }
+    let mut g = c.benchmark_group("pause CSV import from file (spans)");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("go-pauses-16MB", |b| {
+        b.iter(|| {
+            let (_, data) = import_file_as::<PauseSpans>(
+                &path,
+                Format::PausesCsv,
+                Default::default(),
+                Default::default(),
+            )
+            .expect("the CSV imports");
+            match data {
+                Imported::Pauses(p) => black_box(p.span_ns.1 as usize),
+                Imported::Util(u) => black_box(u.series.len()),
+            }
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_file(&path);
+}
+
+criterion_group!(benches, jvm_import, jvm_import_file, pause_csv_import_file);
 criterion_main!(benches);
