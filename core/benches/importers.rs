@@ -9,7 +9,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gclab_core::importers::{Format, Imported, PauseSpans, import_file, import_file_as, jvm_log};
+use gclab_core::importers::{
+    Format, Imported, PauseSpans, import_file, import_file_as, jvm_log, pauses_csv,
+};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/jvm-logs")
@@ -66,14 +68,10 @@ fn pause_csv(bytes: usize) -> String {
     let go = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/go-mmu");
     let mut rows: Vec<(u64, u64, String)> = Vec::new();
     for trace in ["trace1-p2-gogc100-trees", "trace2-p1-gogc25-churn"] {
-        let text = std::fs::read_to_string(go.join(trace).join("pauses.csv")).unwrap_or_default();
-        for line in text.lines().skip(1) {
-            let f: Vec<&str> = line.split(',').collect();
-            if let (Some(a), Some(b), Some(k)) = (f.first(), f.get(1), f.get(2))
-                && let (Ok(a), Ok(b)) = (a.parse(), b.parse())
-            {
-                rows.push((a, b, k.to_string()));
-            }
+        let name = go.join(trace).join("pauses.csv");
+        let text = std::fs::read_to_string(&name).unwrap_or_default();
+        if let Ok(p) = pauses_csv::parse(&name.display().to_string(), &text) {
+            rows.extend(p.pauses.into_iter().map(|x| (x.start_ns, x.end_ns, x.kind)));
         }
     }
     let span = rows.iter().map(|r| r.1).max().unwrap_or(1) + 1;
