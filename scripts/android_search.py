@@ -15,8 +15,10 @@ Every point runs the source audit's switches on (Linux 3.4 / Dalvik 4.3) and the
 are in android_search_core.py; the document in android_search_doc.py. Everything is deterministic. Runs go through
 `gclab sweep` (one process per benchmark per point, parallel over the cores).
 
-usage: python3 scripts/android_search.py target/release/gclab [--samples N] [--local K] [--ends all|KEY,KEY]
-       [--only KEY,KEY] [--out docs/calibration-android.md] [--write-presets]
+usage: python3 scripts/android_search.py target/release/gclab [--samples N] [--local K] [--refine R]
+       [--ends all|KEY,KEY] [--only KEY,KEY] [--out docs/calibration-android.md] [--write-presets]
+--refine: R rounds of REFINE_POINTS points around the point the rule adopts so far, the box halving each round
+        (±REFINE_WIDTH of each range first).
 --only: search just these unknowns (newly added ones) at the presets' point, which is a row of its own; the
         Latin hypercube spans these, the local boxes every unknown.
 """
@@ -24,8 +26,9 @@ import os, sys, time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from android_search_core import (ALL, HELD_OUT, LOCAL_CENTRES, SEEDS, UNKNOWNS, adopt, checks, local_points, objective,  # noqa: E402
-                                 overrides, points, preset_point, preset_value, run_point)
+from android_search_core import (ALL, HELD_OUT, LOCAL_CENTRES, REFINE_POINTS, REFINE_WIDTH, SEEDS, UNKNOWNS, adopt,  # noqa: E402
+                                 checks, local_points, objective, overrides, points, preset_point, preset_value,
+                                 run_point)
 from android_search_doc import write  # noqa: E402
 
 
@@ -100,13 +103,21 @@ def main():
     centres = [(r[0], r[1]) for r in sorted(rows, key=lambda r: r[3]) if not r[1].get("_switches_off")
                and not r[1].get("_system_off")][:LOCAL_CENTRES]
     local_rows = evaluate(gclab, local_points(centres, local)) if local else []
+    refine = int(arg("--refine", 0))
+    for r in range(refine):
+        best = adopt(list(rows) + list(local_rows))
+        if not best:
+            break
+        local_rows += evaluate(gclab, local_points([(best[0], best[1])], REFINE_POINTS, REFINE_WIDTH / 2 ** r,
+                                                   rng_seed=1616 + r + 1, label=f"refine {r + 1}"))
     chosen = adopt(list(rows) + list(local_rows))
     held = None
-    if chosen:  # the adopted point on seeds the ranking never saw
+    if chosen:  # the adopted point on seeds the ranking never saw: its objective and its Table 1 scores there
         res = run_point(gclab, chosen[1], HELD_OUT)
-        held = sum(objective(res, s)[0] for s in HELD_OUT) / len(HELD_OUT)
+        held = (sum(objective(res, s)[0] for s in HELD_OUT) / len(HELD_OUT),
+                [objective(res, s)[1:] for s in HELD_OUT])
     minutes = (time.time() - t0) / 60
-    write(out, rows, samples, local_rows, local, [c for c, _ in centres], ends, chosen, only, held)
+    write(out, rows, samples, local_rows, local, [c for c, _ in centres], ends, chosen, only, held, refine)
     if "--write-presets" in sys.argv and chosen:
         write_presets(chosen[0], chosen[1])
     print(f"{len(rows) + len(local_rows)} points in {minutes:.1f} min; adopted: {chosen[0] if chosen else 'none'}",

@@ -304,8 +304,9 @@ def objective(res, seed=1):
 
 def draw(k, lo, hi, u):
     """The value of unknown k at the fraction u ∈ [0, 1) of its range (integers: equal strata of lo..hi)."""
-    if k in INTEGER:
-        return min(hi, int(lo + u * (hi - lo + 1)))
+    if k in INTEGER:  # the integers in [lo, hi] (a local box's bounds need not be whole)
+        lo, hi = math.ceil(lo), math.floor(hi)
+        return min(hi, lo + int(u * (hi - lo + 1)))
     if k in LOG:
         return float(f"{lo * (hi / lo) ** u:.4g}")
     return round(lo + u * (hi - lo), 3)
@@ -372,8 +373,10 @@ LOCAL_CENTRES = 2
 LOCAL_WIDTH = 0.15
 
 
-def local_points(centres, per_centre):
-    rng = random.Random(1616)
+def local_points(centres, per_centre, width=LOCAL_WIDTH, rng_seed=1616, label=None):
+    """`per_centre` Latin-hypercube points in a box of ±`width` of each range around each centre, named
+    "CENTRE / i" (or "LABEL / i")."""
+    rng = random.Random(rng_seed)
     out = []
     for c, centre in centres:
         strata = {k: rng.sample(range(per_centre), per_centre) for k, *_ in UNKNOWNS}
@@ -384,14 +387,21 @@ def local_points(centres, per_centre):
                     p[k] = centre[k]
                     continue
                 if k in LOG:  # the box in log space
-                    f = (hi / lo) ** LOCAL_WIDTH
+                    f = (hi / lo) ** width
                     a, b = max(lo, centre[k] / f), min(hi, centre[k] * f)
                 else:
-                    half = LOCAL_WIDTH * (hi - lo)
+                    half = width * (hi - lo)
                     a, b = max(lo, centre[k] - half), min(hi, centre[k] + half)
                 p[k] = draw(k, a, b, (strata[k][i] + rng.random()) / per_centre)
-            out.append((f"{c} / {i + 1}", p))
+            out.append((f"{label or c} / {i + 1}", p))
     return out
+
+
+# The refinement after the local search: rounds of REFINE_POINTS points around the point the rule adopts so far, in
+# boxes of ±REFINE_WIDTH, ±REFINE_WIDTH / 2, ... of each range (session 24: the objective is rough at the scale of
+# the ±15 % box — max pauses are tail statistics — and a ±5 % box around the presets held better points).
+REFINE_POINTS = 16
+REFINE_WIDTH = 0.05
 
 
 def delayed_holds(ch):
