@@ -96,17 +96,17 @@ fn a_mutators_own_explicit_gc_is_a_foreground_pause_by_default() {
     assert!(explicit.iter().all(|e| covered(&on, e)));
     assert!(explicit.iter().all(|e| !covered(&off, e)));
     // Quadrant's explicit GCs over its 8 MiB heap are longer than Table 1's 30.5 ms maximum pause — a known
-    // deviation (docs/models-android.md): with the caller's own collection counted, its max pause passes 50 ms.
-    assert!(
-        off.summary.max_pause_ms < 50.0,
-        "{}",
-        off.summary.max_pause_ms
-    );
-    assert!(
-        on.summary.max_pause_ms > 50.0,
-        "{}",
-        on.summary.max_pause_ms
-    );
+    // deviation (docs/models-android.md): with the caller's own collection counted, its Max-Pause (§2.4: safepoint
+    // or foreground pauses) passes 50 ms; without, only its brief safepoints are left. (A call that finds a
+    // concurrent cycle running first waits for it, dvmCollectGarbage: a concurrent pause either way, which §2.4's
+    // Max-Pause leaves out and `max_pause_ms` counts.)
+    let stop = |r: &Run| {
+        r.summary
+            .max_stop_pause_ms
+            .expect("android reports §2.4's Max-Pause")
+    };
+    assert!(stop(&off) < 50.0, "{}", stop(&off));
+    assert!(stop(&on) > 50.0, "{}", stop(&on));
 }
 
 #[test]

@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: session 21's point, with mechanism 12's chained JIT loops and explicit GCs tracing the zygote); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: session 24's refined point, refine 1 / 9); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0x2809236026ec99f6,
-        0xd97512e9a748ad58,
-        0x5dfaec4f4ff4cd64,
-        0x6615c44e70eb491c,
-        0x74ff447936e0daa0,
-        0xf7ca7e0cacaf0996,
-        0x3aec54ab07d39a0b,
-        0x489a0aba317f6995,
+        0x3c3c9e0217984b0e,
+        0xa8d10ad39fad10a5,
+        0xdd62ab782c514c9e,
+        0x4ad6b033fa690b25,
+        0x92acfea1b2f969d3,
+        0x90330c401423e37c,
+        0x61996059afbcfc67,
+        0xa748fb26e8fedfa5,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }
