@@ -6,12 +6,16 @@ built from the real logs in ../shared/data/ by repetition with shifted time stam
   big-logcat.txt   the threadtime and ART lines of android-logs/real-lines.tsv, re-stamped 400 ms apart
                    (threadtime `MM-DD HH:MM:SS.mmm PID TID LEVEL TAG: message`), three processes
   big-pauses.csv   the Go traces' pauses.csv rows repeated, shifted by the trace's span per copy, with a
-                   mutator column (four mutators)
+                   mutator column (four mutators): every copy the same, so every band of Go's worst-window
+                   search holds a tie of each worst window (the search's worst case)
+  big-pauses-jitter.csv  the same rows with each pause's length drawn again per copy, ±20 % (random.Random(21);
+                   starts kept): no two copies tie
 
 Usage: scripts/big-inputs.py OUT_DIR [SIZE_BYTES]   (default 1 GiB each; delete the files afterwards)
 """
 import datetime
 import os
+import random
 import re
 import sys
 
@@ -74,7 +78,8 @@ def logcat(out, size):
             written += len(text.encode())
 
 
-def pauses(out, size):
+def pauses(out, size, jitter=None):
+    """`jitter`: a random.Random that stretches or shrinks each copy's pauses by up to ±20 % (starts kept)."""
     rows, span = [], 0
     for trace in ("trace1-p2-gogc100-trees", "trace2-p1-gogc25-churn"):
         lines = open(os.path.join(DATA, "go-mmu", trace, "pauses.csv")).read().splitlines()[1:]
@@ -87,7 +92,11 @@ def pauses(out, size):
         f.write("start_ns,end_ns,mutator,kind\n")
         while written < size:
             shift = copy * span
-            text = "".join("%d,%d,m%d,%s\n" % (a + shift, b + shift, copy % 4, k) for a, b, k in rows)
+            if jitter is None:
+                text = "".join("%d,%d,m%d,%s\n" % (a + shift, b + shift, copy % 4, k) for a, b, k in rows)
+            else:
+                text = "".join("%d,%d,m%d,%s\n" % (a + shift, a + shift + max(1, int((b - a) * jitter.uniform(0.8, 1.2))),
+                                                     copy % 4, k) for a, b, k in rows)
             f.write(text)
             written += len(text)
             copy += 1
@@ -100,3 +109,4 @@ if __name__ == "__main__":
     g1(os.path.join(out, "big-g1.log"), size)
     logcat(os.path.join(out, "big-logcat.txt"), size)
     pauses(os.path.join(out, "big-pauses.csv"), size)
+    pauses(os.path.join(out, "big-pauses-jitter.csv"), size, random.Random(21))
