@@ -47,6 +47,10 @@ UNKNOWNS = [
     # 8.4-9.1 MB with ~10,000 classes (AOSP art commit 5048223), i.e. ~10^5 objects at 40-80 B.
     ("android.gc.zygote_objects", 60000, 200000, 120000, "live zygote objects every cycle scans (art 5048223: 8.4–9.1 MB zygote space, ~10⁴ classes)"),
     ("android.gc.zygote_scan_ns_per_object", 20, 60, 40, "scanning one immune zygote object in address order [ns] (no push; fields compared with the immune limit)"),
+    # A full collection's cost per zygote object between that scan and an app object's trace (session 24;
+    # AndroidGcCosts::zygote_full_trace_share): Dalvik 4.3 walks the same bitmap in address order either way and a
+    # full GC adds the marking of what the zygote's references reach (MarkSweep.cpp markObjectNonNull).
+    ("android.gc.zygote_full_trace_share", 0.0, 1.0, 1.0, "a full GC's zygote object: scan + share × (trace − scan) (same address-order walk; marking added)"),
     # Mechanism 12 (session 21; core/src/platform/android/suspend.rs): a mutator in a call-free, allocation-free
     # chained JIT loop reaches its suspend poll only when the loop ends (Dalvik 4.3 polls at invokes, returns and
     # code-cache exits; waitForThreadSuspend unchains everything after 250 ms). Neither quantity is published:

@@ -326,8 +326,11 @@ fn an_explicit_gc_traces_the_zygote_heap_a_partial_one_scans_it() {
     // there is no immune limit and the zygote's objects are traced at `mark_ns_per_object`. A million objects,
     // no memory stall, at the 2150.4 MHz reference clock: traced at 400 ns, 860,160,000 cycles in each explicit
     // GC; scanned at 10 ns, 21,504,000 in each partial one. jack calls System.gc() twice (Table 1).
+    // With `zygote_full_trace_share` 0.5 a zygote object costs the scan plus half the way to the trace:
+    // 10 + 0.5 × 390 = 205 ns, 440,832,000 cycles in each explicit GC.
     let traced_cycles = 860_160_000;
-    let run_with = |full: bool| {
+    let half_cycles = 440_832_000;
+    let run_share = |full: bool, share: &str| {
         run(
             "android/jack",
             &[
@@ -336,11 +339,21 @@ fn an_explicit_gc_traces_the_zygote_heap_a_partial_one_scans_it() {
                 "android.gc.mark_ns_per_object=400",
                 "android.gc.mark_stall_fraction=0",
                 &format!("android.gc.full_gc_traces_zygote={full}"),
+                &format!("android.gc.zygote_full_trace_share={share}"),
             ],
         )
     };
+    let run_with = |full: bool| run_share(full, "1");
     let explicit = |t| t == gclab_core::Trigger::Explicit;
     let work = |r: &gclab_core::Run, full: bool| collection_cycles(r, |t| explicit(t) == full);
+    let half = work(&run_share(true, "0.5"), true);
+    assert!(
+        half.len() == 2
+            && half
+                .iter()
+                .all(|&c| (half_cycles..traced_cycles).contains(&c)),
+        "at share 0.5 a zygote object costs half the way from the scan to the trace: {half:?}"
+    );
     let (on, off) = (run_with(true), run_with(false));
     let (explicit_on, explicit_off) = (work(&on, true), work(&off, true));
     assert_eq!(explicit_on.len(), 2, "jack's two System.gc() calls");

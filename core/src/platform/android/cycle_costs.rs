@@ -55,13 +55,15 @@ impl Sim<'_> {
             let old = c.heap_before.saturating_sub(c.mark_bytes) as f64 / MIB;
             us += old * g.card_scan_us_per_mib;
         } else {
-            // The zygote heap: immune and scanned in address order by every partial cycle; traced like the app's
-            // objects by a full one, an explicit GC (`AndroidGcCosts::zygote_objects`, `full_gc_traces_zygote`).
+            // The zygote heap: immune and scanned in address order by every partial cycle; traced by a full one, an
+            // explicit GC, at a cost between that scan and an app object's trace (`AndroidGcCosts::zygote_objects`,
+            // `full_gc_traces_zygote`, `zygote_full_trace_share`).
             let full = c.trigger == Trigger::Explicit && g.full_gc_traces_zygote;
+            let scan = g.zygote_scan_ns_per_object;
             let per_object_ns = if full {
-                g.mark_ns_per_object
+                scan + g.zygote_full_trace_share * (g.mark_ns_per_object - scan)
             } else {
-                g.zygote_scan_ns_per_object
+                scan
             };
             us += g.zygote_objects * per_object_ns / 1000.0;
         }

@@ -273,6 +273,17 @@ pub struct AndroidGcCosts {
     /// the per-object term: the zygote's bytes are not known. Default false (every collection scans it: the model
     /// before; the ablation).
     pub full_gc_traces_zygote: bool,
+    /// Where a full collection's cost per zygote object lies between the scan and an app object's trace (session
+    /// 24): `zygote_scan_ns_per_object + share × (mark_ns_per_object − zygote_scan_ns_per_object)`. In Dalvik 4.3
+    /// both kinds walk the same mark bitmap in address order and `scanObject` every set bit — the zygote's bits
+    /// copied in by `dvmMarkImmuneObjects` for a partial one, set by marking for a full one
+    /// (`dvmHeapScanMarkedObjects`, `dvmHeapBitmapScanWalk`) — so a zygote object is scanned once either way; a full
+    /// one also marks what its references reach (`markObjectNonNull`: a bitmap test-and-set where a partial one
+    /// only compares with the immune limit) and pushes a newly marked object below the finger, to be scanned off
+    /// the stack out of address order [P: Dalvik android-4.3_r1 vm/alloc/MarkSweep.cpp]. An app object's
+    /// `mark_ns_per_object` also pays for reaching objects strewn among garbage; the zygote is dense and all live.
+    /// So the share is in [0, 1] and not published [E]; default 1 (an app object's cost: the model before).
+    pub zygote_full_trace_share: f64,
 }
 
 impl Default for AndroidGcCosts {
@@ -313,6 +324,7 @@ impl Default for AndroidGcCosts {
             zygote_objects: 0.0,
             zygote_scan_ns_per_object: 40.0,
             full_gc_traces_zygote: false,
+            zygote_full_trace_share: 1.0,
         }
     }
 }
@@ -464,6 +476,12 @@ impl AndroidConfig {
             1e6,
         )?;
         finite_in("gc.jit_loop_share", g.jit_loop_share, 0.0, 1.0)?;
+        finite_in(
+            "gc.zygote_full_trace_share",
+            g.zygote_full_trace_share,
+            0.0,
+            1.0,
+        )?;
         finite_in("gc.jit_loop_run_us", g.jit_loop_run_us, 0.0, 250_000.0)?;
         finite_in(
             "gc.zygote_scan_ns_per_object",
