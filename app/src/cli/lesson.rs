@@ -1,7 +1,8 @@
 //! `gclab lesson list | check [ID|FILE]... | show ID|FILE | export ID|FILE -o DIR [--size WxH] [--scale N]`: the
 //! built-in lessons (issue #19) from the command line. `check` evaluates every claim of every step against the
 //! model and exits 1 naming each claim that fails — the test suite runs it, so a lesson can never say what the
-//! model does not show. `export` draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an
+//! model does not show — and marks a plain comparison (no factor) that holds by under 5 % of its larger side as
+//! fragile: it may turn with the next calibration (an exact tie of `≤`/`≥` is an equality, not fragile). `export` draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an
 //! offline slide deck, `index.html` ([`deck`]), every file atomically.
 
 mod deck;
@@ -12,6 +13,9 @@ use gclab_core::lesson::{CheckedClaim, Evaluator, Lesson, builtin_ids, check_les
 
 use super::CliError;
 use super::command::LessonCommand;
+
+/// A claim that holds by less than this share of its larger side is called fragile by `lesson check`.
+const FRAGILE: f64 = 0.05;
 
 /// Runs `gclab lesson …`.
 pub fn lesson(l: LessonCommand) -> Result<(), CliError> {
@@ -54,7 +58,7 @@ fn check(specs: &[String]) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     let w = |e: std::io::Error| CliError::other(e.to_string());
     let mut problems = Vec::new();
-    let mut claims = 0;
+    let (mut claims, mut fragile) = (0, 0);
     for (l, r) in lessons.iter().zip(results) {
         let (checked, p): (Vec<CheckedClaim>, Vec<String>) =
             r.ok_or_else(|| CliError::other("a lesson worker panicked"))?;
@@ -62,15 +66,34 @@ fn check(specs: &[String]) -> Result<(), CliError> {
         for c in &checked {
             claims += 1;
             let tag = if c.is_answer { " (answer)" } else { "" };
-            writeln!(out, "  step {}: {}{tag}", c.step + 1, c.outcome.line()).map_err(w)?;
+            // A plain comparison (no factor: a band like "within 2 %" is tight by design) that holds, but by a
+            // hair — an exact tie of `≤`/`≥` is an equality, not a hair: said, counted, not failed.
+            let plain = (l.steps.get(c.step).and_then(|s| s.claims.get(c.claim)))
+                .is_some_and(|d| d.factor == 1.0);
+            let thin = match c.outcome.margin() {
+                Some(m) if plain && c.outcome.holds && m > 0.0 && m < FRAGILE => {
+                    fragile += 1;
+                    format!(" — fragile: holds by {:.1} %", 100.0 * m)
+                }
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "  step {}: {}{tag}{thin}",
+                c.step + 1,
+                c.outcome.line()
+            )
+            .map_err(w)?;
         }
         problems.extend(p);
     }
     writeln!(
         out,
-        "lessons: {} passed, {} failed",
+        "lessons: {} passed, {} failed; {fragile} plain comparisons hold by under {:.0} % (fragile: the next \
+         calibration of the model may turn them)",
         claims - problems.len().min(claims),
-        problems.len()
+        problems.len(),
+        100.0 * FRAGILE
     )
     .map_err(w)?;
     if problems.is_empty() {

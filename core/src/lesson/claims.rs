@@ -162,6 +162,26 @@ impl ClaimOutcome {
     }
 }
 
+impl ClaimOutcome {
+    /// How far the claim holds, relative to the larger of its two sides: positive when it holds (0.04 for
+    /// "0.48 < 0.50"), negative when it does not, 0 on an exact tie; `None` when it could not be evaluated. A claim
+    /// that holds by a few per cent can turn with the next calibration of the model it is checked against.
+    pub fn margin(&self) -> Option<f64> {
+        if self.error.is_some() || !(self.left.is_finite() && self.right.is_finite()) {
+            return None;
+        }
+        let scale = self.left.abs().max(self.right.abs());
+        if scale == 0.0 {
+            return Some(0.0);
+        }
+        let d = match self.op {
+            Op::Lt | Op::Le => self.right - self.left,
+            Op::Gt | Op::Ge => self.left - self.right,
+        };
+        Some(d / scale)
+    }
+}
+
 /// A number as a lesson shows it: four significant digits.
 pub fn fmt_num(v: f64) -> String {
     if v == 0.0 {
@@ -476,6 +496,41 @@ mod tests {
         let e = out[0].error.clone().unwrap_or_default();
         assert!(e.contains("energy_j.nope"), "{e}");
         assert!(!out[0].holds, "an unevaluated claim does not hold");
+    }
+
+    #[test]
+    fn a_claims_margin_is_how_far_it_holds_relative_to_its_larger_side() {
+        let c = |left: f64, op: Op, right: f64| ClaimOutcome {
+            says: String::new(),
+            left,
+            right,
+            op,
+            holds: op.holds(left, right),
+            error: None,
+        };
+        let m = |c: ClaimOutcome| c.margin().expect("evaluated");
+        assert!(
+            (m(c(0.48, Op::Lt, 0.50)) - 0.04).abs() < 1e-12,
+            "0.48 < 0.50 holds by 4 %"
+        );
+        assert!(
+            (m(c(0.50, Op::Gt, 0.48)) - 0.04).abs() < 1e-12,
+            "0.50 > 0.48 the same"
+        );
+        assert!(
+            m(c(0.52, Op::Lt, 0.50)) < 0.0,
+            "a claim that fails has a negative margin"
+        );
+        assert_eq!(m(c(0.0, Op::Le, 0.0)), 0.0, "a tie");
+        assert!(
+            (m(c(-2.0, Op::Lt, 2.0)) - 2.0).abs() < 1e-12,
+            "signs: measured from the larger magnitude"
+        );
+        let broken = ClaimOutcome {
+            error: Some("no such metric".into()),
+            ..c(1.0, Op::Lt, 2.0)
+        };
+        assert_eq!(broken.margin(), None, "an unevaluated claim has none");
     }
 
     #[test]
