@@ -91,7 +91,7 @@ fn pause_csv(bytes: usize) -> String {
 fn pause_csv_import_file(c: &mut Criterion) {
     let text = pause_csv(16 << 20);
     let path = std::env::temp_dir().join(format!("gclab-bench-pauses-{}.csv", std::process::id()));
-    if std::fs::write(&path, &text).is_err() {
+    if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
         return;
     }
     let mut g = c.benchmark_group("pause CSV import from file (spans)");

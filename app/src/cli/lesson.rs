@@ -2,8 +2,9 @@
 //! built-in lessons (issue #19) from the command line. `check` evaluates every claim of every step against the
 //! model and exits 1 naming each claim that fails — the test suite runs it, so a lesson can never say what the
 //! model does not show — and marks a plain comparison (no factor) that holds by under 5 % of its larger side as
-//! fragile: it may turn with the next calibration (an exact tie of `≤`/`≥` is an equality, not fragile). `export` draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an
-//! offline slide deck, `index.html` ([`deck`]), every file atomically.
+//! fragile: it may turn with the next calibration (an exact tie of `≤`/`≥` is an equality, not fragile). `export`
+//! draws every step's figure (PNG and CSV, [`crate::gui::figure`]) and writes an offline slide deck, `index.html`
+//! ([`deck`]), every file atomically.
 
 mod deck;
 
