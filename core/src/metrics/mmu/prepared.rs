@@ -426,11 +426,14 @@ impl<'a> Prepared<'a> {
             .all(|a| self.group_at_least(a, (a + step).min(j), q, best, target))
     }
 
-    /// Lower bound of the utilisation of windows of `w` starting in fine bands `[i, j)`: one minus the time lost
-    /// in every fine band such a window can touch (`m` = most bands one window touches), over `w`. The lost time
-    /// is padded by `slack_ns` so that rounding in the prefix sums can never prune a band holding the minimum.
+    /// Lower bound of the utilisation of windows of `w` starting in fine bands `[i, j)`: `w` less the time lost in
+    /// every fine band such a window can touch (`m` = most bands one window touches), over `w`. The lost time is
+    /// padded by `slack_ns` so that rounding in the prefix sums can never prune a band holding the minimum; with
+    /// integer sums ([`Prepared::exact`]) it is exact and one rounded division monotone, so no padding: tied
+    /// windows (a periodic trace) meet the bound and are passed over.
     fn group_bound(&self, i: usize, j: usize, q: &Query) -> f64 {
-        1.0 - (self.group_lost(i, j, q) + q.slack_ns) / q.w as f64
+        let pad = if self.exact { 0.0 } else { q.slack_ns };
+        (q.w as f64 - self.group_lost(i, j, q) - pad) / q.w as f64
     }
 
     /// Branch and bound over groups of 4ᵏ fine bands, in time order; leaves are swept exactly.
