@@ -111,6 +111,18 @@ pub fn gc_csv(name: &str, data: &[u8]) -> Outcome {
         1 => Format::UtilCsv,
         _ => Format::Auto,
     };
+    if format == Format::PausesCsv {
+        // Differential: the rows cut into tiny segments and chunks, read on every core, as a large file's are,
+        // give what one reader gives (a difference is a finding).
+        let (segment, chunk) = (1 + usize::from(pick / 3 % 17), 1 + usize::from(pick / 51));
+        let whole = importers::pauses_csv::parse_read_cut(name, rest, usize::MAX, usize::MAX);
+        let cut = importers::pauses_csv::parse_read_cut(name, rest, segment, chunk);
+        assert_eq!(
+            whole.as_ref().map_err(ToString::to_string),
+            cut.as_ref().map_err(ToString::to_string),
+            "cut into {segment}-byte segments, {chunk}-byte chunks"
+        );
+    }
     gc_import(name, rest, format)
 }
 

@@ -32,7 +32,7 @@ struct LineCapped<R> {
     inner: R,
     /// Bytes since the last line feed.
     run: usize,
-    /// Line feeds seen.
+    /// Line feeds seen (and before the stream, when it starts inside a file).
     lines: usize,
     /// Bytes read.
     offset: u64,
@@ -47,20 +47,22 @@ impl<R: Read> Read for LineCapped<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         let got = &buf[..n];
-        let mut last_feed = None;
+        // Every line ending here is checked whole (its part in earlier reads is `run`), not only the last one.
+        let mut start = 0;
         for i in memchr::memchr_iter(b'\n', got) {
+            if self.run + (i - start) > MAX_LINE_BYTES {
+                return Err(std::io::Error::other(LineTooLong(self.lines + 1)));
+            }
             let before = if i == 0 { self.last } else { got[i - 1] };
             self.feeds
                 .push_back((self.offset + i as u64, before == b'\r'));
             self.lines += 1;
-            last_feed = Some(i);
+            self.run = 0;
+            start = i + 1;
         }
+        self.run += n - start;
         self.offset += n as u64;
         self.last = got.last().copied().unwrap_or(self.last);
-        match last_feed {
-            Some(last) => self.run = n - last - 1,
-            None => self.run += n,
-        }
         if self.run > MAX_LINE_BYTES {
             return Err(std::io::Error::other(LineTooLong(self.lines + 1)));
         }
@@ -83,6 +85,12 @@ pub(crate) struct CsvRows<R: Read> {
 
 impl<R: Read> CsvRows<R> {
     pub(crate) fn new(name: &str, src: R) -> Self {
+        Self::starting_at(name, src, 1)
+    }
+
+    /// [`CsvRows::new`] over a stream whose first byte starts line `first_line` (a piece of a file cut after a
+    /// record's line feed: its rows are numbered as the file's).
+    pub(crate) fn starting_at(name: &str, src: R, first_line: usize) -> Self {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -90,7 +98,7 @@ impl<R: Read> CsvRows<R> {
             .from_reader(LineCapped {
                 inner: src,
                 run: 0,
-                lines: 0,
+                lines: first_line.saturating_sub(1),
                 offset: 0,
                 feeds: VecDeque::new(),
                 last: 0,
@@ -98,7 +106,7 @@ impl<R: Read> CsvRows<R> {
         CsvRows {
             name: name.to_string(),
             reader,
-            feeds_passed: 0,
+            feeds_passed: first_line.saturating_sub(1),
             done: false,
             rec: csv::StringRecord::new(),
             pending: None,

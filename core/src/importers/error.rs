@@ -19,6 +19,14 @@ pub enum ImportErrorKind {
         /// What lines were expected.
         expected: String,
     },
+    /// A CSV record (lines joined by a quoted field) running on past the importers' record cap.
+    #[error(
+        "the record starting here runs on past the {limit_bytes}-byte record cap (expected CSV rows; a quoted field that is never closed?)"
+    )]
+    RecordTooLong {
+        /// The cap. `[bytes]`
+        limit_bytes: usize,
+    },
     /// Bytes that are not UTF-8.
     #[error("invalid UTF-8 (expected a text file)")]
     InvalidUtf8,

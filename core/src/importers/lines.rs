@@ -139,7 +139,7 @@ enum Done<I> {
 }
 
 /// The error when a worker of [`parse_stream_split`] stopped (a panic, which none should).
-fn stopped(file: &str) -> ImportError {
+pub(crate) fn stopped(file: &str) -> ImportError {
     ImportError::new(
         file,
         0,

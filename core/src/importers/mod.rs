@@ -9,6 +9,7 @@
 
 pub mod alloc;
 mod csv_rows;
+mod csv_split;
 mod error;
 pub(crate) mod format;
 pub mod jvm_log;
@@ -230,18 +231,23 @@ fn import_csv<S: PauseSink>(
     src: impl BufRead + Send,
     format: Format,
 ) -> Result<Imported<S>, ImportError> {
-    let mut rows = csv_rows::CsvRows::new(name, src);
-    if rows.at_end() {
-        return Err(ImportError::new(
+    let empty = || {
+        ImportError::new(
             name,
             1,
             ImportErrorKind::Empty(format!("{} data", describe(format))),
-        ));
+        )
+    };
+    if format != Format::UtilCsv {
+        return pauses_csv::parse_split(name, src, csv_split::SIZES)?
+            .map(Imported::Pauses)
+            .ok_or_else(empty);
     }
-    Ok(match format {
-        Format::UtilCsv => Imported::Util(util_csv::parse_rows(name, rows)?),
-        _ => Imported::Pauses(pauses_csv::parse_rows(name, rows)?),
-    })
+    let mut rows = csv_rows::CsvRows::new(name, src);
+    if rows.at_end() {
+        return Err(empty());
+    }
+    Ok(Imported::Util(util_csv::parse_rows(name, rows)?))
 }
 
 fn describe(format: Format) -> &'static str {

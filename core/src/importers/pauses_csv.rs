@@ -6,6 +6,7 @@
 use std::io::Read;
 
 use super::csv_rows::{CsvRow, CsvRows};
+use super::csv_split;
 use super::{ImportError, ImportErrorKind, Pause, PauseSeries, PauseSink};
 
 /// The header of a CSV file: column positions by lower-case name.
@@ -71,8 +72,18 @@ pub(crate) fn cell_ns(
     // The usual cell, up to 18 digits and nothing else (below 10¹⁸ < MAX_TIME_NS): read in one pass. Anything else
     // (blanks around it, a sign, more digits, junk) is read by `str::parse`, with the same value for these.
     let digits = cell.as_bytes();
-    if (1..=18).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-        return Ok((digits.iter()).fold(0, |v, &d| v * 10 + u64::from(d - b'0')));
+    if (1..=18).contains(&digits.len()) {
+        // One pass: the value, and whether every byte was a digit (a byte below '0' wraps to a large value).
+        let (v, all) = (digits.iter()).fold((0u64, true), |(v, all), &d| {
+            let x = d.wrapping_sub(b'0');
+            (
+                v.wrapping_mul(10).wrapping_add(u64::from(x)),
+                all & (x < 10),
+            )
+        });
+        if all {
+            return Ok(v);
+        }
     }
     let text = cell.trim();
     text.parse::<u64>()
@@ -88,28 +99,82 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
     parse_read(file, text.as_bytes())
 }
 
-/// [`parse`] streamed from `src` ([`CsvRows`]): memory holds one row and the pauses.
-pub fn parse_read(file: &str, src: impl Read) -> Result<PauseSeries, ImportError> {
-    parse_rows(file, CsvRows::new(file, src))
+/// [`parse`] streamed from `src`: memory holds a few segments of rows and the pauses.
+pub fn parse_read(file: &str, src: impl Read + Send) -> Result<PauseSeries, ImportError> {
+    match parse_split(file, src, csv_split::SIZES)? {
+        Some(p) => Ok(p),
+        // No row, so no header: the first column missing is the error (as it always is without a header).
+        None => missing(file, &Header::none()).and_then(|_| {
+            Err(ImportError::new(
+                file,
+                1,
+                ImportErrorKind::Empty("pause CSV rows".into()),
+            ))
+        }),
+    }
 }
 
-/// [`parse`] over the rows of [`CsvRows`], the header first; a row's fields are trimmed as they are read.
-pub(crate) fn parse_rows<S: PauseSink, R: Read>(
+/// [`parse_read`] cut into segments of `segment_bytes` and chunks of `chunk_bytes` (at least 1 each): what a small
+/// input goes through when it is a large one's piece, read on every core. The result, error included, must be
+/// [`parse_read`]'s; the `gc_csv` fuzz target and `csv_split`'s tests check that it is.
+pub fn parse_read_cut(
     file: &str,
-    mut rows: CsvRows<R>,
-) -> Result<PauseSeries<S>, ImportError> {
-    const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
-    let header = Header::read(&mut rows)?.unwrap_or_else(Header::none);
-    let start = header.require(file, &["start_ns"], EXPECTED)?;
-    let end = header.require(file, &["end_ns"], EXPECTED)?;
-    let mutator = header.find(&["mutator"]);
-    let kind = header.find(&["kind"]);
+    src: impl Read + Send,
+    segment_bytes: usize,
+    chunk_bytes: usize,
+) -> Result<Option<PauseSeries>, ImportError> {
+    let sizes = csv_split::Sizes {
+        segment_bytes,
+        chunk_bytes,
+        ..csv_split::SIZES
+    };
+    parse_split(file, src, sizes)
+}
+
+const EXPECTED: &str = "start_ns,end_ns (optional mutator, kind)";
+
+/// The columns of a pause CSV, from its header.
+struct Cols {
+    start: usize,
+    end: usize,
+    mutator: Option<usize>,
+    kind: Option<usize>,
+    header_line: usize,
+}
+
+/// The header's columns, or the error for the first required one missing.
+fn missing(file: &str, header: &Header) -> Result<Cols, ImportError> {
+    Ok(Cols {
+        start: header.require(file, &["start_ns"], EXPECTED)?,
+        end: header.require(file, &["end_ns"], EXPECTED)?,
+        mutator: header.find(&["mutator"]),
+        kind: header.find(&["kind"]),
+        header_line: header.line,
+    })
+}
+
+/// One row: times, mutator (an index into the names of the rows parsed with it), line and kind (only for a sink
+/// that keeps names).
+struct Row {
+    start_ns: u64,
+    end_ns: u64,
+    mutator: usize,
+    line: usize,
+    kind: String,
+}
+
+/// [`parse`] over the rows of `src`, the header first, parsed on every core ([`csv_split::rows_on_cores`]; a
+/// row's fields are trimmed as they are read). `Ok(None)`: the input has no row.
+pub(crate) fn parse_split<S: PauseSink>(
+    file: &str,
+    src: impl Read + Send,
+    sizes: csv_split::Sizes,
+) -> Result<Option<PauseSeries<S>>, ImportError> {
     let mut out = PauseSeries::<S>::default();
     let mut last_end = 0;
-    while let Some(r) = rows.next_row() {
-        let (line, row) = r?;
-        let start_ns = cell_ns(file, line, row, start, "start_ns")?;
-        let end_ns = cell_ns(file, line, row, end, "end_ns")?;
+    let row = |c: &Cols, line: usize, row: &csv::StringRecord, names: &mut Vec<String>| {
+        let start_ns = cell_ns(file, line, row, c.start, "start_ns")?;
+        let end_ns = cell_ns(file, line, row, c.end, "end_ns")?;
         if end_ns < start_ns {
             return Err(ImportError::new(
                 file,
@@ -117,35 +182,63 @@ pub(crate) fn parse_rows<S: PauseSink, R: Read>(
                 ImportErrorKind::EndBeforeStart { start_ns, end_ns },
             ));
         }
-        let name = mutator.and_then(|c| row.get(c)).unwrap_or("").trim();
-        let m = match out.mutators.iter().position(|n| n == name) {
+        let name = c.mutator.and_then(|k| row.get(k)).unwrap_or("").trim();
+        let mutator = match names.iter().position(|n| n == name) {
             Some(m) => m,
             None => {
-                out.mutators.push(name.to_string());
-                out.mutators.len() - 1
+                names.push(name.to_string());
+                names.len() - 1
             }
         };
-        last_end = last_end.max(end_ns);
-        out.pauses.push(Pause {
+        // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
+        let kind = if S::NAMES {
+            c.kind
+                .and_then(|k| row.get(k))
+                .map_or("pause", str::trim)
+                .to_string()
+        } else {
+            String::new()
+        };
+        Ok(Row {
             start_ns,
             end_ns,
-            mutator: m,
-            // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
-            kind: if S::NAMES {
-                kind.and_then(|c| row.get(c))
-                    .map_or("pause", str::trim)
-                    .to_string()
-            } else {
-                String::new()
-            },
+            mutator,
             line,
-            ..Pause::default()
-        });
-    }
+            kind,
+        })
+    };
+    let apply = |_: &Cols, rows: Vec<Row>, names: &[String]| {
+        let ids: Vec<usize> = (names.iter())
+            .map(|name| match out.mutators.iter().position(|n| n == name) {
+                Some(m) => m,
+                None => {
+                    out.mutators.push(name.clone());
+                    out.mutators.len() - 1
+                }
+            })
+            .collect();
+        for r in rows {
+            last_end = last_end.max(r.end_ns);
+            out.pauses.push(Pause {
+                start_ns: r.start_ns,
+                end_ns: r.end_ns,
+                mutator: ids[r.mutator],
+                kind: r.kind,
+                line: r.line,
+                ..Pause::default()
+            });
+        }
+    };
+    let header = |rows: &mut CsvRows<&[u8]>| {
+        missing(file, &Header::read(rows)?.unwrap_or_else(Header::none))
+    };
+    let Some(cols) = csv_split::rows_on_cores(file, src, sizes, header, row, apply)? else {
+        return Ok(None);
+    };
     if out.pauses.is_empty() {
         return Err(ImportError::new(
             file,
-            header.line,
+            cols.header_line,
             ImportErrorKind::NothingUsable(
                 "no pause rows after the header (expected start_ns,end_ns rows)".into(),
             ),
@@ -156,7 +249,7 @@ pub(crate) fn parse_rows<S: PauseSink, R: Read>(
     }
     out.pauses.shrink_to_fit();
     out.span_ns = (0, last_end);
-    Ok(out)
+    Ok(Some(out))
 }
 
 #[cfg(test)]
