@@ -1,6 +1,7 @@
 //! A logged pause's slice event written field by field, byte for byte what `serde_json` writes for the
-//! `SliceEvent` of `PauseArgs` in `perfetto.rs` (keys in name order, compact, numbers through `serde_json`'s own
-//! formatter, non-finite floats as `null`, strings escaped by `serde_json` only when they hold a byte it escapes).
+//! `SliceEvent` of `PauseArgs` in `perfetto.rs` (keys in name order, absent arguments left out, compact, numbers
+//! through `serde_json`'s own formatter, non-finite floats as `null`, strings escaped by `serde_json` only when they
+//! hold a byte it escapes).
 //! The constant keys are written as they are instead of being escaped for every pause.
 
 use std::io::{self, Write};
@@ -18,20 +19,17 @@ pub(super) fn pause_slice<W: Write>(
     dur_us: f64,
     a: &PauseArgs<'_>,
 ) -> io::Result<()> {
-    w.write_all(b"{\"args\":{\"cause\":")?;
-    match a.cause {
-        Some(c) => string(w, c)?,
-        None => w.write_all(b"null")?,
+    w.write_all(b"{\"args\":{")?;
+    if let Some(c) = a.cause {
+        w.write_all(b"\"cause\":")?;
+        string(w, c)?;
+        w.write_all(b",")?;
     }
-    w.write_all(b",\"gc_id\":")?;
-    opt_u64(w, a.gc_id)?;
-    w.write_all(b",\"heap_after_bytes\":")?;
-    opt_u64(w, a.heap_after_bytes)?;
-    w.write_all(b",\"heap_before_bytes\":")?;
-    opt_u64(w, a.heap_before_bytes)?;
-    w.write_all(b",\"heap_total_bytes\":")?;
-    opt_u64(w, a.heap_total_bytes)?;
-    w.write_all(b",\"line\":")?;
+    opt_u64(w, b"\"gc_id\":", a.gc_id)?;
+    opt_u64(w, b"\"heap_after_bytes\":", a.heap_after_bytes)?;
+    opt_u64(w, b"\"heap_before_bytes\":", a.heap_before_bytes)?;
+    opt_u64(w, b"\"heap_total_bytes\":", a.heap_total_bytes)?;
+    w.write_all(b"\"line\":")?;
     CompactFormatter.write_u64(w, a.line as u64)?;
     w.write_all(b"},\"cat\":\"gc\",\"dur\":")?;
     float(w, dur_us.max(0.0))?;
@@ -46,11 +44,14 @@ pub(super) fn pause_slice<W: Write>(
     w.write_all(b"}")
 }
 
-fn opt_u64<W: Write>(w: &mut W, v: Option<u64>) -> io::Result<()> {
-    match v {
-        Some(v) => CompactFormatter.write_u64(w, v),
-        None => w.write_all(b"null"),
+/// `key` and `v` followed by a comma, or nothing when `v` is absent.
+fn opt_u64<W: Write>(w: &mut W, key: &[u8], v: Option<u64>) -> io::Result<()> {
+    if let Some(v) = v {
+        w.write_all(key)?;
+        CompactFormatter.write_u64(w, v)?;
+        w.write_all(b",")?;
     }
+    Ok(())
 }
 
 /// `serde_json`'s `serialize_f64`: `null` for NaN and infinities.
