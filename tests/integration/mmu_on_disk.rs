@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use gclab_core::importers::{Format, Imported, import_file};
-use gclab_core::metrics::mmu::{MmuCurve, default_windows_ns};
+use gclab_core::importers::{Format, Imported, PauseSpans, import_file, import_reader_as};
+use gclab_core::metrics::mmu::{LiveSteps, MmuCurve, default_windows_ns};
 use gclab_tests::{repo_root, shared_data};
 
 fn inputs() -> Vec<PathBuf> {
@@ -164,6 +164,85 @@ fn views_of_a_curve_on_disk_queried_on_two_threads_at_once_match_memory() {
         }
     });
     assert!(disk.error().is_none(), "no I/O error");
+}
+
+#[test]
+fn steps_made_while_the_pauses_are_read_are_the_curve_made_after() {
+    // The G1 log's pauses dealt to three mutators, an empty pause among them, over the log's span from 0.
+    let (mut spans, (_, b)) = g1_dealt_round_robin(3);
+    spans.insert(spans.len() / 2, (spans[0].1, spans[0].1, 1));
+    let live = |list: &[(u64, u64, usize)]| {
+        let mut l = LiveSteps::default();
+        list.iter().for_each(|&(a, b, m)| l.add(m, a, b));
+        l
+    };
+    let span = (0, b + 1000);
+    let series = series_per_mutator(&spans, 4, span);
+    let memory = MmuCurve::new(&series);
+    let made = (live(&spans).into_curve(4, span))
+        .expect("the steps stand for this span")
+        .expect("temp files");
+    for w in default_windows_ns(span.1) {
+        same(&memory, &made, w, "steps made as the pauses came");
+    }
+    // Where they cannot stand for the curve, none is given: a span that clips, pauses too far out of order, a
+    // seventeenth mutator.
+    assert!(
+        live(&spans).into_curve(4, (1, b)).is_none(),
+        "a later start"
+    );
+    let last_end = spans.iter().map(|s| s.1).max().unwrap_or(0);
+    assert!(
+        live(&spans).into_curve(4, (0, last_end - 1)).is_none(),
+        "an earlier end"
+    );
+    // More in-order pauses than a mutator's reorder buffer holds (4096), then one from before them all.
+    let mut late: Vec<(u64, u64, usize)> = (1..6000).map(|k| (10 * k, 10 * k + 5, 0)).collect();
+    late.push((1, 2, 0));
+    assert!(
+        live(&late[..5000]).into_curve(1, (0, 60_000)).is_some(),
+        "in order"
+    );
+    assert!(
+        live(&late).into_curve(1, (0, 60_000)).is_none(),
+        "one too late"
+    );
+    let mut many = spans.clone();
+    many.push((b, b + 1, 16));
+    assert!(live(&many).into_curve(17, span).is_none(), "17 mutators");
+}
+
+#[test]
+fn a_pause_csv_read_for_the_mmu_gives_its_curve_as_it_is_read() {
+    // What `gclab mmu` does with a pause CSV: the sink makes the steps in the import's ordered job.
+    let (spans, (_, b)) = g1_dealt_round_robin(2);
+    let mut text = String::from("start_ns,end_ns,mutator\n");
+    for (a, e, m) in &spans {
+        text.push_str(&format!("{a},{e},m{m}\n"));
+    }
+    let (_, data) = import_reader_as::<PauseSpans>("p.csv", text.as_bytes(), Format::PausesCsv)
+        .expect("import");
+    let Imported::Pauses(mut p) = data else {
+        panic!("expected pauses");
+    };
+    assert_eq!(
+        p.span_ns,
+        (0, spans.iter().map(|s| s.1).max().unwrap_or(0)),
+        "span"
+    );
+    assert!(p.span_ns.1 <= b, "inside the log");
+    let disk =
+        MmuCurve::on_disk_with(|| spans.iter().copied(), 2, p.span_ns, 5, 8).expect("temp files");
+    let made = (p.pauses.take_live_curve(2, p.span_ns))
+        .expect("made as read")
+        .expect("temp files");
+    for w in default_windows_ns(p.span_ns.1) {
+        same(&disk, &made, w, "pause CSV");
+    }
+    assert!(
+        p.pauses.take_live_curve(2, p.span_ns).is_none(),
+        "given once"
+    );
 }
 
 /// Pauses as (start, end, mutator).

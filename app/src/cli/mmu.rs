@@ -136,7 +136,7 @@ fn measure(
         f => f,
     };
     // Only the pauses' times and mutators are kept (24 bytes a pause): the MMU needs nothing else.
-    let (format, data) = import_log::<PauseSpans>("mmu", input, format)?;
+    let (format, mut data) = import_log::<PauseSpans>("mmu", input, format)?;
     let data_span_ns = data.default_span_ns();
     let mut warnings = data.warnings().messages();
     // A GC log says which time it covers (its lines' time stamps from the process's start): a span reaching past
@@ -188,15 +188,16 @@ fn measure(
     // The exact MMU works below MAX_TIME_NS (as `Imported::util_series` clamps).
     let clamped = (span_ns.0.min(MAX_TIME_NS), span_ns.1.min(MAX_TIME_NS));
     let no_overlap = || {
-        let (a, b) = data.default_span_ns();
+        let (a, b) = data_span_ns;
         CliError::input(format!(
             "{input}: --span-ns {},{} does not overlap the data, which covers [{a}, {b}] ns",
             span_ns.0, span_ns.1
         ))
     };
     let series;
-    let curve: MmuCurve<'_> = match &data {
-        // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU.
+    let curve: MmuCurve<'_> = match &mut data {
+        // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU;
+        // its steps already made while the pauses were read, when they can stand for this span.
         Imported::Pauses(p) if p.pauses.on_disk() => {
             if let Some(e) = p.pauses.error() {
                 return Err(CliError::other(format!("{input}: {e}")));
@@ -204,8 +205,11 @@ fn measure(
             if clamped.1 <= clamped.0 {
                 return Err(no_overlap());
             }
-            MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
-                .map_err(|e| CliError::other(format!("{input}: {e}")))?
+            let live = p.pauses.take_live_curve(p.mutators.len(), clamped);
+            live.unwrap_or_else(|| {
+                MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
+            })
+            .map_err(|e| CliError::other(format!("{input}: {e}")))?
         }
         _ => {
             series = data.util_series(span_ns);

@@ -171,6 +171,8 @@ pub(crate) fn parse_split<S: PauseSink>(
     sizes: csv_split::Sizes,
 ) -> Result<Option<PauseSeries<S>>, ImportError> {
     let mut out = PauseSeries::<S>::default();
+    // Rows are pushed as they are: no fix-up pass follows.
+    out.pauses.final_as_pushed();
     let mut last_end = 0;
     let row = |c: &Cols, line: usize, row: &csv::StringRecord, names: &mut Vec<String>| {
         let start_ns = cell_ns(file, line, row, c.start, "start_ns")?;

@@ -6,6 +6,7 @@
 
 use super::Pause;
 use crate::io::spill::{Record, Spill};
+use crate::metrics::mmu::{LiveSteps, MmuCurve};
 
 /// A store of imported pauses, filled in input order.
 pub trait PauseSink: Default + std::fmt::Debug + Send {
@@ -24,6 +25,9 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_;
     /// Frees spare capacity once the input is read.
     fn shrink_to_fit(&mut self);
+    /// Told by an importer, before its first pause, that it will not change the pauses it pushes (no fix-up pass:
+    /// the pause CSV's), so that a sink may build on them as they come. Nothing by default.
+    fn final_as_pushed(&mut self) {}
     /// Whether the kinds and causes of the pauses are worth keeping (false for a sink that only measures).
     const NAMES: bool;
     /// Whether the concurrent phases, safepoints and heap transitions are kept as records (false: only counted,
@@ -98,6 +102,9 @@ pub struct PauseSpans {
     spill_at: usize,
     /// The first temporary-file error (then the pauses are incomplete).
     error: Option<String>,
+    /// The series' steps made as the pauses come, when the importer said they are final
+    /// ([`PauseSink::final_as_pushed`]); dropped by a fix-up pass.
+    live: Option<LiveSteps>,
 }
 
 impl Default for PauseSpans {
@@ -114,7 +121,18 @@ impl PauseSpans {
             spill: None,
             spill_at: spill_at.max(1),
             error: None,
+            live: None,
         }
+    }
+
+    /// The curve of the `mutators` series over `span` made as the pauses came ([`LiveSteps::into_curve`]), once;
+    /// `None` when none was made or it cannot stand for this span: then measure [`PauseSink::spans`].
+    pub fn take_live_curve(
+        &mut self,
+        mutators: usize,
+        span: (u64, u64),
+    ) -> Option<std::io::Result<MmuCurve<'static>>> {
+        self.live.take()?.into_curve(mutators, span)
     }
 
     /// Whether the pauses are in a temporary file.
@@ -143,6 +161,9 @@ impl PauseSink for PauseSpans {
             mutator: u32::try_from(p.mutator).unwrap_or(u32::MAX),
             line: u32::try_from(p.line).unwrap_or(u32::MAX),
         };
+        if let Some(live) = &mut self.live {
+            live.add(p.mutator, p.start_ns, p.end_ns);
+        }
         if let Some(f) = &mut self.spill {
             f.push(s);
             return;
@@ -169,6 +190,8 @@ impl PauseSink for PauseSpans {
     }
 
     fn retain_mut(&mut self, mut f: impl FnMut(&mut Pause) -> bool) {
+        // The steps made so far are of the pauses before the fix-up.
+        self.live = None;
         let mut fix = |s: &mut Span| {
             let mut p = Pause {
                 start_ns: s.start_ns,
@@ -211,6 +234,10 @@ impl PauseSink for PauseSpans {
 
     fn shrink_to_fit(&mut self) {
         self.spans.shrink_to_fit();
+    }
+
+    fn final_as_pushed(&mut self) {
+        self.live = Some(LiveSteps::default());
     }
 }
 

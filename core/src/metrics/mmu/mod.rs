@@ -29,6 +29,7 @@ mod sums;
 mod tests;
 mod worst;
 
+pub use on_disk::LiveSteps;
 use prepared::{Best, Prepared};
 use worst::Acc;
 

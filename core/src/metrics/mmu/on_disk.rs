@@ -102,6 +102,105 @@ impl MmuCurve<'static> {
     }
 }
 
+/// A pause list's series made while its pauses are read ([`LiveSteps::add`], in input order), so that they take
+/// no pass of their own after the import (issue 21 item 4: a 1 GB pause CSV's steps took 0.9 s on one core
+/// after it; made in the import's ordered job they overlap the parse). Each mutator's pauses go through its
+/// [`InOrder`] to its steps for a span starting at 0, whose end is given at the end: [`LiveSteps::into_curve`]
+/// is then [`MmuCurve::from_pauses_on_disk`] over the same pauses, the same calls in the same order, whenever
+/// that would clip nothing (the span starts at 0 and ends after every pause, as every importer's default span
+/// does) and takes the in-order way (few mutators, pauses in order for the buffers); otherwise it is `None`.
+pub struct LiveSteps {
+    current: Vec<(InOrder, Current)>,
+    /// The latest end added. `[ns]`
+    max_end: u64,
+    /// False once a mutator's pauses came too far out of order, one past [`SORTED_PATH_MUTATORS`] came, or a
+    /// temporary file failed: the steps are dropped and the caller takes the other way.
+    ok: bool,
+}
+
+impl std::fmt::Debug for LiveSteps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (f.debug_struct("LiveSteps"))
+            .field("mutators", &self.current.len())
+            .field("max_end", &self.max_end)
+            .field("ok", &self.ok)
+            .finish()
+    }
+}
+
+impl Default for LiveSteps {
+    fn default() -> Self {
+        LiveSteps {
+            current: Vec::new(),
+            max_end: 0,
+            ok: true,
+        }
+    }
+}
+
+impl LiveSteps {
+    /// Adds mutator `m`'s pause `[a, b)` (an empty one is left out, as the clipped keys leave it out).
+    pub fn add(&mut self, m: usize, a: u64, b: u64) {
+        if !self.ok || b <= a {
+            return;
+        }
+        self.max_end = self.max_end.max(b);
+        while self.current.len() <= m {
+            match (m < SORTED_PATH_MUTATORS).then(|| Current::new(0, SPILL_STEPS)) {
+                Some(Ok(c)) => self.current.push((InOrder::new(), c)),
+                _ => return self.fail(),
+            }
+        }
+        let (r, c) = &mut self.current[m];
+        if !r.push((a, b), |(a, b)| c.add(a, b)) {
+            self.fail();
+        }
+    }
+
+    fn fail(&mut self) {
+        self.ok = false;
+        self.current = Vec::new();
+    }
+
+    /// The curve of `mutators` series over `span`, as [`MmuCurve::from_pauses_on_disk`] would make it from the
+    /// pauses added; `None` when these steps cannot stand for it (see the type).
+    pub fn into_curve(
+        mut self,
+        mutators: usize,
+        span: (u64, u64),
+    ) -> Option<io::Result<MmuCurve<'static>>> {
+        let count = mutators.max(1);
+        if !self.ok || span.0 != 0 || span.1 < self.max_end || self.current.len() > count {
+            return None;
+        }
+        if count > SORTED_PATH_MUTATORS
+            || !self
+                .current
+                .iter_mut()
+                .all(|(r, c)| r.drain(|(a, b)| c.add(a, b)))
+        {
+            return None;
+        }
+        let mut current: Vec<Current> = self.current.into_iter().map(|(_, c)| c).collect();
+        while current.len() < count {
+            match Current::new(0, SPILL_STEPS) {
+                Ok(c) => current.push(c),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let mut build = Builder {
+            series: Vec::with_capacity(count),
+            span,
+            spill_steps: SPILL_STEPS,
+            fine_left: FINE_BANDS_ON_DISK_BUDGET,
+        };
+        Some(build.finish_all(current).map(|()| MmuCurve {
+            series: build.series.into_iter().flatten().collect(),
+            start_ns: 0,
+        }))
+    }
+}
+
 /// One mutator's pauses `(start, end)` put back in order ([`crate::io::reorder`]; a log line giving a pause's end
 /// time and its length places the pause before lines printed earlier), with a check that they are: a key coming
 /// out lower than the one before means they were too far out of order for the buffer.
