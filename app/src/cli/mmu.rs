@@ -194,24 +194,34 @@ fn measure(
             span_ns.0, span_ns.1
         ))
     };
+    // A pause CSV's steps were made while its rows were read: taken when they stand for this span (the same curve,
+    // bit for bit, as either way below makes; a temporary-file error leaves the pauses in memory to the way below).
+    let live = match &mut data {
+        Imported::Pauses(p) if clamped.1 > clamped.0 && p.pauses.error().is_none() => {
+            match p.pauses.take_live_curve(p.mutators.len(), clamped) {
+                Some(Err(e)) if p.pauses.on_disk() => {
+                    return Err(CliError::other(format!("{input}: {e}")));
+                }
+                made => made.and_then(Result::ok),
+            }
+        }
+        _ => None,
+    };
     let series;
-    let curve: MmuCurve<'_> = match &mut data {
-        // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU;
-        // its steps already made while the pauses were read, when they can stand for this span.
-        Imported::Pauses(p) if p.pauses.on_disk() => {
+    let curve: MmuCurve<'_> = match (live, &data) {
+        (Some(curve), _) => curve,
+        // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU.
+        (None, Imported::Pauses(p)) if p.pauses.on_disk() => {
             if let Some(e) = p.pauses.error() {
                 return Err(CliError::other(format!("{input}: {e}")));
             }
             if clamped.1 <= clamped.0 {
                 return Err(no_overlap());
             }
-            let live = p.pauses.take_live_curve(p.mutators.len(), clamped);
-            live.unwrap_or_else(|| {
-                MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
-            })
-            .map_err(|e| CliError::other(format!("{input}: {e}")))?
+            MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
+                .map_err(|e| CliError::other(format!("{input}: {e}")))?
         }
-        _ => {
+        (None, _) => {
             series = data.util_series(span_ns);
             if series.iter().all(|s| s.times.len() < 2) {
                 return Err(no_overlap());

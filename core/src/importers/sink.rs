@@ -102,8 +102,10 @@ pub struct PauseSpans {
     spill_at: usize,
     /// The first temporary-file error (then the pauses are incomplete).
     error: Option<String>,
-    /// The series' steps made as the pauses come, when the importer said they are final
-    /// ([`PauseSink::final_as_pushed`]); dropped by a fix-up pass.
+    /// The importer said its pauses are final ([`PauseSink::final_as_pushed`]): once they spill (few pauses are
+    /// measured in memory, no steps made ahead), the series' steps are made as they come, in `live`.
+    live_wanted: bool,
+    /// Those steps; dropped by a fix-up pass.
     live: Option<LiveSteps>,
 }
 
@@ -121,12 +123,14 @@ impl PauseSpans {
             spill: None,
             spill_at: spill_at.max(1),
             error: None,
+            live_wanted: false,
             live: None,
         }
     }
 
     /// The curve of the `mutators` series over `span` made as the pauses came ([`LiveSteps::into_curve`]), once;
-    /// `None` when none was made or it cannot stand for this span: then measure [`PauseSink::spans`].
+    /// `None` when none was made (the pauses are in memory, or were fixed up) or it cannot stand for this span:
+    /// then measure [`PauseSink::spans`].
     pub fn take_live_curve(
         &mut self,
         mutators: usize,
@@ -162,7 +166,7 @@ impl PauseSink for PauseSpans {
             line: u32::try_from(p.line).unwrap_or(u32::MAX),
         };
         if let Some(live) = &mut self.live {
-            live.add(p.mutator, p.start_ns, p.end_ns);
+            live.add(s.mutator as usize, s.start_ns, s.end_ns);
         }
         if let Some(f) = &mut self.spill {
             f.push(s);
@@ -172,6 +176,13 @@ impl PauseSink for PauseSpans {
         if self.spans.len() >= self.spill_at {
             match Spill::new() {
                 Ok(mut f) => {
+                    if self.live_wanted {
+                        let mut live = LiveSteps::default();
+                        for s in &self.spans {
+                            live.add(s.mutator as usize, s.start_ns, s.end_ns);
+                        }
+                        self.live = Some(live);
+                    }
                     self.spans.drain(..).for_each(|s| f.push(s));
                     self.spans = Vec::new();
                     self.spill = Some(f);
@@ -191,7 +202,7 @@ impl PauseSink for PauseSpans {
 
     fn retain_mut(&mut self, mut f: impl FnMut(&mut Pause) -> bool) {
         // The steps made so far are of the pauses before the fix-up.
-        self.live = None;
+        (self.live, self.live_wanted) = (None, false);
         let mut fix = |s: &mut Span| {
             let mut p = Pause {
                 start_ns: s.start_ns,
@@ -237,7 +248,7 @@ impl PauseSink for PauseSpans {
     }
 
     fn final_as_pushed(&mut self) {
-        self.live = Some(LiveSteps::default());
+        self.live_wanted = true;
     }
 }
 
