@@ -15,6 +15,7 @@ use std::sync::Mutex;
 
 use super::csv_rows::CsvRows;
 use super::lines::stopped;
+use super::names::Texts;
 use super::{ImportError, ImportErrorKind, MAX_LINE_BYTES};
 
 /// Bytes read at a time into one segment. `[bytes]`
@@ -41,22 +42,23 @@ pub(crate) struct Sizes {
 
 /// What one chunk's rows became: the items up to the first error, the texts they refer to by index (see
 /// [`rows_on_cores`]), and that error.
-type Parsed<T> = (Vec<T>, Vec<String>, Option<ImportError>);
+type Parsed<T> = (Vec<T>, Texts, Option<ImportError>);
 
 /// [`Parsed`] kept for the next round, whose apply job moves the items out (the jobs see a round's state by `&`).
-type Kept<T> = (Slot<T>, Vec<String>, Option<ImportError>);
+type Kept<T> = (Slot<T>, Texts, Option<ImportError>);
 
 /// Parses the rows of the CSV `src` (called `file`): `header` reads the header from the first rows and makes the
-/// context `C`; `parse` makes an item of each further row (its 1-based line, its untrimmed fields, and a list of
-/// texts local to the rows parsed together, where it may put a text and refer to it by index); `apply` takes
-/// each group's items and its texts, in file order. `Ok(None)`: no row at all (a file of blank lines).
+/// context `C`; `parse` makes an item of each further row (its 1-based line, its untrimmed fields, and the texts
+/// local to the rows parsed together, where it may put a text and refer to it by number); `apply` takes
+/// each group's items and its texts, in file order (its error is the input's, after the rows before). `Ok(None)`:
+/// no row at all (a file of blank lines).
 pub(crate) fn rows_on_cores<C: Sync, T: Send>(
     file: &str,
     src: impl Read + Send,
     sizes: Sizes,
     header: impl FnOnce(&mut CsvRows<&[u8]>) -> Result<C, ImportError>,
-    parse: impl Fn(&C, usize, &csv::StringRecord, &mut Vec<String>) -> Result<T, ImportError> + Sync,
-    apply: impl FnMut(&C, Vec<T>, &[String]) + Send,
+    parse: impl Fn(&C, usize, &csv::StringRecord, &mut Texts) -> Result<T, ImportError> + Sync,
+    apply: impl FnMut(&C, Vec<T>, &[String]) -> Result<(), ImportError> + Send,
 ) -> Result<Option<C>, ImportError> {
     let mut cutter = Cutter {
         src,
@@ -84,7 +86,7 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
         }
         let ctx = header(&mut rows)?;
         let (items, texts, error) = parse_rows(&ctx, &mut rows, &parse);
-        apply(&ctx, items, &texts);
+        apply(&ctx, items, &texts.list)?;
         if let Some(e) = error.or(seg.error) {
             return Err(e);
         }
@@ -110,7 +112,9 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
                     return Some(Done::Applied(None));
                 };
                 for (items, texts, error) in kept {
-                    apply(&ctx, items.take(), texts);
+                    if let Err(e) = apply(&ctx, items.take(), &texts.list) {
+                        return Some(Done::Applied(Some(e)));
+                    }
                     if let Some(e) = error {
                         return Some(Done::Applied(Some(e.clone())));
                     }
@@ -147,9 +151,9 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
 fn parse_rows<C, T>(
     ctx: &C,
     rows: &mut CsvRows<&[u8]>,
-    parse: &impl Fn(&C, usize, &csv::StringRecord, &mut Vec<String>) -> Result<T, ImportError>,
+    parse: &impl Fn(&C, usize, &csv::StringRecord, &mut Texts) -> Result<T, ImportError>,
 ) -> Parsed<T> {
-    let (mut items, mut texts) = (Vec::new(), Vec::new());
+    let (mut items, mut texts) = (Vec::new(), Texts::default());
     while let Some(row) = rows.next_row() {
         match row.and_then(|(line, rec)| parse(ctx, line, rec, &mut texts)) {
             Ok(item) => items.push(item),

@@ -27,6 +27,16 @@ pub enum ImportErrorKind {
         /// The cap. `[bytes]`
         limit_bytes: usize,
     },
+    /// More distinct mutators (or series) than the importers measure.
+    #[error(
+        "`{name}` is a mutator past the first {limit} (expected at most {limit} distinct mutators or series)"
+    )]
+    TooManyMutators {
+        /// The name that passed the cap.
+        name: String,
+        /// The cap.
+        limit: usize,
+    },
     /// Bytes that are not UTF-8.
     #[error("invalid UTF-8 (expected a text file)")]
     InvalidUtf8,

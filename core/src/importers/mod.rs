@@ -15,6 +15,7 @@ pub(crate) mod format;
 pub mod jvm_log;
 mod lines;
 pub mod logcat;
+mod names;
 mod pause_records;
 pub mod pauses_csv;
 mod phases;
@@ -34,6 +35,7 @@ pub use crate::input::warnings::Warnings;
 pub use error::{ImportError, ImportErrorKind};
 use format::GC_LOG_EXPECTED;
 pub use format::{Format, detect};
+pub use names::MAX_MUTATORS;
 pub use pause_records::PauseRecords;
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,

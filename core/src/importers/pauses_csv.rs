@@ -7,6 +7,7 @@ use std::io::Read;
 
 use super::csv_rows::{CsvRow, CsvRows};
 use super::csv_split;
+use super::names::{NameIndex, Texts};
 use super::{ImportError, ImportErrorKind, Pause, PauseSeries, PauseSink};
 
 /// The header of a CSV file: column positions by lower-case name.
@@ -174,7 +175,8 @@ pub(crate) fn parse_split<S: PauseSink>(
     // Rows are pushed as they are: no fix-up pass follows.
     out.pauses.final_as_pushed();
     let mut last_end = 0;
-    let row = |c: &Cols, line: usize, row: &csv::StringRecord, names: &mut Vec<String>| {
+    let mut mutators = NameIndex::default();
+    let row = |c: &Cols, line: usize, row: &csv::StringRecord, names: &mut Texts| {
         let start_ns = cell_ns(file, line, row, c.start, "start_ns")?;
         let end_ns = cell_ns(file, line, row, c.end, "end_ns")?;
         if end_ns < start_ns {
@@ -185,13 +187,7 @@ pub(crate) fn parse_split<S: PauseSink>(
             ));
         }
         let name = c.mutator.and_then(|k| row.get(k)).unwrap_or("").trim();
-        let mutator = match names.iter().position(|n| n == name) {
-            Some(m) => m,
-            None => {
-                names.push(name.to_string());
-                names.len() - 1
-            }
-        };
+        let mutator = names.id(name);
         // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
         let kind = if S::NAMES {
             c.kind
@@ -210,15 +206,12 @@ pub(crate) fn parse_split<S: PauseSink>(
         })
     };
     let apply = |_: &Cols, rows: Vec<Row>, names: &[String]| {
-        let ids: Vec<usize> = (names.iter())
-            .map(|name| match out.mutators.iter().position(|n| n == name) {
-                Some(m) => m,
-                None => {
-                    out.mutators.push(name.clone());
-                    out.mutators.len() - 1
-                }
-            })
-            .collect();
+        let mut ids = Vec::with_capacity(names.len());
+        for (k, name) in names.iter().enumerate() {
+            // Past the cap: the error is at the first row naming it.
+            let line = || rows.iter().find(|r| r.mutator == k).map_or(0, |r| r.line);
+            ids.push(mutators.mutator(&mut out.mutators, name, file, line)?);
+        }
         for r in rows {
             last_end = last_end.max(r.end_ns);
             out.pauses.push(Pause {
@@ -230,6 +223,7 @@ pub(crate) fn parse_split<S: PauseSink>(
                 ..Pause::default()
             });
         }
+        Ok(())
     };
     let header = |rows: &mut CsvRows<&[u8]>| {
         missing(file, &Header::read(rows)?.unwrap_or_else(Header::none))

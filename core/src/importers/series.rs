@@ -177,16 +177,16 @@ impl<S: PauseSink> PauseSeries<S> {
 
     /// One utilisation step function per mutator over `span` (pauses clipped to it).
     pub fn util_series(&self, span: (u64, u64)) -> Vec<UtilSeries> {
-        (0..self.mutators.len().max(1))
-            .map(|m| {
-                let p: Vec<(u64, u64)> = self
-                    .pauses
-                    .spans()
-                    .filter(|p| p.2 == m)
-                    .map(|p| (p.0, p.1))
-                    .collect();
-                UtilSeries::from_pauses(&p, span.0, span.1)
-            })
+        // One pass dealing the pauses to their mutators (a pass per mutator was quadratic in a file naming a new
+        // mutator on every row).
+        let mut per: Vec<Vec<(u64, u64)>> = vec![Vec::new(); self.mutators.len().max(1)];
+        for (a, b, m) in self.pauses.spans() {
+            if let Some(p) = per.get_mut(m) {
+                p.push((a, b));
+            }
+        }
+        (per.iter())
+            .map(|p| UtilSeries::from_pauses(p, span.0, span.1))
             .collect()
     }
 }

@@ -6,6 +6,7 @@
 use std::io::Read;
 
 use super::csv_rows::{CsvRow, CsvRows};
+use super::names::NameIndex;
 use super::pauses_csv::{Header, cell_ns};
 use super::{ImportError, ImportErrorKind, UtilizationSeries};
 use crate::metrics::mmu::UtilSeries;
@@ -31,6 +32,7 @@ pub(crate) fn parse_rows(
     let util = header.require(file, &["util", "utilization"], EXPECTED)?;
     let series = header.find(&["series"]);
     let mut out = UtilizationSeries::default();
+    let mut names = NameIndex::default();
     for r in rows {
         let (line, row) = r?;
         let t = cell_ns(file, line, &row, time, "time_ns")?;
@@ -43,14 +45,10 @@ pub(crate) fn parse_rows(
                 ImportError::bad_value(file, line, "util", text, "a utilisation between 0 and 1")
             })?;
         let name = series.and_then(|c| row.get(c)).unwrap_or("");
-        let k = match out.names.iter().position(|n| n == name) {
-            Some(k) => k,
-            None => {
-                out.names.push(name.to_string());
-                out.series.push(UtilSeries::default());
-                out.names.len() - 1
-            }
-        };
+        let k = names.mutator(&mut out.names, name, file, || line)?;
+        if k == out.series.len() {
+            out.series.push(UtilSeries::default());
+        }
         let s = &mut out.series[k];
         if let Some(&prev) = s.times.last().filter(|&&prev| t < prev) {
             return Err(ImportError::new(

@@ -9,6 +9,7 @@
 //! time some phase runs.
 
 use super::{Dialect, GcRef};
+use crate::importers::names::NameIndex;
 use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries,
@@ -37,6 +38,10 @@ pub(super) struct Placed<S> {
     cursor_ns: i128,
     /// The latest GC end. `[ns]`
     last_line_ns: i128,
+    /// The mutators' (pids') numbers in `out.mutators`.
+    mutators: NameIndex,
+    /// The first GC of a pid past [`crate::importers::MAX_MUTATORS`]: the capture's error.
+    too_many: Option<ImportError>,
 }
 
 /// `a − base` as i64: saturated above (such a start is always out of range, as the origin is at most `base`);
@@ -67,6 +72,9 @@ impl<S: PauseSink> Placed<S> {
     /// Places GC `g` of line `line` with its pauses `pauses_ns`, read at capture time `t` (ms; `None` before any
     /// time stamp).
     pub(super) fn gc(&mut self, line: usize, g: &GcRef<'_>, pauses_ns: &[u64], t: Option<i64>) {
+        if self.too_many.is_some() {
+            return;
+        }
         self.gcs += 1;
         let sum = pauses_ns.iter().fold(0u64, |a, &p| a.saturating_add(p));
         let total = g.total_ns.unwrap_or(0).max(sum);
@@ -81,11 +89,12 @@ impl<S: PauseSink> Placed<S> {
         let start = end - i128::from(total);
         self.min_start = Some(self.min_start.map_or(start, |m| m.min(start)));
         let name = g.pid.unwrap_or_default();
-        let mutator = match self.out.mutators.iter().position(|n| n == name) {
-            Some(m) => m,
-            None => {
-                self.out.mutators.push(name.to_string());
-                self.out.mutators.len() - 1
+        let mutator = match (self.mutators).mutator(&mut self.out.mutators, name, "", || line) {
+            Ok(m) => m,
+            Err(e) => {
+                // Kept for `finish`, which names the file; the GCs after it are not placed.
+                self.too_many.get_or_insert(e);
+                return;
             }
         };
         let (kind, cause) = if S::NAMES {
@@ -170,6 +179,9 @@ pub(super) fn finish<S: PauseSink>(
     any_time: bool,
     untimed_after_time: usize,
 ) -> Result<PauseSeries<S>, ImportError> {
+    if let Some(e) = &placed.too_many {
+        return Err(ImportError::new(file, e.line, e.kind.clone()));
+    }
     if placed.gcs == 0 {
         let (line, why) = warnings
             .first_skipped(&["not a GC line"])
