@@ -40,6 +40,22 @@ pub(crate) struct Sizes {
     pub max_record_bytes: usize,
 }
 
+/// The rows of one chunk: its bytes behind a prefix, `\r` unless the chunk opens the file. A reader strips a
+/// byte-order mark only from the start of what it reads; behind the prefix (an empty line to the reader, no line to
+/// the line count) a mark opening a later line stays, as in the file read whole.
+pub(crate) type ChunkRows<'a> = CsvRows<std::io::Chain<&'a [u8], &'a [u8]>>;
+
+/// [`ChunkRows`] of `bytes` (whose first line is `first_line`; `opens_file`: they start the file).
+fn chunk_rows<'a>(
+    file: &str,
+    bytes: &'a [u8],
+    first_line: usize,
+    opens_file: bool,
+) -> ChunkRows<'a> {
+    let prefix: &[u8] = if opens_file { b"" } else { b"\r" };
+    CsvRows::starting_at(file, prefix.chain(bytes), first_line)
+}
+
 /// What one chunk's rows became: the items up to the first error, the texts they refer to by index (see
 /// [`rows_on_cores`]), and that error.
 type Parsed<T> = (Vec<T>, Texts, Option<ImportError>);
@@ -56,7 +72,7 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
     file: &str,
     src: impl Read + Send,
     sizes: Sizes,
-    header: impl FnOnce(&mut CsvRows<&[u8]>) -> Result<C, ImportError>,
+    header: impl FnOnce(&mut ChunkRows<'_>) -> Result<C, ImportError>,
     parse: impl Fn(&C, usize, &csv::StringRecord, &mut Texts) -> Result<T, ImportError> + Sync,
     apply: impl FnMut(&C, Vec<T>, &[String]) -> Result<(), ImportError> + Send,
 ) -> Result<Option<C>, ImportError> {
@@ -65,6 +81,7 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
         carry: Vec::new(),
         line: 1,
         done: false,
+        handed: 0,
         sizes: Sizes {
             segment_bytes: sizes.segment_bytes.max(1),
             chunk_bytes: sizes.chunk_bytes.max(1),
@@ -77,7 +94,7 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
         let Some(seg) = cutter.next(file) else {
             return Ok(None);
         };
-        let mut rows = CsvRows::starting_at(file, &seg.bytes[..], seg.first_line);
+        let mut rows = chunk_rows(file, &seg.bytes, seg.first_line, seg.opens_file);
         if rows.at_end() {
             match seg.error {
                 Some(e) => return Err(e),
@@ -125,7 +142,8 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
             Job::Parse(k) => {
                 let seg = current.as_ref()?;
                 let (range, first_line) = seg.chunks.get(*k)?.clone();
-                let mut rows = CsvRows::starting_at(file, &seg.bytes[range], first_line);
+                let opens_file = seg.opens_file && range.start == 0;
+                let mut rows = chunk_rows(file, &seg.bytes[range], first_line, opens_file);
                 let (items, texts, error) = parse_rows(&ctx, &mut rows, &parse);
                 Some(Done::Parsed((Slot::new(items), texts, error)))
             }
@@ -150,7 +168,7 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
 /// The rows of `rows` parsed to items, up to the first error.
 fn parse_rows<C, T>(
     ctx: &C,
-    rows: &mut CsvRows<&[u8]>,
+    rows: &mut ChunkRows<'_>,
     parse: &impl Fn(&C, usize, &csv::StringRecord, &mut Texts) -> Result<T, ImportError>,
 ) -> Parsed<T> {
     let (mut items, mut texts) = (Vec::new(), Texts::default());
@@ -195,6 +213,8 @@ enum Done<T> {
 /// Bytes of the input from the start of a record to the end of one, cut into chunks that start records.
 struct Segment {
     bytes: Vec<u8>,
+    /// It starts the file.
+    opens_file: bool,
     /// 1-based line of the first byte.
     first_line: usize,
     /// Each chunk's bytes and first line.
@@ -212,6 +232,8 @@ struct Cutter<R> {
     line: usize,
     /// `src` is at its end or failed: no more reads.
     done: bool,
+    /// Bytes handed out in segments so far.
+    handed: u64,
     sizes: Sizes,
 }
 
@@ -242,7 +264,7 @@ impl<R: Read> Cutter<R> {
                     }
                 }
             }
-            let ends = record_ends(&buf, chunk_bytes);
+            let ends = record_ends(&buf, chunk_bytes, self.handed == 0);
             if self.done {
                 // The last record needs no line feed; after a read error, only whole records are kept.
                 let Some(e) = io_error.take() else {
@@ -284,8 +306,11 @@ impl<R: Read> Cutter<R> {
                 start = end;
             }
         }
+        let opens_file = self.handed == 0;
+        self.handed += buf.len() as u64;
         Some(Segment {
             bytes: buf,
+            opens_file,
             first_line,
             chunks,
             error,
@@ -329,8 +354,9 @@ fn too_long(file: &str, tail: &[u8], line: usize, cap: usize) -> ImportError {
 
 /// Offsets just past ends of records in `bytes` (which starts a record), ascending: the first at or after each
 /// `every` bytes from the previous, and the last. Without a double quote every line feed ends a record (no field
-/// can hold one); otherwise `csv_core`'s reader, as `csv` configures it by default, says where records end.
-fn record_ends(bytes: &[u8], every: usize) -> Vec<usize> {
+/// can hold one); otherwise `csv_core`'s reader, as `csv` configures it by default, says where records end (a
+/// byte-order mark skipped only when `bytes` open the file).
+fn record_ends(bytes: &[u8], every: usize, opens_file: bool) -> Vec<usize> {
     let mut out = Vec::new();
     if memchr::memchr(b'"', bytes).is_none() {
         let mut at = every;
@@ -347,6 +373,10 @@ fn record_ends(bytes: &[u8], every: usize) -> Vec<usize> {
     }
     let mut reader = csv_core::Reader::new();
     let (mut fields, mut ends) = ([0u8; 4096], [0usize; 64]);
+    if !opens_file {
+        // As for the chunks' readers (`chunk_rows`): a mark opening a later line is not the file's.
+        let _ = reader.read_record(b"\r", &mut fields, &mut ends);
+    }
     let (mut pos, mut next, mut last) = (0, every, None);
     // An empty input would tell the reader the data ended (and end the open record): never given.
     while pos < bytes.len() {

@@ -177,8 +177,10 @@ fn a_read_error_is_reported_at_the_record_it_cut() {
 
 #[test]
 fn mangled_inputs_cut_anywhere_read_as_the_whole_file_reads_them() {
-    // Bytes that matter to CSV, to the line count and to the cells, put in, taken out and swapped at random.
+    // Bytes that matter to CSV, to the line count and to the cells, put in, taken out and swapped at random, and
+    // byte-order marks put in.
     const ALPHABET: &[u8] = b",\"\n\r 0123456789amx\xff";
+    const BOM: &[u8] = "\u{feff}".as_bytes();
     let mut x = 7u64;
     let mut next = move |n: usize| {
         x = x
@@ -191,8 +193,11 @@ fn mangled_inputs_cut_anywhere_read_as_the_whole_file_reads_them() {
         for _ in 0..1 + next(6) {
             let at = next(text.len() + 1);
             let b = ALPHABET[next(ALPHABET.len())];
-            match next(3) {
+            match next(4) {
                 0 => text.insert(at, b),
+                3 => {
+                    text.splice(at..at, BOM.iter().copied());
+                }
                 1 if at < text.len() => {
                     text.remove(at);
                 }
@@ -209,5 +214,15 @@ fn mangled_inputs_cut_anywhere_read_as_the_whole_file_reads_them() {
                 String::from_utf8_lossy(&text)
             );
         }
+    }
+}
+
+#[test]
+fn a_byte_order_mark_opening_a_later_line_is_read_as_the_whole_file_reads_it() {
+    // A cut can fall just before it: a chunk's own reader must not take it for the file's.
+    let text = "start_ns,end_ns,mutator\n1,2,a\n\u{feff}3,4,b\n5,6,\u{feff}c\n";
+    let whole = parse(text.as_bytes(), WHOLE);
+    for sizes in cuttings() {
+        assert_eq!(parse(text.as_bytes(), sizes), whole, "{sizes:?}");
     }
 }

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use super::csv_rows::{CsvRow, CsvRows};
+use super::csv_rows::CsvRow;
 use super::csv_split;
 use super::names::{NameIndex, Texts};
 use super::{ImportError, ImportErrorKind, Pause, PauseSeries, PauseSink};
@@ -225,7 +225,7 @@ pub(crate) fn parse_split<S: PauseSink>(
         }
         Ok(())
     };
-    let header = |rows: &mut CsvRows<&[u8]>| {
+    let header = |rows: &mut csv_split::ChunkRows<'_>| {
         missing(file, &Header::read(rows)?.unwrap_or_else(Header::none))
     };
     let Some(cols) = csv_split::rows_on_cores(file, src, sizes, header, row, apply)? else {
