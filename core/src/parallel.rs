@@ -2,8 +2,9 @@
 //! to one named worker thread per core (work stealing by an atomic counter) and returns the results in input order;
 //! [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each finished point
 //! instead of keeping it. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
-//! app's sweeps and heap raster, and the logcat importer's line parse (`importers::lines::parse_stream_split`); each
-//! item's result must depend on its input alone, so that the answer is the same on any number of cores.
+//! app's sweeps and heap raster, the logcat importer's line parse (`importers::lines::parse_stream_split`) and the
+//! pause CSV's row parse (`importers::csv_split`); each item's result must depend on its input alone, so that the
+//! answer is the same on any number of cores.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
