@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 
 /// Bytes per block: the unit written, read and cached. Small, because Go's worst-window search reads a few
 /// hundred bytes at scattered places (64 KiB blocks made the copying half of the on-disk MMU; docs/mmu.md).
-const BLOCK_BYTES: usize = 8 << 10;
+pub const BLOCK_BYTES: usize = 8 << 10;
 /// Blocks a [`Paged`] keeps (256 KiB): room for the few cursors an MMU query moves through one array at once.
 const CACHE_BLOCKS: usize = 32;
 /// Blocks a [`Spill`] writes, and a [`SpillIter`] reads, at once (128 KiB): sequential passes need no small
@@ -285,6 +285,8 @@ pub struct Paged<T: Record> {
 struct Cache<T> {
     /// `(block, records, last use)`.
     slots: Vec<(usize, Vec<T>, u64)>,
+    /// Most blocks held (at most [`CACHE_BLOCKS`]).
+    cap: usize,
     clock: u64,
     /// Slot of the last hit, and of the one before (a different slot).
     last: usize,
@@ -301,10 +303,16 @@ impl<T: Record> Paged<T> {
 
     /// Reads the records of `source` by index, a block of [`block_len`] at a time.
     pub fn with(spill: Arc<dyn Blocks<T>>) -> Self {
+        Self::capped(spill, CACHE_BLOCKS)
+    }
+
+    fn capped(spill: Arc<dyn Blocks<T>>, blocks: usize) -> Self {
+        let cap = blocks.clamp(1, CACHE_BLOCKS);
         Paged {
             spill,
             cache: RefCell::new(Cache {
-                slots: Vec::with_capacity(CACHE_BLOCKS),
+                slots: Vec::with_capacity(cap),
+                cap,
                 clock: 0,
                 last: 0,
                 prev: 0,
@@ -317,6 +325,19 @@ impl<T: Record> Paged<T> {
     /// this one stays. An I/O error met by either is seen by both ([`Paged::error`]).
     pub fn reader(&self) -> Self {
         Self::with(Arc::clone(&self.spill))
+    }
+
+    /// [`Paged::reader`] keeping at most `blocks` blocks (1 to [`CACHE_BLOCKS`]): many readers at once (a curve of
+    /// hundreds of series on disk) share a memory budget instead of each holding 256 KiB.
+    pub fn reader_keeping(&self, blocks: usize) -> Self {
+        Self::capped(Arc::clone(&self.spill), blocks)
+    }
+
+    /// Drops the blocks held (the records are read again when asked).
+    pub fn forget(&self) {
+        let mut c = self.cache.borrow_mut();
+        c.slots = Vec::new();
+        (c.last, c.prev) = (0, 0);
     }
 
     /// The records read, shared (for a source derived from them).
@@ -373,7 +394,7 @@ impl<T: Record> Paged<T> {
             None => {
                 let start = block * block_len::<T>();
                 let n = block_len::<T>().min(self.spill.len().saturating_sub(start));
-                let s = if c.slots.len() < CACHE_BLOCKS {
+                let s = if c.slots.len() < c.cap {
                     c.slots.push((block, Vec::new(), now));
                     c.slots.len() - 1
                 } else {
@@ -461,6 +482,20 @@ mod tests {
         }
         assert_eq!(p.get(n), 0, "past the end");
         assert!(p.error().is_none(), "no error");
+    }
+
+    #[test]
+    fn a_reader_keeping_one_block_or_forgetting_reads_every_record() {
+        let mut s = Spill::<u64>::new().expect("temp file");
+        let n = (STREAM_BLOCKS + 2) * Spill::<u64>::BLOCK + 5;
+        (0..n as u64).for_each(|k| s.push(k + 7));
+        let p = Paged::new(s);
+        let one = p.reader_keeping(1);
+        for k in (0..n).rev().step_by(97).chain([0, n - 1, 1]) {
+            assert_eq!(one.get(k), k as u64 + 7, "record {k}");
+            p.forget();
+            assert_eq!(p.get(k), k as u64 + 7, "record {k} after forgetting");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! for memory. The MMU reads it by index; its cursors move forward, so a spilled array is read almost
 //! sequentially. [`ColBuilder`] fills one in memory or on disk.
 
+use super::prepared::Prepared;
 use crate::io::spill::{Paged, Record, Spill};
 
 /// An array of `T`, in memory or on disk.
@@ -73,13 +74,26 @@ impl<T: Record> Col<'_, T> {
         }
     }
 
-    /// The same array, borrowed, with its own block cache when on disk (for a query on another thread).
-    pub(super) fn view(&self) -> Col<'_, T> {
+    /// The same array, borrowed, with its own block cache of at most `blocks` blocks when on disk (for a query on
+    /// another thread).
+    pub(super) fn view(&self, blocks: usize) -> Col<'_, T> {
         match self {
             Col::Slice(s) => Col::Slice(s),
             Col::Vec(v) => Col::Slice(v),
-            Col::Paged(p) => Col::Paged(p.reader()),
+            Col::Paged(p) => Col::Paged(p.reader_keeping(blocks)),
             Col::Alt(a, n) => Col::Alt(*a, *n),
+        }
+    }
+
+    /// Whether the array is on disk (behind a block cache).
+    pub(super) fn paged(&self) -> bool {
+        matches!(self, Col::Paged(_))
+    }
+
+    /// Drops the blocks its cache holds (on disk; nothing otherwise).
+    pub(super) fn forget(&self) {
+        if let Col::Paged(p) = self {
+            p.forget();
         }
     }
 }
@@ -93,6 +107,14 @@ pub(super) enum Idx<'a> {
 }
 
 impl Idx<'_> {
+    /// The array, if any ([`Col::paged`], [`Col::forget`]).
+    pub(super) fn col(&self) -> Option<&Col<'_, u32>> {
+        match self {
+            Idx::Col(c) => Some(c),
+            Idx::Every2 { .. } => None,
+        }
+    }
+
     /// Index `x`.
     #[inline(always)]
     pub(super) fn get(&self, x: usize) -> u32 {
@@ -117,9 +139,9 @@ impl Idx<'_> {
     }
 
     /// See [`Col::view`].
-    pub(super) fn view(&self) -> Idx<'_> {
+    pub(super) fn view(&self, blocks: usize) -> Idx<'_> {
         match self {
-            Idx::Col(c) => Idx::Col(c.view()),
+            Idx::Col(c) => Idx::Col(c.view(blocks)),
             Idx::Every2 { first, len } => Idx::Every2 {
                 first: *first,
                 len: *len,
@@ -250,6 +272,28 @@ impl UtilBuilder {
                 Ok(Col::Alt(self.pair, self.n))
             }
             (None, last) => Ok(Col::Alt(self.pair, self.n + usize::from(last.is_some()))),
+        }
+    }
+}
+
+impl Prepared<'_> {
+    /// Its arrays on disk, each behind a block cache (a view's share of the cache budget: [`super::MmuCurve::view`]).
+    pub(super) fn arrays_on_disk(&self) -> usize {
+        let idx = |i: &Idx<'_>| i.col().is_some_and(Col::paged);
+        [self.times.paged(), self.util.paged(), self.sums.paged()]
+            .into_iter()
+            .chain([idx(&self.falls), idx(&self.rises)])
+            .filter(|&on_disk| on_disk)
+            .count()
+    }
+
+    /// Drops the blocks its caches hold (after it is built: the curve itself keeps none while views query).
+    pub(super) fn forget_blocks(&self) {
+        self.times.forget();
+        self.util.forget();
+        self.sums.forget();
+        for i in [&self.falls, &self.rises] {
+            i.col().map(Col::forget);
         }
     }
 }

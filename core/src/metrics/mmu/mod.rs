@@ -29,7 +29,11 @@ mod sums;
 mod tests;
 mod worst;
 
+use crate::io::spill::BLOCK_BYTES;
 pub use on_disk::LiveSteps;
+
+/// The block caches of one view of a curve on disk, in all. `[bytes]`
+const VIEW_CACHE_BYTES: usize = 16 << 20;
 use prepared::{Best, Prepared};
 use worst::Acc;
 
@@ -203,8 +207,14 @@ impl<'a> MmuCurve<'a> {
     /// caches' handles): views can be moved to other threads and queried beside one another and beside `self`,
     /// each answer the same as `self`'s. The I/O errors of any are seen by all ([`MmuCurve::error`]).
     pub fn view(&self) -> MmuCurve<'_> {
+        // The view's block caches share VIEW_CACHE_BYTES: 32 blocks per array for a few arrays on disk, fewer for
+        // hundreds of series on disk (600 mutators once held 256 KiB per array per view: 300 MB).
+        let arrays: usize = self.series.iter().map(|(_, p)| p.arrays_on_disk()).sum();
+        let blocks = VIEW_CACHE_BYTES / BLOCK_BYTES / arrays.max(1);
         MmuCurve {
-            series: (self.series.iter()).map(|(i, p)| (*i, p.view())).collect(),
+            series: (self.series.iter())
+                .map(|(i, p)| (*i, p.view(blocks.max(4))))
+                .collect(),
             start_ns: self.start_ns,
         }
     }

@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 use std::io;
 
 use super::col::{Col, ColBuilder, UtilBuilder};
-use super::prepared::Prepared;
+use super::prepared::{Prepared, STEPS_PER_FINE_BAND};
 use super::{MmuCurve, StepsFromPauses};
 use crate::io::reorder::Reorder;
 use crate::io::spill::{Record, Spill};
@@ -24,13 +24,16 @@ use crate::io::spill::{Record, Spill};
 const SORT_RUN: usize = 1 << 20;
 /// Steps of a series from which its arrays go to disk (fewer stay in memory: small, and no files).
 const SPILL_STEPS: usize = 1 << 16;
-/// Fine bands of a series on disk (20 bytes each, in memory): at least the minimum, at most the maximum, and
-/// beyond the minimum only while the budget over all series lasts (84 MB). Finer bands prune more and bound the
+/// Fine bands of a series on disk (20 bytes each, in memory): while the budget over all series lasts (84 MB,
+/// counted by the bands a series uses) at least the minimum and at most the maximum, after it the floor. Finer bands prune more and bound the
 /// searches inside a band (a 1 GB pause CSV: ~75 steps a band at the minimum, ~10 at the maximum); they change
 /// what is pruned, never a result.
 const FINE_BANDS_ON_DISK_MIN: usize = 1 << 17;
 const FINE_BANDS_ON_DISK_MAX: usize = 1 << 20;
 const FINE_BANDS_ON_DISK_BUDGET: usize = 1 << 22;
+/// Fine bands of a series on disk once the budget is spent (many mutators; a series is on disk from 2^16 steps, so
+/// at most one per 2^16 steps of input): 80 KB each.
+const FINE_BANDS_ON_DISK_FLOOR: usize = 1 << 12;
 /// Most mutators whose steps are made all at once through their reorder buffers (each holds up to `SPILL_STEPS`
 /// steps in memory before its arrays go to disk, 1 MiB, and its buffer, 64 KiB); more go through the sort.
 const SORTED_PATH_MUTATORS: usize = 16;
@@ -437,9 +440,14 @@ impl Builder {
             return Err(e);
         }
         let on_disk = c.times.len() >= self.spill_steps;
-        let fine = (self.fine_left).clamp(FINE_BANDS_ON_DISK_MIN, FINE_BANDS_ON_DISK_MAX);
+        // Past the budget, a series gets the floor: hundreds of mutators on disk once took 2^17 bands each.
+        let fine = match self.fine_left {
+            left if left >= FINE_BANDS_ON_DISK_MIN => left.min(FINE_BANDS_ON_DISK_MAX),
+            left => left.max(FINE_BANDS_ON_DISK_FLOOR),
+        };
         let spill = on_disk.then(|| {
-            self.fine_left = self.fine_left.saturating_sub(fine);
+            let used = (c.times.len() / STEPS_PER_FINE_BAND).clamp(1, fine);
+            self.fine_left = self.fine_left.saturating_sub(used);
             fine
         });
         Ok((c.times.finish(), c.util.finish()?, spill))
@@ -450,6 +458,8 @@ impl Builder {
         (times, util, spill): (Col<'static, u64>, Col<'static, f64>, Option<usize>),
     ) -> io::Result<Option<Prepared<'static>>> {
         let p = Prepared::build(times, util, spill)?;
+        // The blocks read while building are not kept: the queries run on views, each with its own caches.
+        p.iter().for_each(Prepared::forget_blocks);
         match p.as_ref().and_then(Prepared::error) {
             Some(e) => Err(io::Error::other(e.to_string())),
             None => Ok(p),

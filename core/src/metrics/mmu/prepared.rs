@@ -14,7 +14,7 @@ use crate::io::spill::{Paged, block_len};
 /// identical to Go.
 const BANDS_PER_SERIES: usize = 1000;
 /// Steps per band of the finer band set that [`MmuCurve::mmu`](super::MmuCurve::mmu) prunes with.
-const STEPS_PER_FINE_BAND: usize = 2;
+pub(super) const STEPS_PER_FINE_BAND: usize = 2;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Band {
@@ -40,15 +40,15 @@ pub(super) struct Prepared<'a> {
     /// Step times (below 2⁶²). `[ns]`
     pub(super) times: Col<'a, u64>,
     /// Utilisation of each step; see [`Prepared::u`] for the end marker.
-    util: Col<'a, f64>,
+    pub(super) util: Col<'a, f64>,
     /// `sums[k]` = integral from `times[0]` to `times[k]`. `[ns]`
     pub(super) sums: Col<'a, f64>,
     /// Go's 1000 bands (worst windows) and the fine bands (MMU), shared with the views ([`Prepared::view`]).
     pub(super) go: Arc<Bands>,
     pub(super) fine: Arc<Fine>,
     /// Steps where utilisation falls (candidate left edges) and rises (candidate right edges).
-    falls: Idx<'a>,
-    rises: Idx<'a>,
+    pub(super) falls: Idx<'a>,
+    pub(super) rises: Idx<'a>,
     /// Longest stretch at utilisation 0 and its start: windows up to that long have MMU 0. `[ns]`
     pub(super) zero_run: (i64, i64),
     /// Every utilisation is 0 or 1 and the span is below 2⁵³ ns: the sums, and so every window's utilised time,
@@ -229,15 +229,15 @@ impl<'a> Prepared<'a> {
 
     /// The same prepared series, borrowed, with its own block caches for the arrays on disk: a query on it may
     /// run on another thread beside queries on `self` or other views, and gives the same answer.
-    pub(super) fn view(&self) -> Prepared<'_> {
+    pub(super) fn view(&self, blocks: usize) -> Prepared<'_> {
         Prepared {
-            times: self.times.view(),
-            util: self.util.view(),
-            sums: self.sums.view(),
+            times: self.times.view(blocks),
+            util: self.util.view(blocks),
+            sums: self.sums.view(blocks),
             go: Arc::clone(&self.go),
             fine: Arc::clone(&self.fine),
-            falls: self.falls.view(),
-            rises: self.rises.view(),
+            falls: self.falls.view(blocks),
+            rises: self.rises.view(blocks),
             zero_run: self.zero_run,
             exact: self.exact,
         }
