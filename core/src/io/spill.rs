@@ -297,7 +297,10 @@ struct Cache<T> {
 
 impl<T: Record> Paged<T> {
     /// Reads `spill` by index.
-    pub fn new(spill: Spill<T>) -> Self {
+    pub fn new(mut spill: Spill<T>) -> Self {
+        // Written: its write buffers go (up to 256 KiB a spill: hundreds of series on disk held them all).
+        spill.scratch = Vec::new();
+        spill.tail.shrink_to_fit();
         Self::with(Arc::new(spill))
     }
 
