@@ -3,7 +3,6 @@
 //! for memory. The MMU reads it by index; its cursors move forward, so a spilled array is read almost
 //! sequentially. [`ColBuilder`] fills one in memory or on disk.
 
-use super::prepared::Prepared;
 use crate::io::spill::{Paged, Record, Spill};
 
 /// An array of `T`, in memory or on disk.
@@ -272,28 +271,6 @@ impl UtilBuilder {
                 Ok(Col::Alt(self.pair, self.n))
             }
             (None, last) => Ok(Col::Alt(self.pair, self.n + usize::from(last.is_some()))),
-        }
-    }
-}
-
-impl Prepared<'_> {
-    /// Its arrays on disk, each behind a block cache (a view's share of the cache budget: [`super::MmuCurve::view`]).
-    pub(super) fn arrays_on_disk(&self) -> usize {
-        let idx = |i: &Idx<'_>| i.col().is_some_and(Col::paged);
-        [self.times.paged(), self.util.paged(), self.sums.paged()]
-            .into_iter()
-            .chain([idx(&self.falls), idx(&self.rises)])
-            .filter(|&on_disk| on_disk)
-            .count()
-    }
-
-    /// Drops the blocks its caches hold (after it is built: the curve itself keeps none while views query).
-    pub(super) fn forget_blocks(&self) {
-        self.times.forget();
-        self.util.forget();
-        self.sums.forget();
-        for i in [&self.falls, &self.rises] {
-            i.col().map(Col::forget);
         }
     }
 }

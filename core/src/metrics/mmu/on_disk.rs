@@ -14,7 +14,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::io;
 
-use super::col::{Col, ColBuilder, UtilBuilder};
+use super::col::{Col, ColBuilder, Idx, UtilBuilder};
 use super::prepared::{Prepared, STEPS_PER_FINE_BAND};
 use super::{MmuCurve, StepsFromPauses};
 use crate::io::reorder::Reorder;
@@ -471,6 +471,28 @@ impl Builder {
         let k = self.series.len();
         self.series.push(p?.map(|p| (k, p)));
         Ok(())
+    }
+}
+
+impl Prepared<'_> {
+    /// Its arrays on disk, each behind a block cache (a view's share of the cache budget: [`MmuCurve::view`]).
+    pub(super) fn arrays_on_disk(&self) -> usize {
+        let idx = |i: &Idx<'_>| i.col().is_some_and(Col::paged);
+        [self.times.paged(), self.util.paged(), self.sums.paged()]
+            .into_iter()
+            .chain([idx(&self.falls), idx(&self.rises)])
+            .filter(|&on_disk| on_disk)
+            .count()
+    }
+
+    /// Drops the blocks its caches hold (after it is built: the curve itself keeps none while views query).
+    pub(super) fn forget_blocks(&self) {
+        self.times.forget();
+        self.util.forget();
+        self.sums.forget();
+        for i in [&self.falls, &self.rises] {
+            i.col().map(Col::forget);
+        }
     }
 }
 
