@@ -173,7 +173,9 @@ fn steps_made_while_the_pauses_are_read_are_the_curve_made_after() {
     spans.insert(spans.len() / 2, (spans[0].1, spans[0].1, 1));
     let live = |list: &[(u64, u64, usize)]| {
         let mut l = LiveSteps::default();
-        list.iter().for_each(|&(a, b, m)| l.add(m, a, b));
+        list.iter().for_each(|&(a, b, m)| {
+            l.add(m, a, b);
+        });
         l
     };
     let span = (0, b + 1000);

@@ -89,31 +89,36 @@ impl MmuCurve<'static> {
                 (b > a && m < count).then_some(Key(m as u64, a, b))
             })
         };
-        let mut build = Builder {
-            series: Vec::with_capacity(count),
-            span: (s0, s1),
-            spill_steps,
-            fine_left: FINE_BANDS_ON_DISK_BUDGET,
-        };
-        if !(count <= SORTED_PATH_MUTATORS && build.build_in_order(keys(), count)?) {
-            build.build_by_sorting(keys(), count, sort_run.max(1))?;
+        // Each mutator's keys through its reorder buffer straight to its steps, all mutators at once; the sort
+        // when there are many mutators or some come too far out of order.
+        if count <= SORTED_PATH_MUTATORS {
+            let mut live = LiveSteps::starting(s0, spill_steps);
+            if keys().all(|Key(m, a, b)| live.add(m as usize, a, b))
+                && let Some(curve) = live.into_curve(count, (s0, s1))
+            {
+                return curve;
+            }
         }
-        Ok(MmuCurve {
-            series: build.series.into_iter().flatten().collect(),
-            start_ns: s0,
-        })
+        let mut build = Builder::new(count, (s0, s1), spill_steps);
+        build.build_by_sorting(keys(), count, sort_run.max(1))?;
+        Ok(build.curve())
     }
 }
 
 /// A pause list's series made while its pauses are read ([`LiveSteps::add`], in input order), so that they take
 /// no pass of their own after the import (issue 21 item 4: a 1 GB pause CSV's steps took 0.9 s on one core
 /// after it; made in the import's ordered job they overlap the parse). Each mutator's pauses go through its
-/// [`InOrder`] to its steps for a span starting at 0, whose end is given at the end: [`LiveSteps::into_curve`]
+/// [`InOrder`] to its steps for a span starting at 0 (the span's start, when [`MmuCurve::on_disk_with`] takes
+/// this way with its clipped keys), whose end is given at the end: [`LiveSteps::into_curve`]
 /// is then [`MmuCurve::from_pauses_on_disk`] over the same pauses, the same calls in the same order, whenever
 /// that would clip nothing (the span starts at 0 and ends after every pause, as every importer's default span
 /// does) and takes the in-order way (few mutators, pauses in order for the buffers); otherwise it is `None`.
 pub struct LiveSteps {
     current: Vec<(InOrder, Current)>,
+    /// Where the span starts (0 for the steps made as an import reads) and the steps from which a series' arrays
+    /// go to disk. `[ns]`
+    span_start: u64,
+    spill_steps: usize,
     /// The latest end added. `[ns]`
     max_end: u64,
     /// False once a mutator's pauses came too far out of order, one past [`SORTED_PATH_MUTATORS`] came, or a
@@ -133,31 +138,46 @@ impl std::fmt::Debug for LiveSteps {
 
 impl Default for LiveSteps {
     fn default() -> Self {
-        LiveSteps {
-            current: Vec::new(),
-            max_end: 0,
-            ok: true,
-        }
+        Self::starting(0, SPILL_STEPS)
     }
 }
 
 impl LiveSteps {
-    /// Adds mutator `m`'s pause `[a, b)` (an empty one is left out, as the clipped keys leave it out).
-    pub fn add(&mut self, m: usize, a: u64, b: u64) {
+    /// Steps for a span starting at `span_start` (the in-order way of [`MmuCurve::on_disk_with`], whose keys come
+    /// clipped to its span).
+    fn starting(span_start: u64, spill_steps: usize) -> Self {
+        LiveSteps {
+            current: Vec::new(),
+            span_start,
+            spill_steps,
+            max_end: 0,
+            ok: true,
+        }
+    }
+
+    /// Adds mutator `m`'s pause `[a, b)` (an empty one is left out, as the clipped keys leave it out); false once
+    /// the steps can no longer stand for the curve.
+    pub fn add(&mut self, m: usize, a: u64, b: u64) -> bool {
         if !self.ok || b <= a {
-            return;
+            return self.ok;
         }
         self.max_end = self.max_end.max(b);
         while self.current.len() <= m {
-            match (m < SORTED_PATH_MUTATORS).then(|| Current::new(0, SPILL_STEPS)) {
+            let made =
+                (m < SORTED_PATH_MUTATORS).then(|| Current::new(self.span_start, self.spill_steps));
+            match made {
                 Some(Ok(c)) => self.current.push((InOrder::new(), c)),
-                _ => return self.fail(),
+                _ => {
+                    self.fail();
+                    return false;
+                }
             }
         }
         let (r, c) = &mut self.current[m];
         if !r.push((a, b), |(a, b)| c.add(a, b)) {
             self.fail();
         }
+        self.ok
     }
 
     fn fail(&mut self) {
@@ -173,7 +193,11 @@ impl LiveSteps {
         span: (u64, u64),
     ) -> Option<io::Result<MmuCurve<'static>>> {
         let count = mutators.max(1);
-        if !self.ok || span.0 != 0 || span.1 < self.max_end || self.current.len() > count {
+        if !self.ok
+            || span.0 != self.span_start
+            || span.1 < self.max_end
+            || self.current.len() > count
+        {
             return None;
         }
         if count > SORTED_PATH_MUTATORS
@@ -186,21 +210,13 @@ impl LiveSteps {
         }
         let mut current: Vec<Current> = self.current.into_iter().map(|(_, c)| c).collect();
         while current.len() < count {
-            match Current::new(0, SPILL_STEPS) {
+            match Current::new(self.span_start, self.spill_steps) {
                 Ok(c) => current.push(c),
                 Err(e) => return Some(Err(e)),
             }
         }
-        let mut build = Builder {
-            series: Vec::with_capacity(count),
-            span,
-            spill_steps: SPILL_STEPS,
-            fine_left: FINE_BANDS_ON_DISK_BUDGET,
-        };
-        Some(build.finish_all(current).map(|()| MmuCurve {
-            series: build.series.into_iter().flatten().collect(),
-            start_ns: 0,
-        }))
+        let mut build = Builder::new(count, span, self.spill_steps);
+        Some(build.finish_all(current).map(|()| build.curve()))
     }
 }
 
@@ -306,30 +322,21 @@ impl Current {
 }
 
 impl Builder {
-    /// Each mutator's keys through its [`InOrder`] straight to its steps, all mutators at once, and the series
-    /// prepared in mutator order, as the sorted keys would give them. False (nothing prepared) as soon as a
-    /// mutator's keys are too far out of order: they must go through the sort.
-    fn build_in_order(
-        &mut self,
-        keys: impl Iterator<Item = Key>,
-        count: usize,
-    ) -> io::Result<bool> {
-        let mut current = (0..count)
-            .map(|_| Ok((InOrder::new(), Current::new(self.span.0, self.spill_steps)?)))
-            .collect::<io::Result<Vec<_>>>()?;
-        for Key(m, a, b) in keys {
-            let (r, c) = &mut current[m as usize];
-            if !r.push((a, b), |(a, b)| c.add(a, b)) {
-                return Ok(false);
-            }
+    fn new(count: usize, span: (u64, u64), spill_steps: usize) -> Self {
+        Builder {
+            series: Vec::with_capacity(count),
+            span,
+            spill_steps,
+            fine_left: FINE_BANDS_ON_DISK_BUDGET,
         }
-        for (r, c) in &mut current {
-            if !r.drain(|(a, b)| c.add(a, b)) {
-                return Ok(false);
-            }
+    }
+
+    /// The curve of the series prepared.
+    fn curve(self) -> MmuCurve<'static> {
+        MmuCurve {
+            series: self.series.into_iter().flatten().collect(),
+            start_ns: self.span.0,
         }
-        self.finish_all(current.into_iter().map(|(_, c)| c).collect())?;
-        Ok(true)
     }
 
     /// Any order: sorted by mutator and time in runs of `sort_run` on disk, then merged.
