@@ -2,8 +2,8 @@
 //! its 5.7 s `gclab mmu`, on one core). The input is read in segments of about [`SEGMENT_BYTES`], each cut after
 //! the end of a record and cut again into chunks of about [`CHUNK_BYTES`] likewise; while one segment's chunks are
 //! parsed on the cores ([`crate::parallel`]), each by its own [`CsvRows`] (the one CSV reader) numbering lines as
-//! the file does, the segment before is applied in file order and the one after is read, each by one job — as the
-//! GC logs' lines are ([`super::lines::parse_stream_split`]). Where records end is `csv_core`'s own answer (the
+//! the file does, the segment before is applied in file order and the one after is read, each by one job — the
+//! rounds the GC logs' lines go through too ([`super::rounds`]). Where records end is `csv_core`'s own answer (the
 //! reader under `csv`, with the same settings) or, in a segment without a double quote, every line feed's.
 //! The result is the sequential one's, first error included: a chunk's parse stops at its first error, and the
 //! chunks are applied in order up to it. Memory: three segments and two segments' parsed rows; a record (lines
@@ -14,8 +14,8 @@ use std::ops::Range;
 use std::sync::Mutex;
 
 use super::csv_rows::CsvRows;
-use super::lines::stopped;
 use super::names::Texts;
+use super::rounds::{in_rounds, stopped};
 use super::{ImportError, ImportErrorKind, MAX_LINE_BYTES};
 
 /// Bytes read at a time into one segment. `[bytes]`
@@ -110,58 +110,26 @@ pub(crate) fn rows_on_cores<C: Sync, T: Send>(
         break ctx;
     };
     let cutter = Mutex::new(cutter);
-    let read = || -> Result<Option<Segment>, ImportError> {
-        Ok(cutter.lock().map_err(|_| stopped(file))?.next(file))
+    let read = || Ok(cutter.lock().map_err(|_| stopped(file))?.next(file));
+    let parse_chunk = |seg: &Segment, k: usize| {
+        let (range, first_line) = seg.chunks[k].clone();
+        let opens_file = seg.opens_file && range.start == 0;
+        let mut rows = chunk_rows(file, &seg.bytes[range], first_line, opens_file);
+        let (items, texts, error) = parse_rows(&ctx, &mut rows, &parse);
+        (Slot::new(items), texts, error)
     };
-    let apply = Mutex::new(apply);
-    let mut current = read()?;
-    let mut prev: Option<(Segment, Vec<Kept<T>>)> = None;
-    while current.is_some() || prev.is_some() {
-        let n = current.as_ref().map_or(0, |s| s.chunks.len());
-        let jobs: Vec<Job> = [Job::Apply, Job::Read]
-            .into_iter()
-            .chain((0..n).map(Job::Parse))
-            .collect();
-        let done = crate::parallel::map_on_cores(&jobs, "import-csv", |job| match job {
-            Job::Apply => {
-                let mut apply = apply.lock().ok()?;
-                let Some((seg, kept)) = prev.as_ref() else {
-                    return Some(Done::Applied(None));
-                };
-                for (items, texts, error) in kept {
-                    if let Err(e) = apply(&ctx, items.take(), &texts.list) {
-                        return Some(Done::Applied(Some(e)));
-                    }
-                    if let Some(e) = error {
-                        return Some(Done::Applied(Some(e.clone())));
-                    }
-                }
-                Some(Done::Applied(seg.error.clone()))
-            }
-            Job::Read => Some(Done::Read(read())),
-            Job::Parse(k) => {
-                let seg = current.as_ref()?;
-                let (range, first_line) = seg.chunks.get(*k)?.clone();
-                let opens_file = seg.opens_file && range.start == 0;
-                let mut rows = chunk_rows(file, &seg.bytes[range], first_line, opens_file);
-                let (items, texts, error) = parse_rows(&ctx, &mut rows, &parse);
-                Some(Done::Parsed((Slot::new(items), texts, error)))
-            }
-        });
-        let (mut parsed, mut next) = (Vec::with_capacity(n), None);
-        for out in done {
-            match out.flatten() {
-                Some(Done::Parsed(p)) => parsed.push(p),
-                Some(Done::Read(r)) => next = Some(r),
-                Some(Done::Applied(None)) => {}
-                Some(Done::Applied(Some(e))) => return Err(e),
-                None => return Err(stopped(file)),
+    // A chunk's error comes after its items; the segment's own (a read error) after all its chunks.
+    let apply_segment = |seg: &Segment, kept: &[Kept<T>]| {
+        for (items, texts, error) in kept {
+            apply(&ctx, items.take(), &texts.list)?;
+            if let Some(e) = error {
+                return Err(e.clone());
             }
         }
-        // A read error lies after every row of the segment before it: those are applied first (above).
-        prev = current.take().map(|seg| (seg, parsed));
-        current = next.ok_or_else(|| stopped(file))??;
-    }
+        seg.error.clone().map_or(Ok(()), Err)
+    };
+    let pieces = |seg: &Segment| seg.chunks.len();
+    in_rounds(file, "import-csv", read, pieces, parse_chunk, apply_segment)?;
     Ok(Some(ctx))
 }
 
@@ -195,19 +163,6 @@ impl<T> Slot<T> {
             .map(|mut v| std::mem::take(&mut *v))
             .unwrap_or_default()
     }
-}
-
-/// One round's jobs: apply the previous segment, read the next, parse chunk k of the current one.
-enum Job {
-    Apply,
-    Read,
-    Parse(usize),
-}
-
-enum Done<T> {
-    Applied(Option<ImportError>),
-    Read(Result<Option<Segment>, ImportError>),
-    Parsed(Kept<T>),
 }
 
 /// Bytes of the input from the start of a record to the end of one, cut into chunks that start records.

@@ -4,8 +4,8 @@
 //!
 //! [`parse_stream_split`] drives a [`SplitLineParser`] — one whose per-line work is a pure parse and an ordered
 //! apply — on every core (issue 21 item 4: a logcat's import was 4.3 s of a 1 GB `gclab mmu`'s 7.1): the lines are
-//! read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are parsed in chunks on the cores
-//! ([`crate::parallel`]), the one before is applied in file order and the one after is read, each by one job.
+//! read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are parsed in chunks on the cores,
+//! the one before is applied in file order and the one after is read, each by one job ([`super::rounds`]).
 //! Memory: three segments and two segments' parsed lines. The result is the sequential one's: the parse depends on
 //! the line alone, the apply sees the lines in order.
 
@@ -13,6 +13,7 @@ use std::io::BufRead;
 use std::ops::Range;
 use std::sync::Mutex;
 
+use super::rounds::{in_rounds, stopped};
 use super::{ImportError, ImportErrorKind, MAX_LINE_BYTES, Warnings};
 use crate::input::lines::{LineReport, Lines};
 
@@ -118,35 +119,6 @@ struct Segment {
     lines: Vec<(usize, Range<usize>)>,
 }
 
-/// A segment with its lines parsed: per chunk, the items and their extra values.
-type ParsedSegment<I> = (Segment, Vec<(Vec<I>, Vec<u64>)>);
-
-/// One job of a round of [`parse_stream_split`].
-enum Job {
-    /// Apply the segment parsed in the round before.
-    Apply,
-    /// Read the segment of the round after.
-    Read,
-    /// Parse these lines of the segment read for this round.
-    Parse(Range<usize>),
-}
-
-/// What a [`Job`] gives.
-enum Done<I> {
-    Applied,
-    Read(Result<Option<Segment>, ImportError>),
-    Parsed(Vec<I>, Vec<u64>),
-}
-
-/// The error when a worker of [`parse_stream_split`] stopped (a panic, which none should).
-pub(crate) fn stopped(file: &str) -> ImportError {
-    ImportError::new(
-        file,
-        0,
-        ImportErrorKind::Io("a parsing thread stopped (internal error)".into()),
-    )
-}
-
 /// [`parse_stream`] with `P`'s parse on every core; the same result.
 pub(crate) fn parse_stream_split<P: SplitLineParser>(
     file: &str,
@@ -184,55 +156,25 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
             .map_err(|(at, e)| ImportError::new(file, at, ImportErrorKind::Io(e.to_string())))?;
         Ok((!seg.lines.is_empty()).then_some(seg))
     };
-    let parser = Mutex::new(P::default());
-    let mut current = read()?;
-    let mut prev: Option<ParsedSegment<P::Item>> = None;
-    while current.is_some() || prev.is_some() {
-        let n = current.as_ref().map_or(0, |s| s.lines.len());
-        let jobs: Vec<Job> = [Job::Apply, Job::Read]
-            .into_iter()
-            .chain(
-                (0..n)
-                    .step_by(chunk_lines)
-                    .map(|a| Job::Parse(a..(a + chunk_lines).min(n))),
-            )
-            .collect();
-        let done = crate::parallel::map_on_cores(&jobs, "import", |job| match job {
-            Job::Apply => {
-                let mut p = parser.lock().ok()?;
-                if let Some((seg, parsed)) = &prev {
-                    let lines = seg.lines.chunks(chunk_lines);
-                    for (chunk, (items, extra)) in lines.zip(parsed) {
-                        for ((no, _), item) in chunk.iter().zip(items) {
-                            p.apply(*no, &seg.text, item, extra);
-                        }
-                    }
-                }
-                Some(Done::Applied)
-            }
-            Job::Read => Some(Done::Read(read())),
-            Job::Parse(r) => {
-                let seg = current.as_ref()?;
-                let mut extra = Vec::new();
-                let items = (seg.lines[r.clone()].iter())
-                    .map(|(_, at)| P::parse(&seg.text, &seg.text[at.clone()], &mut extra))
-                    .collect();
-                Some(Done::Parsed(items, extra))
-            }
-        });
-        let (mut parsed, mut next) = (Vec::with_capacity(done.len()), None);
-        for out in done {
-            match out.flatten() {
-                Some(Done::Parsed(items, extra)) => parsed.push((items, extra)),
-                Some(Done::Read(r)) => next = Some(r?),
-                Some(Done::Applied) => {}
-                None => return Err(stopped(file)),
+    let mut p = P::default();
+    let parse = |seg: &Segment, k: usize| {
+        let a = k * chunk_lines;
+        let mut extra = Vec::new();
+        let items = (seg.lines[a..(a + chunk_lines).min(seg.lines.len())].iter())
+            .map(|(_, at)| P::parse(&seg.text, &seg.text[at.clone()], &mut extra))
+            .collect::<Vec<_>>();
+        (items, extra)
+    };
+    let apply = |seg: &Segment, parsed: &[(Vec<P::Item>, Vec<u64>)]| {
+        for (chunk, (items, extra)) in seg.lines.chunks(chunk_lines).zip(parsed) {
+            for ((no, _), item) in chunk.iter().zip(items) {
+                p.apply(*no, &seg.text, item, extra);
             }
         }
-        prev = current.take().map(|seg| (seg, parsed));
-        current = next.ok_or_else(|| stopped(file))?;
-    }
-    let mut p = parser.into_inner().map_err(|_| stopped(file))?;
+        Ok(())
+    };
+    let pieces = |seg: &Segment| seg.lines.len().div_ceil(chunk_lines);
+    in_rounds(file, "import", read, pieces, parse, apply)?;
     let (_, report, _) = reader.into_inner().map_err(|_| stopped(file))?;
     require_text(&report, file, what)?;
     note(&report, p.warnings());

@@ -19,6 +19,7 @@ mod names;
 mod pause_records;
 pub mod pauses_csv;
 mod phases;
+mod rounds;
 mod series;
 mod sink;
 mod tokens;
