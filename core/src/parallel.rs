@@ -1,7 +1,8 @@
 //! The one way gclab spreads independent work over the machine's cores: [`map_on_cores`] hands out items by index
 //! to one named worker thread per core (work stealing by an atomic counter) and returns the results in input order;
 //! [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each finished point
-//! instead of keeping it. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
+//! instead of keeping it; [`in_rounds`] is the ordered pipeline over it (apply the last segment, read the next,
+//! process this one's pieces), used by the importers' parses and `export-perfetto`'s formatting. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
 //! app's sweeps and heap raster, the logcat importer's line parse (`importers::lines::parse_stream_split`) and the
 //! pause CSV's row parse (`importers::csv_split`); each item's result must depend on its input alone, so that the
 //! answer is the same on any number of cores.
@@ -28,6 +29,73 @@ pub fn map_on_cores<T: Sync, R: Send>(
         .into_iter()
         .map(|m| m.into_inner().ok().flatten())
         .collect()
+}
+
+/// One job of a round of [`in_rounds`].
+enum Job {
+    /// Apply the segment processed in the round before.
+    Apply,
+    /// Read the segment of the round after.
+    Read,
+    /// Process piece k of this round's segment.
+    Piece(usize),
+}
+
+/// What a [`Job`] gives.
+enum Done<S, P, E> {
+    Applied(Result<(), E>),
+    Read(Result<Option<S>, E>),
+    Processed(P),
+}
+
+/// Reads segments with `read` (`None` at the end; called in order, one call at a time), processes piece k of
+/// each with `piece` (`pieces` of them, on every core), and hands each segment with its pieces' results, in order,
+/// to `apply`. Each round runs three kinds of job at once on the cores: apply the segment of the round before,
+/// read the segment of the round after, and this round's pieces — so the result is the sequential one's as long
+/// as a piece's result depends on the piece alone. The first error of `apply` (the earlier segment) wins over a
+/// read error of the same round; a read error is returned as it comes; `stopped` is the error when a worker
+/// stopped (a panic, which none should).
+pub fn in_rounds<S: Send + Sync, P: Send + Sync, E: Send>(
+    name: &str,
+    read: impl Fn() -> Result<Option<S>, E> + Sync,
+    pieces: impl Fn(&S) -> usize,
+    piece: impl Fn(&S, usize) -> P + Sync,
+    apply: impl FnMut(&S, &[P]) -> Result<(), E> + Send,
+    stopped: impl Fn() -> E,
+) -> Result<(), E> {
+    let apply = Mutex::new(apply);
+    let mut current = read()?;
+    let mut prev: Option<(S, Vec<P>)> = None;
+    while current.is_some() || prev.is_some() {
+        let n = current.as_ref().map_or(0, &pieces);
+        let jobs: Vec<Job> = [Job::Apply, Job::Read]
+            .into_iter()
+            .chain((0..n).map(Job::Piece))
+            .collect();
+        let done = map_on_cores(&jobs, name, |job| match job {
+            Job::Apply => {
+                let mut apply = apply.lock().ok()?;
+                let applied = prev
+                    .as_ref()
+                    .map_or(Ok(()), |(seg, parsed)| apply(seg, parsed));
+                Some(Done::Applied(applied))
+            }
+            Job::Read => Some(Done::Read(read())),
+            Job::Piece(k) => current.as_ref().map(|seg| Done::Processed(piece(seg, *k))),
+        });
+        let (mut processed, mut next) = (Vec::with_capacity(n), None);
+        for out in done {
+            match out.flatten() {
+                Some(Done::Processed(p)) => processed.push(p),
+                Some(Done::Read(r)) => next = Some(r?),
+                Some(Done::Applied(r)) => r?,
+                None => return Err(stopped()),
+            }
+        }
+        prev = current.take().map(|seg| (seg, processed));
+        current = next.ok_or_else(&stopped)?;
+    }
+    Ok(())
 }
 
 /// Calls `f(i)` for every `i` in `0..n` on `threads` named workers (`NAME-0`, …), each taking the next index
