@@ -37,7 +37,7 @@ pub use error::{ImportError, ImportErrorKind};
 use format::GC_LOG_EXPECTED;
 pub use format::{Format, detect};
 pub use names::MAX_MUTATORS;
-pub use pause_records::PauseRecords;
+pub use pause_records::{PauseRecords, PauseRef, PauseRun};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,

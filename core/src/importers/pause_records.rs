@@ -95,6 +95,31 @@ impl Strings {
     }
 }
 
+/// A [`Pause`] read back from [`PauseRecords`], its strings borrowed from the records (fields as [`Pause`]'s).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PauseRef<'a> {
+    /// Start. `[ns]`
+    pub start_ns: u64,
+    /// End. `[ns]`
+    pub end_ns: u64,
+    /// Index into the mutator names.
+    pub mutator: usize,
+    /// What kind of pause.
+    pub kind: &'a str,
+    /// Why it happened, when logged.
+    pub cause: Option<&'a str>,
+    /// The collector's cycle number, when logged.
+    pub gc_id: Option<u64>,
+    /// Heap occupancy before the pause. `[bytes]`
+    pub heap_before_bytes: Option<u64>,
+    /// Heap occupancy after the pause. `[bytes]`
+    pub heap_after_bytes: Option<u64>,
+    /// Heap capacity. `[bytes]`
+    pub heap_total_bytes: Option<u64>,
+    /// 1-based line of the input it came from.
+    pub line: usize,
+}
+
 /// Records in memory, then in a temporary file.
 #[derive(Debug, Default)]
 struct Store {
@@ -135,6 +160,47 @@ impl Store {
 
     fn error(&self) -> Option<&str> {
         (self.error.as_deref()).or(self.spill.as_ref().and_then(Spill::error))
+    }
+
+    /// Records `[start, start + n)` (those there are) as their bytes into `out`, in one read of the file.
+    fn read_bytes(&self, start: usize, n: usize, out: &mut Vec<u8>) {
+        match &self.spill {
+            Some(f) => f.read_bytes(start, n, out),
+            None => {
+                let recs = self.mem.get(start..).unwrap_or_default();
+                let recs = &recs[..n.min(recs.len())];
+                out.resize(recs.len() * Rec::SIZE, 0);
+                for (r, b) in recs.iter().zip(out.chunks_exact_mut(Rec::SIZE)) {
+                    r.put(b);
+                }
+            }
+        }
+    }
+}
+
+/// A run of consecutive pauses read back in one go ([`PauseRecords::read_run`]: their records' bytes, one read of
+/// the file) and decoded by index where they are used ([`PauseRecords::at`], on any core): reading millions of
+/// pauses without an iterator step, a copy and a decoding per pause on the reading thread.
+#[derive(Debug, Default)]
+pub struct PauseRun {
+    bytes: Vec<u8>,
+}
+
+impl PauseRun {
+    /// Pauses in the run.
+    pub fn len(&self) -> usize {
+        self.bytes.len() / Rec::SIZE
+    }
+
+    /// Whether the run holds no pause.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Pause `i`'s mutator, without decoding the rest.
+    pub fn mutator(&self, i: usize) -> usize {
+        let at = i * Rec::SIZE + 16;
+        usize::try_from(u64::take(&self.bytes[at..at + 8])).unwrap_or(usize::MAX)
     }
 }
 
@@ -184,6 +250,39 @@ impl PauseRecords {
     /// The pauses, whole, in input order.
     pub fn iter(&self) -> impl Iterator<Item = Pause> + '_ {
         self.store.iter().map(|r| self.pause(&r))
+    }
+
+    /// Reads pauses `[start, start + n)` (those that exist) into `run`, replacing what it held.
+    pub fn read_run(&self, start: usize, n: usize, run: &mut PauseRun) {
+        self.store.read_bytes(start, n, &mut run.bytes);
+    }
+
+    /// Pause `i` of `run`, its strings borrowed from the records.
+    pub fn at<'a>(&'a self, run: &PauseRun, i: usize) -> PauseRef<'a> {
+        self.pause_ref(&Rec::take(&run.bytes[i * Rec::SIZE..(i + 1) * Rec::SIZE]))
+    }
+
+    /// `r` with its strings borrowed from the table.
+    fn pause_ref(&self, r: &Rec) -> PauseRef<'_> {
+        let o = |(has, v): (bool, u64)| has.then_some(v);
+        let name = |k: u32| {
+            self.strings
+                .names
+                .get(k as usize)
+                .map_or("", String::as_str)
+        };
+        PauseRef {
+            start_ns: r.start_ns,
+            end_ns: r.end_ns,
+            mutator: usize::try_from(r.mutator).unwrap_or(usize::MAX),
+            kind: name(r.kind),
+            cause: (r.cause != NONE).then(|| name(r.cause)),
+            gc_id: o(r.opt[0]),
+            heap_before_bytes: o(r.opt[1]),
+            heap_after_bytes: o(r.opt[2]),
+            heap_total_bytes: o(r.opt[3]),
+            line: usize::try_from(r.line).unwrap_or(usize::MAX),
+        }
     }
 
     fn rec(&mut self, p: &Pause) -> Rec {
@@ -309,6 +408,48 @@ mod tests {
             assert_eq!(PauseSink::len(&s), 5, "len");
             assert_eq!(s.heap_figures(), 9, "heap figures");
             assert!(s.error().is_none(), "no temporary-file error");
+        }
+    }
+
+    /// Runs read back at every start and length, in memory and from a file whose last records are still unwritten,
+    /// give the pauses `iter` gives, and their mutators without decoding.
+    #[test]
+    fn runs_read_back_are_the_pauses_in_memory_and_on_disk() {
+        let many: Vec<Pause> = (0..3000)
+            .map(|k| Pause {
+                mutator: k % 7,
+                line: k,
+                ..pauses()[k % 5].clone()
+            })
+            .collect();
+        for at in [RECORDS_IN_MEMORY, 1, 1000] {
+            let mut s = PauseRecords::spilling_at(at);
+            many.iter().cloned().for_each(|p| s.push(p));
+            let mut run = PauseRun::default();
+            for start in [0, 1, 999, 1000, 2047, 2999, 3000, 3500] {
+                for n in [0, 1, 2, 1000, 5000] {
+                    s.read_run(start, n, &mut run);
+                    let want = &many[start.min(3000)..(start + n).min(3000)];
+                    assert_eq!(run.len(), want.len(), "run {start}+{n} at {at}");
+                    for (i, p) in want.iter().enumerate() {
+                        let x = s.at(&run, i);
+                        assert_eq!(run.mutator(i), p.mutator, "mutator {i}");
+                        let back = Pause {
+                            start_ns: x.start_ns,
+                            end_ns: x.end_ns,
+                            mutator: x.mutator,
+                            kind: x.kind.to_string(),
+                            cause: x.cause.map(str::to_string),
+                            gc_id: x.gc_id,
+                            heap_before_bytes: x.heap_before_bytes,
+                            heap_after_bytes: x.heap_after_bytes,
+                            heap_total_bytes: x.heap_total_bytes,
+                            line: x.line,
+                        };
+                        assert_eq!(&back, p, "pause {} of run {start}+{n} at {at}", start + i);
+                    }
+                }
+            }
         }
     }
 

@@ -183,29 +183,54 @@ impl<T: Record> Spill<T> {
     pub fn read(&self, start: usize, out: &mut [T], buf: &mut Vec<u8>) {
         let on_disk = self.flushed.saturating_sub(start).min(out.len());
         if on_disk > 0 {
-            buf.resize(on_disk * T::SIZE, 0);
-            let ok = self.error.get().is_none()
-                && match self
-                    .file
-                    .as_ref()
-                    .map(|f| read_at(f, buf, (start * T::SIZE) as u64))
-                {
-                    Some(Err(e)) => {
-                        self.fail(&e);
-                        false
-                    }
-                    _ => true,
-                };
+            let ok = self.read_disk(start, on_disk, buf);
             for (x, b) in out.iter_mut().zip(buf.chunks_exact(T::SIZE)) {
                 *x = if ok { T::take(b) } else { T::default() };
             }
         }
         for (k, x) in out.iter_mut().enumerate().skip(on_disk) {
-            *x = (start + k)
-                .checked_sub(self.flushed)
-                .and_then(|i| self.tail.get(i))
-                .copied()
-                .unwrap_or_default();
+            *x = self.tail_record(start + k).unwrap_or_default();
+        }
+    }
+
+    /// Records `[start, start + n)` (those there are) as their bytes, [`Record::SIZE`] each, in `out` (replacing
+    /// what it held): one read of the file and no decoding, for a reader that decodes them elsewhere (on other
+    /// cores). Records on disk read as zeros after an error ([`Spill::error`] says so).
+    pub fn read_bytes(&self, start: usize, n: usize, out: &mut Vec<u8>) {
+        let n = n.min(self.len().saturating_sub(start));
+        let on_disk = self.flushed.saturating_sub(start).min(n);
+        if !self.read_disk(start, on_disk, out) {
+            out.fill(0);
+        }
+        out.resize(n * T::SIZE, 0);
+        for (k, b) in out.chunks_exact_mut(T::SIZE).enumerate().skip(on_disk) {
+            self.tail_record(start + k).unwrap_or_default().put(b);
+        }
+    }
+
+    /// Record `k` when it is in the unwritten tail.
+    fn tail_record(&self, k: usize) -> Option<T> {
+        k.checked_sub(self.flushed)
+            .and_then(|i| self.tail.get(i))
+            .copied()
+    }
+
+    /// Reads the `n` records from `start` that are on disk into `buf` (resized to them); false after an error.
+    fn read_disk(&self, start: usize, n: usize, buf: &mut Vec<u8>) -> bool {
+        buf.resize(n * T::SIZE, 0);
+        if n == 0 || self.error.get().is_some() {
+            return self.error.get().is_none();
+        }
+        match self
+            .file
+            .as_ref()
+            .map(|f| read_at(f, buf, (start * T::SIZE) as u64))
+        {
+            Some(Err(e)) => {
+                self.fail(&e);
+                false
+            }
+            _ => true,
         }
     }
 
@@ -464,6 +489,21 @@ mod tests {
             "sequential"
         );
         assert_eq!(s.iter().count(), n, "count");
+        // Bytes of any range, across the written blocks and the tail, past the end cut to what is there.
+        let mut bytes = Vec::new();
+        for (start, len) in [
+            (0, 5),
+            (n - 20, 40),
+            (1, n),
+            (n, 3),
+            (Spill::<u64>::BLOCK - 2, 4),
+        ] {
+            s.read_bytes(start, len, &mut bytes);
+            let want: Vec<u8> = (start..(start + len).min(n))
+                .flat_map(|k| (3 * k as u64).to_le_bytes())
+                .collect();
+            assert_eq!(bytes, want, "bytes of {start}+{len}");
+        }
         let p = Paged::new(s);
         for k in [
             0,
