@@ -94,6 +94,62 @@ fn a_log_of_70000_pauses_is_exported_whole_with_a_thinned_heap_counter() {
     assert!(ts.windows(2).all(|w| w[0] <= w[1]), "in time order");
 }
 
+/// Pauses beyond one formatting run (65536) of several mutators, two of them first named in a later run and one
+/// on the last row: every slice in row order on its mutator's track, and each track named once, before its first
+/// slice — as writing them one by one would.
+#[test]
+fn a_pause_csv_of_many_runs_and_mutators_is_exported_in_row_order_with_each_track_named_first() {
+    let d = scratch_dir("streaming-exports", "mutators");
+    let n = 150_000usize;
+    let name = |k: usize| match k {
+        _ if k == n - 1 => "last".to_string(),
+        _ if k < 70_000 => format!("m{}", k % 3),
+        _ => format!("m{}", k % 5),
+    };
+    let mut csv = String::from("start_ns,end_ns,mutator,kind\n");
+    for k in 0..n {
+        csv += &format!(
+            "{},{},{},stw\n",
+            1000 * k as u64 + 7,
+            1000 * k as u64 + 500,
+            name(k)
+        );
+    }
+    let path = d.join("p.csv");
+    std::fs::write(&path, csv).expect("csv");
+    let v = export(path_str(&path), &d.join("p.json"));
+    let evs = v["traceEvents"].as_array().expect("traceEvents");
+    let mut named = std::collections::HashMap::new();
+    let mut row = 0usize;
+    for e in evs {
+        let tid = e["tid"].as_u64().unwrap_or(0);
+        match e["ph"].as_str() {
+            Some("M") if e["name"] == "thread_name" => {
+                let who = e["args"]["name"].as_str().unwrap_or("").to_string();
+                assert!(named.insert(tid, who).is_none(), "track {tid} named once");
+            }
+            Some("X") => {
+                assert_eq!(e["args"]["line"], row as u64 + 2, "row order");
+                assert_eq!(
+                    named.get(&tid),
+                    Some(&name(row)),
+                    "named before its first slice"
+                );
+                assert_eq!(
+                    e["ts"].as_f64(),
+                    Some((1000 * row as u64 + 7) as f64 / 1000.0),
+                    "ts"
+                );
+                assert_eq!(e["dur"].as_f64(), Some(0.493), "dur");
+                row += 1;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(row, n, "every pause");
+    assert_eq!(named.len(), 6, "m0–m4 and last");
+}
+
 /// The real logs export to valid JSON with one slice per pause `gclab mmu` counts.
 #[test]
 fn real_logs_export_one_slice_per_pause() {

@@ -11,8 +11,8 @@
 //! the highest value of its stretch, so peaks survive).
 //!
 //! Memory is bounded for logs (issue 21, item 4): the importer keeps the pauses in [`PauseRecords`] (a temporary
-//! file beyond 65536 pauses), they are written one by one as they are read back, and the heap counter is thinned
-//! on the fly ([`HeapThinner`]: equal to thinning the time-sorted list whenever no heap point comes more than
+//! file beyond 65536 pauses), they are read back in runs and formatted on every core (`log_pauses`), and the heap
+//! counter is thinned on the fly ([`HeapThinner`]: equal to thinning the time-sorted list whenever no heap point comes more than
 //! 65536 places late). A trace is read once, holding its live objects' sizes and at most 4 × [`MAX_COUNTER_POINTS`]
 //! points. A scenario is simulated first and exported from its [`Run`]. The JSON is written through an
 //! [`AtomicFile`] as it is produced.
@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 use super::command::PerfettoArgs;
 
 mod json_out;
+mod log_pauses;
 use super::{CliError, progress};
 
 /// Most points per counter series.
@@ -113,19 +114,18 @@ impl Out {
         })
     }
 
-    /// [`Out::slice`] of a logged pause, written field by field (`json_out`): the same bytes as `serde_json`
-    /// writes for a [`SliceEvent`] of [`PauseArgs`], without escaping the constant keys of every pause, which
-    /// was a third of the export of a pause CSV.
-    fn pause_slice(
-        &mut self,
-        tid: u64,
-        name: &str,
-        ts_us: f64,
-        dur_us: f64,
-        args: &PauseArgs<'_>,
-    ) -> Result<(), CliError> {
-        self.next_event()?;
-        json_out::pause_slice(&mut self.w, tid, name, ts_us, dur_us, args)
+    /// Writes `events` events formatted elsewhere: `bytes` holds each after its `,\n` separator (the first
+    /// event of the file has none).
+    fn events_raw(&mut self, bytes: &[u8], events: u64) -> Result<(), CliError> {
+        let bytes = match (self.first, events) {
+            (_, 0) => return Ok(()),
+            (true, _) => bytes.get(2..).unwrap_or_default(),
+            (false, _) => bytes,
+        };
+        self.first = false;
+        self.events += events;
+        self.w
+            .write_all(bytes)
             .map_err(|e| CliError::other(format!("{}: cannot write: {e}", self.path)))
     }
 
@@ -446,52 +446,7 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
     let mut o = Out::create(out)?;
     match data {
         Imported::Pauses(p) => {
-            let records = &p.pauses;
-            let broken = |e: &str| CliError::other(format!("{input}: cannot keep the pauses: {e}"));
-            if let Some(e) = records.error() {
-                return Err(broken(e));
-            }
-            let mut named = std::collections::BTreeSet::new();
-            let mut heap = HeapThinner::new(records.heap_figures());
-            for x in records.iter() {
-                let tid = if p.mutators.len() > 1 {
-                    MUTATOR_TID + x.mutator as u64
-                } else {
-                    GC_TID
-                };
-                if named.insert(tid) {
-                    let name = p
-                        .mutators
-                        .get(x.mutator)
-                        .filter(|_| tid != GC_TID)
-                        .cloned()
-                        .unwrap_or_else(|| "GC".to_string());
-                    o.thread(tid, &name)?;
-                }
-                o.pause_slice(
-                    tid,
-                    &x.kind,
-                    us(x.start_ns),
-                    us(x.end_ns - x.start_ns.min(x.end_ns)),
-                    &PauseArgs {
-                        cause: x.cause.as_deref(),
-                        gc_id: x.gc_id,
-                        heap_after_bytes: x.heap_after_bytes,
-                        heap_before_bytes: x.heap_before_bytes,
-                        heap_total_bytes: x.heap_total_bytes,
-                        line: x.line,
-                    },
-                )?;
-                if let Some(b) = x.heap_before_bytes {
-                    heap.push((x.start_ns, b, x.heap_total_bytes));
-                }
-                if let Some(a) = x.heap_after_bytes {
-                    heap.push((x.end_ns, a, x.heap_total_bytes));
-                }
-            }
-            if let Some(e) = records.error() {
-                return Err(broken(e));
-            }
+            let heap = log_pauses::write(&mut o, input, p)?;
             for (t, used, total) in heap.finish() {
                 let args = HeapArgs {
                     committed_bytes: total,

@@ -2,7 +2,8 @@
 //! `SliceEvent` of `PauseArgs` in `perfetto.rs` (keys in name order, absent arguments left out, compact, numbers
 //! through `serde_json`'s own formatter, non-finite floats as `null`, strings escaped by `serde_json` only when they
 //! hold a byte it escapes).
-//! The constant keys are written as they are instead of being escaped for every pause.
+//! The constant keys are written as they are instead of being escaped for every pause, and a time in microseconds
+//! is written from its nanoseconds by integer arithmetic ([`micros`]) where that gives `serde_json`'s digits.
 
 use std::io::{self, Write};
 
@@ -10,13 +11,14 @@ use serde_json::ser::{CompactFormatter, Formatter};
 
 use super::{PID, PauseArgs};
 
-/// `{"args":{…},"cat":"gc","dur":…,"name":…,"ph":"X","pid":1,"tid":…,"ts":…}` for one pause.
+/// `{"args":{…},"cat":"gc","dur":…,"name":…,"ph":"X","pid":1,"tid":…,"ts":…}` for one pause starting at `ts_ns`
+/// and lasting `dur_ns`, both written in microseconds (`ns as f64 / 1000.0`, as `serde_json` writes that float).
 pub(super) fn pause_slice<W: Write>(
     w: &mut W,
     tid: u64,
     name: &str,
-    ts_us: f64,
-    dur_us: f64,
+    ts_ns: u64,
+    dur_ns: u64,
     a: &PauseArgs<'_>,
 ) -> io::Result<()> {
     w.write_all(b"{\"args\":{")?;
@@ -32,7 +34,7 @@ pub(super) fn pause_slice<W: Write>(
     w.write_all(b"\"line\":")?;
     CompactFormatter.write_u64(w, a.line as u64)?;
     w.write_all(b"},\"cat\":\"gc\",\"dur\":")?;
-    float(w, dur_us.max(0.0))?;
+    micros(w, dur_ns)?;
     w.write_all(b",\"name\":")?;
     string(w, name)?;
     w.write_all(b",\"ph\":\"X\",\"pid\":")?;
@@ -40,7 +42,7 @@ pub(super) fn pause_slice<W: Write>(
     w.write_all(b",\"tid\":")?;
     CompactFormatter.write_u64(w, tid)?;
     w.write_all(b",\"ts\":")?;
-    float(w, ts_us)?;
+    micros(w, ts_ns)?;
     w.write_all(b"}")
 }
 
@@ -52,6 +54,39 @@ fn opt_u64<W: Write>(w: &mut W, key: &[u8], v: Option<u64>) -> io::Result<()> {
         w.write_all(b",")?;
     }
     Ok(())
+}
+
+/// Below this many nanoseconds a time has at most 15 significant digits in microseconds.
+const EXACT_NS: u64 = 1_000_000_000_000_000;
+
+/// `ns / 1000` microseconds as `serde_json` writes the float `ns as f64 / 1000.0` (its shortest round-trip
+/// digits). Below [`EXACT_NS`] those digits are the decimal `ns / 1000` itself, trailing zeros dropped (`"2716.381"`,
+/// `"2000.0"`, `"0.005"`): `ns` is an exact double, the division rounds to the double nearest that decimal, and
+/// decimals of at most 15 significant digits map to distinct doubles (DBL_DIG), so no shorter decimal reads back
+/// as the same double. Larger times go through `serde_json`'s float formatter.
+fn micros<W: Write>(w: &mut W, ns: u64) -> io::Result<()> {
+    if ns >= EXACT_NS {
+        return float(w, ns as f64 / 1000.0);
+    }
+    CompactFormatter.write_u64(w, ns / 1000)?;
+    let frac = ns % 1000;
+    if frac == 0 {
+        return w.write_all(b".0");
+    }
+    let digits = [
+        b'.',
+        b'0' + (frac / 100) as u8,
+        b'0' + (frac / 10 % 10) as u8,
+        b'0' + (frac % 10) as u8,
+    ];
+    let keep = if !frac.is_multiple_of(10) {
+        4
+    } else if !frac.is_multiple_of(100) {
+        3
+    } else {
+        2
+    };
+    w.write_all(&digits[..keep])
 }
 
 /// `serde_json`'s `serialize_f64`: `null` for NaN and infinities.
@@ -85,20 +120,22 @@ mod tests {
     #[test]
     fn pause_slices_are_the_bytes_serde_json_writes() {
         let names = ["Pause Young", "a \"q\" \\ b", "tab\there", "é ünï", ""];
-        let floats = [
-            0.0,
-            -0.0,
-            1.5,
-            1e-7,
-            123456789.123,
-            1e21,
-            f64::NAN,
-            f64::INFINITY,
-            -3.25,
+        let times_ns = [
+            0,
+            1,
+            10,
+            100,
+            1500,
+            2_716_381,
+            123_456_789_123,
+            EXACT_NS - 1,
+            EXACT_NS,
+            u64::MAX,
         ];
         let opts = [None, Some(0u64), Some(u64::MAX)];
         for (i, name) in names.iter().enumerate() {
-            for (j, &f) in floats.iter().enumerate() {
+            for (j, &t) in times_ns.iter().enumerate() {
+                let dur = times_ns[(i + j) % times_ns.len()];
                 let o = opts[(i + j) % 3];
                 let a = PauseArgs {
                     cause: (j % 2 == 0).then_some(names[(i + 1) % names.len()]),
@@ -109,16 +146,16 @@ mod tests {
                     line: i * 1000 + j,
                 };
                 let mut mine = Vec::new();
-                pause_slice(&mut mine, 100 + j as u64, name, f, -f, &a).unwrap();
+                pause_slice(&mut mine, 100 + j as u64, name, t, dur, &a).unwrap();
                 let want = serde_json::to_vec(&SliceEvent {
                     args: &a,
                     cat: "gc",
-                    dur: (-f).max(0.0),
+                    dur: dur as f64 / 1000.0,
                     name,
                     ph: "X",
                     pid: PID,
                     tid: 100 + j as u64,
-                    ts: f,
+                    ts: t as f64 / 1000.0,
                 })
                 .unwrap();
                 assert_eq!(
@@ -127,5 +164,38 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Times from 0 to past [`EXACT_NS`] — every nanosecond near powers of ten and of two and at the boundary, and
+    /// 25,000 spread at random over each decade — are written as `serde_json` writes `ns as f64 / 1000.0`.
+    #[test]
+    fn micros_are_the_digits_serde_json_writes_for_the_float() {
+        let check = |ns: u64| {
+            let mut mine = Vec::new();
+            micros(&mut mine, ns).unwrap();
+            let want = serde_json::to_vec(&(ns as f64 / 1000.0)).unwrap();
+            assert_eq!(
+                String::from_utf8(mine).unwrap(),
+                String::from_utf8(want).unwrap(),
+                "{ns} ns"
+            );
+        };
+        (0..5000).for_each(check);
+        for e in 1..20u32 {
+            for base in [10u64.pow(e), 1u64 << (3 * e)] {
+                (base.saturating_sub(1000)..base.saturating_add(1000)).for_each(check);
+            }
+        }
+        (EXACT_NS - 5000..EXACT_NS + 5000).for_each(check);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for e in 3..19u32 {
+            for _ in 0..25_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                check(10u64.pow(e) + x % (9 * 10u64.pow(e)));
+            }
+        }
+        check(u64::MAX);
     }
 }
