@@ -17,6 +17,7 @@ mod lines;
 pub mod logcat;
 mod names;
 mod pause_records;
+mod pause_store;
 pub mod pauses_csv;
 mod phases;
 mod rounds;
@@ -37,7 +38,8 @@ pub use error::{ImportError, ImportErrorKind};
 use format::GC_LOG_EXPECTED;
 pub use format::{Format, detect};
 pub use names::MAX_MUTATORS;
-pub use pause_records::{PauseRecords, PauseRef, PauseRun};
+pub use pause_records::{PauseRecords, PauseRef};
+pub use pause_store::{PauseRun, RunReader};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
     UtilizationSeries, covered_ns,

@@ -2,76 +2,23 @@
 //! memory — for `gclab export-perfetto`, which writes each pause's kind, cause, cycle and heap figures (issue 21,
 //! item 4: a 1 GB log exported within 200 MB).
 //!
-//! A pause is kept as a fixed 80-byte record whose kind and cause are indices into a table of the distinct strings
-//! seen (a log has a handful: `Pause Young (Normal)`, `G1 Evacuation Pause`). Up to [`RECORDS_IN_MEMORY`] records
-//! stay in memory; beyond, they go to a temporary file ([`crate::io::spill`]), so memory holds one block, the
-//! string table and a counter whatever the input's size. The importers' fix-up pass ([`PauseSink::retain_mut`],
+//! A pause is kept as a record whose kind and cause are indices into a table of the distinct strings seen (a log
+//! has a handful: `Pause Young (Normal)`, `G1 Evacuation Pause`). Up to [`RECORDS_IN_MEMORY`] records stay in
+//! memory; beyond, they go to temporary files ([`super::pause_store`]: 40 bytes a pause and 8 per optional value
+//! given), so memory holds a block per file, the string table and a counter whatever the input's size. The importers' fix-up pass ([`PauseSink::retain_mut`],
 //! which places logcat's GCs on one time axis and fills HotSpot's causes) reads the records back in order and
-//! writes them anew. [`PauseRecords::iter`] hands the pauses back whole, in input order.
+//! writes them anew. [`PauseRecords::iter`] hands the pauses back whole, in input order, and [`PauseRecords::runs`] in runs decoded
+//! where they are used.
 //!
 //! A temporary-file error is sticky ([`PauseRecords::error`]): the pauses are then incomplete and must not be used.
 
 use std::collections::HashMap;
 
+use super::pause_store::{NONE, PauseRun, Rec, RunReader, Store};
 use super::{Pause, PauseSink};
-use crate::io::spill::{Record, Spill};
 
 /// Records held in memory before they go to a temporary file (5 MB).
 pub const RECORDS_IN_MEMORY: usize = 1 << 16;
-/// The index that stands for "no cause".
-const NONE: u32 = u32::MAX;
-
-/// One pause with its strings as table indices.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Rec {
-    start_ns: u64,
-    end_ns: u64,
-    mutator: u64,
-    kind: u32,
-    /// [`NONE`]: no cause.
-    cause: u32,
-    /// `Option<u64>` as (present, value): gc id, heap before, after, total.
-    opt: [(bool, u64); 4],
-    line: u64,
-}
-
-impl Record for Rec {
-    const SIZE: usize = 80;
-    fn put(self, out: &mut [u8]) {
-        out[..8].copy_from_slice(&self.start_ns.to_le_bytes());
-        out[8..16].copy_from_slice(&self.end_ns.to_le_bytes());
-        out[16..24].copy_from_slice(&self.mutator.to_le_bytes());
-        out[24..28].copy_from_slice(&self.kind.to_le_bytes());
-        out[28..32].copy_from_slice(&self.cause.to_le_bytes());
-        let mut present = 0u64;
-        for (k, &(has, v)) in self.opt.iter().enumerate() {
-            present |= u64::from(has) << k;
-            out[40 + 8 * k..48 + 8 * k].copy_from_slice(&v.to_le_bytes());
-        }
-        out[32..40].copy_from_slice(&present.to_le_bytes());
-        out[72..80].copy_from_slice(&self.line.to_le_bytes());
-    }
-    fn take(b: &[u8]) -> Self {
-        let present = u64::take(&b[32..40]);
-        let mut opt = [(false, 0); 4];
-        for (k, o) in opt.iter_mut().enumerate() {
-            *o = (
-                (present >> k) & 1 == 1,
-                u64::take(&b[40 + 8 * k..48 + 8 * k]),
-            );
-        }
-        Rec {
-            start_ns: u64::take(&b[..8]),
-            end_ns: u64::take(&b[8..16]),
-            mutator: u64::take(&b[16..24]),
-            kind: u32::take(&b[24..28]),
-            cause: u32::take(&b[28..32]),
-            opt,
-            line: u64::take(&b[72..80]),
-        }
-    }
-}
-
 /// Distinct kind and cause strings, each stored once.
 #[derive(Debug, Default)]
 struct Strings {
@@ -120,90 +67,6 @@ pub struct PauseRef<'a> {
     pub line: usize,
 }
 
-/// Records in memory, then in a temporary file.
-#[derive(Debug, Default)]
-struct Store {
-    mem: Vec<Rec>,
-    spill: Option<Spill<Rec>>,
-    error: Option<String>,
-}
-
-impl Store {
-    fn push(&mut self, r: Rec, spill_at: usize) {
-        if let Some(f) = &mut self.spill {
-            f.push(r);
-            return;
-        }
-        self.mem.push(r);
-        if self.mem.len() >= spill_at {
-            match Spill::new() {
-                Ok(mut f) => {
-                    self.mem.drain(..).for_each(|r| f.push(r));
-                    self.mem = Vec::new();
-                    self.spill = Some(f);
-                }
-                // Kept in memory (`spill_at` is then unbounded), said once.
-                Err(e) => {
-                    self.error.get_or_insert(e.to_string());
-                }
-            }
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.mem.len() + self.spill.as_ref().map_or(0, Spill::len)
-    }
-
-    fn iter(&self) -> impl Iterator<Item = Rec> + '_ {
-        (self.mem.iter().copied()).chain(self.spill.iter().flat_map(Spill::iter))
-    }
-
-    fn error(&self) -> Option<&str> {
-        (self.error.as_deref()).or(self.spill.as_ref().and_then(Spill::error))
-    }
-
-    /// Records `[start, start + n)` (those there are) as their bytes into `out`, in one read of the file.
-    fn read_bytes(&self, start: usize, n: usize, out: &mut Vec<u8>) {
-        match &self.spill {
-            Some(f) => f.read_bytes(start, n, out),
-            None => {
-                let recs = self.mem.get(start..).unwrap_or_default();
-                let recs = &recs[..n.min(recs.len())];
-                out.resize(recs.len() * Rec::SIZE, 0);
-                for (r, b) in recs.iter().zip(out.chunks_exact_mut(Rec::SIZE)) {
-                    r.put(b);
-                }
-            }
-        }
-    }
-}
-
-/// A run of consecutive pauses read back in one go ([`PauseRecords::read_run`]: their records' bytes, one read of
-/// the file) and decoded by index where they are used ([`PauseRecords::at`], on any core): reading millions of
-/// pauses without an iterator step, a copy and a decoding per pause on the reading thread.
-#[derive(Debug, Default)]
-pub struct PauseRun {
-    bytes: Vec<u8>,
-}
-
-impl PauseRun {
-    /// Pauses in the run.
-    pub fn len(&self) -> usize {
-        self.bytes.len() / Rec::SIZE
-    }
-
-    /// Whether the run holds no pause.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// Pause `i`'s mutator, without decoding the rest.
-    pub fn mutator(&self, i: usize) -> usize {
-        let at = i * Rec::SIZE + 16;
-        usize::try_from(u64::take(&self.bytes[at..at + 8])).unwrap_or(usize::MAX)
-    }
-}
-
 /// Every field of every pause, in input order, in bounded memory (see the module notes).
 #[derive(Debug)]
 pub struct PauseRecords {
@@ -231,9 +94,9 @@ impl PauseRecords {
         }
     }
 
-    /// Whether the records are in a temporary file.
+    /// Whether the records are in temporary files.
     pub fn on_disk(&self) -> bool {
-        self.store.spill.is_some()
+        self.store.on_disk()
     }
 
     /// The first error of the temporary file, if any: the pauses are then incomplete and must not be used.
@@ -252,14 +115,18 @@ impl PauseRecords {
         self.store.iter().map(|r| self.pause(&r))
     }
 
-    /// Reads pauses `[start, start + n)` (those that exist) into `run`, replacing what it held.
-    pub fn read_run(&self, start: usize, n: usize, run: &mut PauseRun) {
-        self.store.read_bytes(start, n, &mut run.bytes);
+    /// A reader of the pauses in runs of consecutive ones, from the first ([`RunReader::next_run`]).
+    pub fn runs(&self) -> RunReader<'_> {
+        RunReader::new(&self.store)
     }
 
-    /// Pause `i` of `run`, its strings borrowed from the records.
-    pub fn at<'a>(&'a self, run: &PauseRun, i: usize) -> PauseRef<'a> {
-        self.pause_ref(&Rec::take(&run.bytes[i * Rec::SIZE..(i + 1) * Rec::SIZE]))
+    /// Pauses `range` of `run` (read by [`PauseRecords::runs`]), their strings borrowed from the records.
+    pub fn run_pauses<'a>(
+        &'a self,
+        run: &'a PauseRun,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = PauseRef<'a>> + 'a {
+        run.recs(range).map(|r| self.pause_ref(&r))
     }
 
     /// `r` with its strings borrowed from the table.
@@ -368,7 +235,7 @@ impl PauseSink for PauseRecords {
     }
 
     fn shrink_to_fit(&mut self) {
-        self.store.mem.shrink_to_fit();
+        self.store.shrink_to_fit();
     }
 }
 
@@ -411,8 +278,8 @@ mod tests {
         }
     }
 
-    /// Runs read back at every start and length, in memory and from a file whose last records are still unwritten,
-    /// give the pauses `iter` gives, and their mutators without decoding.
+    /// Runs of every length, in memory and from files whose last records are still unwritten, give the pauses
+    /// pushed, and their mutators without decoding.
     #[test]
     fn runs_read_back_are_the_pauses_in_memory_and_on_disk() {
         let many: Vec<Pause> = (0..3000)
@@ -425,14 +292,19 @@ mod tests {
         for at in [RECORDS_IN_MEMORY, 1, 1000] {
             let mut s = PauseRecords::spilling_at(at);
             many.iter().cloned().for_each(|p| s.push(p));
-            let mut run = PauseRun::default();
-            for start in [0, 1, 999, 1000, 2047, 2999, 3000, 3500] {
-                for n in [0, 1, 2, 1000, 5000] {
-                    s.read_run(start, n, &mut run);
-                    let want = &many[start.min(3000)..(start + n).min(3000)];
-                    assert_eq!(run.len(), want.len(), "run {start}+{n} at {at}");
-                    for (i, p) in want.iter().enumerate() {
-                        let x = s.at(&run, i);
+            for n in [1, 2, 999, 1000, 5000] {
+                let (mut runs, mut run, mut start) = (s.runs(), PauseRun::default(), 0);
+                loop {
+                    runs.next_run(n, &mut run);
+                    if run.is_empty() {
+                        break;
+                    }
+                    let want = &many[start..start + run.len()];
+                    for (i, (p, x)) in want
+                        .iter()
+                        .zip(s.run_pauses(&run, 0..run.len()))
+                        .enumerate()
+                    {
                         assert_eq!(run.mutator(i), p.mutator, "mutator {i}");
                         let back = Pause {
                             start_ns: x.start_ns,
@@ -446,9 +318,11 @@ mod tests {
                             heap_total_bytes: x.heap_total_bytes,
                             line: x.line,
                         };
-                        assert_eq!(&back, p, "pause {} of run {start}+{n} at {at}", start + i);
+                        assert_eq!(&back, p, "pause {} of runs of {n} at {at}", start + i);
                     }
+                    start += run.len();
                 }
+                assert_eq!(start, many.len(), "every pause in runs of {n} at {at}");
             }
         }
     }

@@ -1,7 +1,7 @@
 //! A GC log's pauses written as slice events on every core (issue 21, item 4: `export-perfetto` of a 1 GB log at
 //! 200 MB/s; one thread formatting and writing them was 81–127 MB/s). The pauses are read back from
-//! [`PauseRecords`] in input order in runs of [`BATCH`] ([`PauseRecords::read_run`]: one read of the temporary
-//! file, decoded where they are formatted; a run's buffer is used again); per round of
+//! [`PauseRecords`] in input order in runs of [`BATCH`] ([`PauseRecords::runs`]: one read of each temporary file,
+//! decoded where they are formatted; a run's buffers are used again); per round of
 //! [`crate::parallel::in_rounds`] one core writes the run formatted in the round before, one reads the next
 //! run, and the cores format this one's pieces ([`json_out::pause_slice`]) into memory. What depends on the pauses
 //! before — the `thread_name` event before a track's first slice and the heap counter's points ([`HeapThinner`])
@@ -10,7 +10,7 @@
 use std::io;
 use std::sync::Mutex;
 
-use gclab_core::importers::{PauseRecords, PauseRun, PauseSeries};
+use gclab_core::importers::{PauseRecords, PauseRun, PauseSeries, RunReader};
 use serde_json::json;
 
 use super::{GC_TID, HeapThinner, MUTATOR_TID, Out, PID, PauseArgs, json_out};
@@ -39,9 +39,8 @@ impl Drop for Batch<'_> {
 }
 
 /// What is decided in input order while the runs are read.
-struct InOrder {
-    /// The first pause of the next run.
-    next: usize,
+struct InOrder<'a> {
+    runs: RunReader<'a>,
     /// Per mutator (at most [`gclab_core::importers::MAX_MUTATORS`] of them), whether its track is named yet.
     named: Vec<bool>,
     heap: HeapThinner,
@@ -60,7 +59,7 @@ pub(super) fn write(
         return Err(broken(e));
     }
     let state = Mutex::new(InOrder {
-        next: 0,
+        runs: records.runs(),
         named: vec![false; p.mutators.len()],
         heap: HeapThinner::new(records.heap_figures()),
     });
@@ -78,16 +77,13 @@ pub(super) fn write(
             .ok()
             .and_then(|mut s| s.pop())
             .unwrap_or_default();
-        records.read_run(st.next, BATCH, &mut run);
+        st.runs.next_run(BATCH, &mut run);
         if run.is_empty() {
             return Ok(None);
         }
-        st.next += run.len();
         let mut names = Vec::new();
-        let heap = records.heap_figures() > 0;
-        for i in 0..run.len() {
-            if heap {
-                let x = records.at(&run, i);
+        if records.heap_figures() > 0 {
+            for x in records.run_pauses(&run, 0..run.len()) {
                 if let Some(b) = x.heap_before_bytes {
                     st.heap.push((x.start_ns, b, x.heap_total_bytes));
                 }
@@ -95,6 +91,8 @@ pub(super) fn write(
                     st.heap.push((x.end_ns, a, x.heap_total_bytes));
                 }
             }
+        }
+        for i in 0..run.len() {
             // Importers number at most MAX_MUTATORS mutators; the cap only bounds the table for a broken file.
             let m = run.mutator(i).min(gclab_core::importers::MAX_MUTATORS);
             if m >= st.named.len() {
@@ -161,8 +159,8 @@ fn format_events(
     let mut events = 0;
     let mut names = b.names[b.names.partition_point(|(i, _)| *i < range.start)..].iter();
     let mut next_name = names.next();
-    for i in range {
-        let x = p.pauses.at(&b.run, i);
+    let pauses = p.pauses.run_pauses(&b.run, range.clone());
+    for (i, x) in range.zip(pauses) {
         let tid = tid(p, x.mutator);
         if let Some((_, name)) = next_name.filter(|(at, _)| *at == i) {
             w.extend_from_slice(b",\n");
