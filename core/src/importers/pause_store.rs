@@ -115,6 +115,13 @@ struct Spilled {
     opts: Spill<u64>,
 }
 
+impl Spilled {
+    fn push(&mut self, r: &Rec) {
+        self.core.push(Core::of(r));
+        (r.opt.iter().filter(|o| o.0)).for_each(|o| self.opts.push(o.1));
+    }
+}
+
 /// Records in memory, then in temporary files.
 #[derive(Debug, Default)]
 pub(super) struct Store {
@@ -127,8 +134,7 @@ pub(super) struct Store {
 impl Store {
     pub(super) fn push(&mut self, r: Rec, spill_at: usize) {
         if let Some(s) = &mut self.spill {
-            s.core.push(Core::of(&r));
-            (r.opt.iter().filter(|o| o.0)).for_each(|o| s.opts.push(o.1));
+            s.push(&r);
             return;
         }
         self.mem.push(r);
@@ -136,10 +142,7 @@ impl Store {
             match Spill::new().and_then(|core| Ok((core, Spill::new()?))) {
                 Ok((core, opts)) => {
                     let mut s = Spilled { core, opts };
-                    for r in self.mem.drain(..) {
-                        s.core.push(Core::of(&r));
-                        (r.opt.iter().filter(|o| o.0)).for_each(|o| s.opts.push(o.1));
-                    }
+                    self.mem.drain(..).for_each(|r| s.push(&r));
                     self.mem = Vec::new();
                     self.spill = Some(s);
                 }
