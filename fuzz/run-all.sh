@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")"
 secs=${1:-300}
 [ $# -gt 0 ] && shift
-targets=${*:-"trace_text trace_binary jvm_log logcat gc_csv pause_spans objects_csv heaptrack et2 scenario"}
+targets=${*:-"trace_text trace_binary jvm_log logcat gc_csv pause_spans pause_records objects_csv heaptrack et2 scenario"}
 mkdir -p logs
 # Build once, then run the binaries: editing the core while the fuzzers run does not change what is fuzzed.
 cargo +nightly fuzz build || exit 1

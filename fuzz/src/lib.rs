@@ -9,7 +9,9 @@ use std::io::Cursor;
 use std::path::PathBuf;
 
 use gclab_core::importers::alloc::{self as import, ImportReport};
-use gclab_core::importers::{self, Format, Imported, PauseSink, PauseSpans};
+use gclab_core::importers::{
+    self, Format, Imported, Pause, PauseRecords, PauseRun, PauseSink, PauseSpans,
+};
 use gclab_core::input::Lines;
 use gclab_core::metrics::mmu::MmuCurve;
 use gclab_core::scenario::Scenario;
@@ -22,13 +24,14 @@ pub type Outcome = Result<(), String>;
 pub type Entry = fn(&str, &[u8]) -> Outcome;
 
 /// Every target by name, with its entry point.
-pub const TARGETS: [(&str, Entry); 10] = [
+pub const TARGETS: [(&str, Entry); 11] = [
     ("trace_text", trace_text),
     ("trace_binary", trace_binary),
     ("jvm_log", jvm_log),
     ("logcat", logcat),
     ("gc_csv", gc_csv),
     ("pause_spans", pause_spans),
+    ("pause_records", pause_records),
     ("objects_csv", objects_csv),
     ("heaptrack", heaptrack),
     ("et2", et2),
@@ -144,6 +147,72 @@ pub fn pause_spans(name: &str, data: &[u8]) -> Outcome {
     let (_, imported) =
         importers::import_reader_as::<PauseSpans>(name, src, format).map_err(|e| e.to_string())?;
     use_imported(&imported);
+    Ok(())
+}
+
+/// `pause_records`: the path `gclab export-perfetto` takes, against the whole pauses. The first byte picks the
+/// format (as [`pause_spans`]), a spill threshold (1–8 pauses) and a run length (1–8); the rest is the file. The
+/// pauses kept as [`PauseRecords`] — as the importer leaves them, and pushed again into records that go to
+/// temporary files after a few — must read back, whole and in runs, as the `Vec<Pause>` import of the same bytes.
+pub fn pause_records(name: &str, data: &[u8]) -> Outcome {
+    let Some((&pick, rest)) = data.split_first() else {
+        return Ok(());
+    };
+    let format = [
+        Format::Jvm,
+        Format::Logcat,
+        Format::PausesCsv,
+        Format::UtilCsv,
+        Format::Auto,
+    ][usize::from(pick % 5)];
+    let (spill_at, run) = (
+        1 + usize::from(pick / 5 % 8),
+        1 + usize::from(pick / 40 % 8),
+    );
+    let import = |src: &[u8]| importers::import_reader_as::<Vec<Pause>>(name, src, format);
+    let (_, whole) = import(rest).map_err(|e| e.to_string())?;
+    let (_, kept) = importers::import_reader_as::<PauseRecords>(name, rest, format)
+        .map_err(|e| e.to_string())?;
+    let (Imported::Pauses(whole), Imported::Pauses(kept)) = (whole, kept) else {
+        return Ok(());
+    };
+    let want = &whole.pauses;
+    assert_eq!(
+        kept.pauses.iter().collect::<Vec<_>>(),
+        *want,
+        "{name}: records as imported"
+    );
+    let mut spilled = PauseRecords::spilling_at(spill_at);
+    want.iter().cloned().for_each(|p| spilled.push(p));
+    assert_eq!(
+        spilled.iter().collect::<Vec<_>>(),
+        *want,
+        "{name}: spilled records"
+    );
+    let (mut runs, mut buf, mut at) = (spilled.runs(), PauseRun::default(), 0);
+    loop {
+        runs.next_run(run, &mut buf);
+        if buf.is_empty() {
+            break;
+        }
+        for (x, p) in spilled.run_pauses(&buf, 0..buf.len()).zip(&want[at..]) {
+            let back = Pause {
+                start_ns: x.start_ns,
+                end_ns: x.end_ns,
+                mutator: x.mutator,
+                kind: x.kind.to_string(),
+                cause: x.cause.map(str::to_string),
+                gc_id: x.gc_id,
+                heap_before_bytes: x.heap_before_bytes,
+                heap_after_bytes: x.heap_after_bytes,
+                heap_total_bytes: x.heap_total_bytes,
+                line: x.line,
+            };
+            assert_eq!(&back, p, "{name}: pause {at} read back in runs of {run}");
+            at += 1;
+        }
+    }
+    assert_eq!(at, want.len(), "{name}: every pause in runs of {run}");
     Ok(())
 }
 
