@@ -208,7 +208,10 @@ fn measure(
         _ => None,
     };
     let series;
-    let curve: MmuCurve<'_> = match (live, &data) {
+    // The imported data are taken by the match and freed before the queries, so the two never count together: the
+    // pauses (with their kinds, causes and heap figures) are not needed for the MMU, and a utilisation CSV's steps
+    // become the curve's without a copy.
+    let curve: MmuCurve<'_> = match (live, data) {
         (Some(curve), _) => curve,
         // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU.
         (None, Imported::Pauses(p)) if p.pauses.on_disk() => {
@@ -221,17 +224,14 @@ fn measure(
             MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
                 .map_err(|e| CliError::other(format!("{input}: {e}")))?
         }
-        (None, _) => {
-            series = data.util_series(span_ns);
+        (None, data) => {
+            series = data.into_util_series(span_ns);
             if series.iter().all(|s| s.times.len() < 2) {
                 return Err(no_overlap());
             }
             MmuCurve::new(&series)
         }
     };
-    // The imported pauses (with their kinds, causes and heap figures) are not needed for the MMU: freed before
-    // the queries, so the two never count together.
-    drop(data);
     let (points, worst) = query_on_cores(&curve, &windows);
     if let Some(e) = curve.error() {
         return Err(CliError::other(format!("{input}: {e}")));

@@ -251,6 +251,18 @@ impl<S: PauseSink> Imported<S> {
         }
     }
 
+    /// [`Imported::util_series`] taking the data: a utilisation CSV's series are handed on without a copy where the
+    /// span covers them ([`UtilSeries::into_clipped`]).
+    pub fn into_util_series(self, span: (u64, u64)) -> Vec<UtilSeries> {
+        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
+        match self {
+            Imported::Pauses(p) => p.util_series(span),
+            Imported::Util(u) => (u.series.into_iter())
+                .map(|s| s.into_clipped(span.0, span.1))
+                .collect(),
+        }
+    }
+
     /// Pauses overlapping `span` and the longest (for a step function: stretches at utilisation 0).
     pub fn pause_stats(&self, span: (u64, u64)) -> PauseStats {
         let mut st = PauseStats::default();
