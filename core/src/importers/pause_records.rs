@@ -24,10 +24,23 @@ pub const RECORDS_IN_MEMORY: usize = 1 << 16;
 struct Strings {
     names: Vec<String>,
     index: HashMap<String, u32>,
+    /// The last two texts found (a log's pauses repeat a handful of kinds and causes): compared before hashing.
+    recent: [u32; 2],
 }
 
 impl Strings {
     fn id(&mut self, s: &str) -> u32 {
+        for k in self.recent {
+            if self.names.get(k as usize).is_some_and(|n| n == s) {
+                return k;
+            }
+        }
+        let k = self.lookup(s);
+        self.recent = [k, self.recent[0]];
+        k
+    }
+
+    fn lookup(&mut self, s: &str) -> u32 {
         if let Some(&k) = self.index.get(s) {
             return k;
         }
@@ -153,6 +166,11 @@ impl PauseRecords {
     }
 
     fn rec(&mut self, p: &Pause) -> Rec {
+        self.rec_kind(p, &p.kind)
+    }
+
+    /// [`PauseRecords::rec`] with the kind given apart.
+    fn rec_kind(&mut self, p: &Pause, kind: &str) -> Rec {
         let o = |v: Option<u64>| (v.is_some(), v.unwrap_or(0));
         self.heap_figures +=
             usize::from(p.heap_before_bytes.is_some()) + usize::from(p.heap_after_bytes.is_some());
@@ -160,7 +178,7 @@ impl PauseRecords {
             start_ns: p.start_ns,
             end_ns: p.end_ns,
             mutator: p.mutator as u64,
-            kind: self.strings.id(&p.kind),
+            kind: self.strings.id(kind),
             cause: p.cause.as_deref().map_or(NONE, |c| self.strings.id(c)),
             opt: [
                 o(p.gc_id),
@@ -204,6 +222,12 @@ impl PauseSink for PauseRecords {
 
     fn push(&mut self, p: Pause) {
         let r = self.rec(&p);
+        let at = self.spill_at();
+        self.store.push(r, at);
+    }
+
+    fn push_kind(&mut self, p: Pause, kind: &str) {
+        let r = self.rec_kind(&p, kind);
         let at = self.spill_at();
         self.store.push(r, at);
     }

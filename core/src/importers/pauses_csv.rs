@@ -154,15 +154,18 @@ fn missing(file: &str, header: &Header) -> Result<Cols, ImportError> {
     })
 }
 
-/// One row: times, mutator (an index into the names of the rows parsed with it), line and kind (only for a sink
-/// that keeps names).
+/// One row: times, mutator and kind (indices into the texts of the rows parsed with it; the kind only for a sink
+/// that keeps names, else [`NO_KIND`]) and line.
 struct Row {
     start_ns: u64,
     end_ns: u64,
     mutator: usize,
     line: usize,
-    kind: String,
+    kind: usize,
 }
+
+/// A row's kind when the file has no `kind` column (or the sink keeps no names): `pause`.
+const NO_KIND: usize = usize::MAX;
 
 /// [`parse`] over the rows of `src`, the header first, parsed on every core ([`csv_split::rows_on_cores`]; a
 /// row's fields are trimmed as they are read). `Ok(None)`: the input has no row.
@@ -188,14 +191,10 @@ pub(crate) fn parse_split<S: PauseSink>(
         }
         let name = c.mutator.and_then(|k| row.get(k)).unwrap_or("").trim();
         let mutator = names.id(name);
-        // Only a sink that keeps names gets one (no allocation per row for `gclab mmu`).
-        let kind = if S::NAMES {
-            c.kind
-                .and_then(|k| row.get(k))
-                .map_or("pause", str::trim)
-                .to_string()
-        } else {
-            String::new()
+        // Only a sink that keeps names gets one, as an index into the same texts (no `String` per row).
+        let kind = match c.kind.and_then(|k| row.get(k)) {
+            Some(kind) if S::NAMES => names.id(kind.trim()),
+            _ => NO_KIND,
         };
         Ok(Row {
             start_ns,
@@ -206,22 +205,26 @@ pub(crate) fn parse_split<S: PauseSink>(
         })
     };
     let apply = |_: &Cols, rows: Vec<Row>, names: &[String]| {
-        let mut ids = Vec::with_capacity(names.len());
-        for (k, name) in names.iter().enumerate() {
-            // Past the cap: the error is at the first row naming it.
-            let line = || rows.iter().find(|r| r.mutator == k).map_or(0, |r| r.line);
-            ids.push(mutators.mutator(&mut out.mutators, name, file, line)?);
+        // The chunk's mutators numbered in order of first appearance, as the rows name them (a text may also be a
+        // kind, which is not a mutator).
+        let mut ids = vec![usize::MAX; names.len()];
+        for r in &rows {
+            if ids[r.mutator] == usize::MAX {
+                ids[r.mutator] =
+                    mutators.mutator(&mut out.mutators, &names[r.mutator], file, || r.line)?;
+            }
         }
         for r in rows {
             last_end = last_end.max(r.end_ns);
-            out.pauses.push(Pause {
+            let pause = Pause {
                 start_ns: r.start_ns,
                 end_ns: r.end_ns,
                 mutator: ids[r.mutator],
-                kind: r.kind,
                 line: r.line,
                 ..Pause::default()
-            });
+            };
+            out.pauses
+                .push_kind(pause, names.get(r.kind).map_or("pause", String::as_str));
         }
         Ok(())
     };
