@@ -196,19 +196,11 @@ pub fn pause_records(name: &str, data: &[u8]) -> Outcome {
             break;
         }
         for (x, p) in spilled.run_pauses(&buf, 0..buf.len()).zip(&want[at..]) {
-            let back = Pause {
-                start_ns: x.start_ns,
-                end_ns: x.end_ns,
-                mutator: x.mutator,
-                kind: x.kind.to_string(),
-                cause: x.cause.map(str::to_string),
-                gc_id: x.gc_id,
-                heap_before_bytes: x.heap_before_bytes,
-                heap_after_bytes: x.heap_after_bytes,
-                heap_total_bytes: x.heap_total_bytes,
-                line: x.line,
-            };
-            assert_eq!(&back, p, "{name}: pause {at} read back in runs of {run}");
+            assert_eq!(
+                &x.to_pause(),
+                p,
+                "{name}: pause {at} read back in runs of {run}"
+            );
             at += 1;
         }
     }

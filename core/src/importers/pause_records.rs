@@ -49,10 +49,6 @@ impl Strings {
         self.index.insert(s.to_string(), k);
         k
     }
-
-    fn name(&self, k: u32) -> String {
-        self.names.get(k as usize).cloned().unwrap_or_default()
-    }
 }
 
 /// A [`Pause`] read back from [`PauseRecords`], its strings borrowed from the records (fields as [`Pause`]'s).
@@ -78,6 +74,24 @@ pub struct PauseRef<'a> {
     pub heap_total_bytes: Option<u64>,
     /// 1-based line of the input it came from.
     pub line: usize,
+}
+
+impl PauseRef<'_> {
+    /// The pause whole, its strings copied.
+    pub fn to_pause(&self) -> Pause {
+        Pause {
+            start_ns: self.start_ns,
+            end_ns: self.end_ns,
+            mutator: self.mutator,
+            kind: self.kind.to_string(),
+            cause: self.cause.map(str::to_string),
+            gc_id: self.gc_id,
+            heap_before_bytes: self.heap_before_bytes,
+            heap_after_bytes: self.heap_after_bytes,
+            heap_total_bytes: self.heap_total_bytes,
+            line: self.line,
+        }
+    }
 }
 
 /// Every field of every pause, in input order, in bounded memory (see the module notes).
@@ -191,19 +205,7 @@ impl PauseRecords {
     }
 
     fn pause(&self, r: &Rec) -> Pause {
-        let o = |(has, v): (bool, u64)| has.then_some(v);
-        Pause {
-            start_ns: r.start_ns,
-            end_ns: r.end_ns,
-            mutator: usize::try_from(r.mutator).unwrap_or(usize::MAX),
-            kind: self.strings.name(r.kind),
-            cause: (r.cause != NONE).then(|| self.strings.name(r.cause)),
-            gc_id: o(r.opt[0]),
-            heap_before_bytes: o(r.opt[1]),
-            heap_after_bytes: o(r.opt[2]),
-            heap_total_bytes: o(r.opt[3]),
-            line: usize::try_from(r.line).unwrap_or(usize::MAX),
-        }
+        self.pause_ref(r).to_pause()
     }
 
     fn spill_at(&self) -> usize {
@@ -330,19 +332,12 @@ mod tests {
                         .enumerate()
                     {
                         assert_eq!(run.mutator(i), p.mutator, "mutator {i}");
-                        let back = Pause {
-                            start_ns: x.start_ns,
-                            end_ns: x.end_ns,
-                            mutator: x.mutator,
-                            kind: x.kind.to_string(),
-                            cause: x.cause.map(str::to_string),
-                            gc_id: x.gc_id,
-                            heap_before_bytes: x.heap_before_bytes,
-                            heap_after_bytes: x.heap_after_bytes,
-                            heap_total_bytes: x.heap_total_bytes,
-                            line: x.line,
-                        };
-                        assert_eq!(&back, p, "pause {} of runs of {n} at {at}", start + i);
+                        assert_eq!(
+                            &x.to_pause(),
+                            p,
+                            "pause {} of runs of {n} at {at}",
+                            start + i
+                        );
                     }
                     start += run.len();
                 }

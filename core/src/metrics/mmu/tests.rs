@@ -197,7 +197,14 @@ fn clipping_keeps_the_steps_inside() {
     assert_eq!(s.clipped(0, 100), s, "whole span unchanged");
     assert!(s.clipped(200, 300).times.is_empty(), "outside");
     // Taking the series clips it the same, covering spans included.
-    for (a, b) in [(15, 55), (0, 100), (0, 500), (200, 300), (10, 20), (99, 100)] {
+    for (a, b) in [
+        (15, 55),
+        (0, 100),
+        (0, 500),
+        (200, 300),
+        (10, 20),
+        (99, 100),
+    ] {
         assert_eq!(s.clone().into_clipped(a, b), s.clipped(a, b), "[{a}, {b}]");
     }
 }
