@@ -3,14 +3,15 @@
 //! Two paths: the parser on text in memory, and `import_file` streaming the file line by line (what `gclab mmu`
 //! does; memory flat in the file's size). A pause CSV of ~16 MB made from the Go traces' `pauses.csv` (as
 //! `scripts/big-inputs.py` makes the 1 GB one, four mutators) is imported the way `gclab mmu` imports it: only the
-//! pauses' spans kept (issue 21 item 4). Run: `cargo bench -p gclab-core --bench importers`.
+//! pauses' spans kept (issue 21 item 4), and the way `gclab export-perfetto` does: every field kept
+//! (`PauseRecords`) and read back. Run: `cargo bench -p gclab-core --bench importers`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gclab_core::importers::{
-    Format, Imported, PauseSpans, import_file, import_file_as, jvm_log, pauses_csv,
+    Format, Imported, PauseRecords, PauseSpans, import_file, import_file_as, jvm_log, pauses_csv,
 };
 
 fn dir() -> PathBuf {
@@ -115,5 +116,40 @@ fn pause_csv_import_file(c: &mut Criterion) {
     let _ = std::fs::remove_file(&path);
 }
 
-criterion_group!(benches, jvm_import, jvm_import_file, pause_csv_import_file);
+/// `gclab export-perfetto`'s import of a pause CSV from a file: every field of every pause kept (in temporary files
+/// beyond 65,536 pauses), then read back in input order.
+fn pause_csv_records_file(c: &mut Criterion) {
+    let text = pause_csv(16 << 20);
+    let path = std::env::temp_dir().join(format!("gclab-bench-records-{}.csv", std::process::id()));
+    if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
+        return;
+    }
+    let mut g = c.benchmark_group("pause CSV import from file (records, read back)");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("go-pauses-16MB", |b| {
+        b.iter(|| {
+            let (_, data) = import_file_as::<PauseRecords>(
+                &path,
+                Format::PausesCsv,
+                Default::default(),
+                Default::default(),
+            )
+            .expect("the CSV imports");
+            match data {
+                Imported::Pauses(p) => black_box(p.pauses.iter().map(|x| x.end_ns).max()),
+                Imported::Util(u) => black_box(Some(u.series.len() as u64)),
+            }
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_file(&path);
+}
+
+criterion_group!(
+    benches,
+    jvm_import,
+    jvm_import_file,
+    pause_csv_import_file,
+    pause_csv_records_file
+);
 criterion_main!(benches);
