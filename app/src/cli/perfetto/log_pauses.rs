@@ -10,11 +10,11 @@
 use std::io;
 use std::sync::Mutex;
 
-use gclab_core::importers::{PauseRecords, PauseRun, PauseSeries, RunReader};
+use gclab_core::importers::{PauseRecords, PauseRun, PauseSeries, PauseSink, RunReader};
 use serde_json::json;
 
 use super::{GC_TID, HeapThinner, MUTATOR_TID, Out, PID, PauseArgs, json_out};
-use crate::cli::CliError;
+use crate::cli::{CliError, progress};
 
 /// Pauses read per round.
 const BATCH: usize = 1 << 16;
@@ -122,7 +122,15 @@ pub(super) fn write(
         let mut w = Vec::with_capacity(range.len() * 256);
         format_events(p, b, range, &mut w).map(|events| (w, events))
     };
-    let apply = |_: &Batch<'_>, pieces: &[io::Result<(Vec<u8>, u64)>]| {
+    // The import showed its own progress; this line follows the writing (a 1 GB log's 2.5 GB of JSON take seconds).
+    let total = records.len().max(1);
+    let (mut shown, mut written) = (
+        progress::Line::stderr(format!("export-perfetto {input}: writing")),
+        0,
+    );
+    let apply = |b: &Batch<'_>, pieces: &[io::Result<(Vec<u8>, u64)>]| {
+        written += b.run.len();
+        shown.set(written as f64 / total as f64);
         for f in pieces {
             let (bytes, events) = f
                 .as_ref()
