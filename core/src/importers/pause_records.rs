@@ -80,11 +80,20 @@ impl PauseRef<'_> {
     /// The pause whole, its strings copied.
     pub fn to_pause(&self) -> Pause {
         Pause {
+            kind: self.kind.to_string(),
+            cause: self.cause.map(str::to_string),
+            ..self.bare()
+        }
+    }
+
+    /// The pause with an empty kind and no cause.
+    fn bare(self) -> Pause {
+        Pause {
             start_ns: self.start_ns,
             end_ns: self.end_ns,
             mutator: self.mutator,
-            kind: self.kind.to_string(),
-            cause: self.cause.map(str::to_string),
+            kind: String::new(),
+            cause: None,
             gc_id: self.gc_id,
             heap_before_bytes: self.heap_before_bytes,
             heap_after_bytes: self.heap_after_bytes,
@@ -208,6 +217,25 @@ impl PauseRecords {
         self.pause_ref(r).to_pause()
     }
 
+    /// Makes `p` the pause of `r` ([`PauseRecords::pause`]), writing its kind and cause into the buffers `p` holds.
+    fn refill(&self, r: &Rec, p: &mut Pause) {
+        let x = self.pause_ref(r);
+        let mut kind = std::mem::take(&mut p.kind);
+        kind.clear();
+        kind.push_str(x.kind);
+        let cause = x.cause.map(|c| {
+            let mut s = p.cause.take().unwrap_or_default();
+            s.clear();
+            s.push_str(c);
+            s
+        });
+        *p = Pause {
+            kind,
+            cause,
+            ..x.bare()
+        };
+    }
+
     fn spill_at(&self) -> usize {
         if self.store.error.is_some() {
             usize::MAX
@@ -242,8 +270,11 @@ impl PauseSink for PauseRecords {
         let old = std::mem::take(&mut self.store);
         let at = self.spill_at();
         self.heap_figures = 0;
+        // One pause refilled for every record, its strings' buffers used again (two allocations and two frees a
+        // pause were the most of a logcat's fix-up pass after its records are read).
+        let mut p = Pause::default();
         for r in old.iter() {
-            let mut p = self.pause(&r);
+            self.refill(&r, &mut p);
             if f(&mut p) {
                 let r = self.rec(&p);
                 self.store.push(r, at);
