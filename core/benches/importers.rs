@@ -88,61 +88,57 @@ fn pause_csv(bytes: usize) -> String {
     out
 }
 
-/// `gclab mmu`'s import of a pause CSV from a file: rows read by the `csv` crate, only the spans kept.
-fn pause_csv_import_file(c: &mut Criterion) {
+/// Benchmarks `import` of the ~16 MB pause CSV (written to a temporary file) as group `group`.
+fn on_pause_csv_file<R>(c: &mut Criterion, group: &str, import: impl Fn(&std::path::Path) -> R) {
     let text = pause_csv(16 << 20);
     let path = std::env::temp_dir().join(format!("gclab-bench-pauses-{}.csv", std::process::id()));
     if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
         return;
     }
-    let mut g = c.benchmark_group("pause CSV import from file (spans)");
+    let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("go-pauses-16MB", |b| {
-        b.iter(|| {
-            let (_, data) = import_file_as::<PauseSpans>(
-                &path,
-                Format::PausesCsv,
-                Default::default(),
-                Default::default(),
-            )
-            .expect("the CSV imports");
-            match data {
-                Imported::Pauses(p) => black_box(p.span_ns.1 as usize),
-                Imported::Util(u) => black_box(u.series.len()),
-            }
-        })
-    });
+    g.bench_function("go-pauses-16MB", |b| b.iter(|| black_box(import(&path))));
     g.finish();
     let _ = std::fs::remove_file(&path);
+}
+
+/// `gclab mmu`'s import of a pause CSV from a file: rows read by the `csv` crate, only the spans kept.
+fn pause_csv_import_file(c: &mut Criterion) {
+    on_pause_csv_file(c, "pause CSV import from file (spans)", |path| {
+        let (_, data) = import_file_as::<PauseSpans>(
+            path,
+            Format::PausesCsv,
+            Default::default(),
+            Default::default(),
+        )
+        .expect("the CSV imports");
+        match data {
+            Imported::Pauses(p) => p.span_ns.1 as usize,
+            Imported::Util(u) => u.series.len(),
+        }
+    });
 }
 
 /// `gclab export-perfetto`'s import of a pause CSV from a file: every field of every pause kept (in temporary files
 /// beyond 65,536 pauses), then read back in input order.
 fn pause_csv_records_file(c: &mut Criterion) {
-    let text = pause_csv(16 << 20);
-    let path = std::env::temp_dir().join(format!("gclab-bench-records-{}.csv", std::process::id()));
-    if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
-        return;
-    }
-    let mut g = c.benchmark_group("pause CSV import from file (records, read back)");
-    g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("go-pauses-16MB", |b| {
-        b.iter(|| {
+    on_pause_csv_file(
+        c,
+        "pause CSV import from file (records, read back)",
+        |path| {
             let (_, data) = import_file_as::<PauseRecords>(
-                &path,
+                path,
                 Format::PausesCsv,
                 Default::default(),
                 Default::default(),
             )
             .expect("the CSV imports");
             match data {
-                Imported::Pauses(p) => black_box(p.pauses.iter().map(|x| x.end_ns).max()),
-                Imported::Util(u) => black_box(Some(u.series.len() as u64)),
+                Imported::Pauses(p) => p.pauses.iter().map(|x| x.end_ns).max(),
+                Imported::Util(u) => Some(u.series.len() as u64),
             }
-        })
-    });
-    g.finish();
-    let _ = std::fs::remove_file(&path);
+        },
+    );
 }
 
 criterion_group!(
