@@ -91,7 +91,7 @@ impl Out {
     }
 
     fn thread(&mut self, tid: u64, name: &str) -> Result<(), CliError> {
-        self.ev(&json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}}))
+        self.ev(&thread_event(tid, name))
     }
 
     fn slice<A: Serialize + ?Sized>(
@@ -158,6 +158,11 @@ impl Out {
             .map_err(|e| CliError::other(format!("{path}: cannot write: {e}")))?;
         Ok(self.events)
     }
+}
+
+/// The metadata event naming track `tid` (`ph: "M"`, `thread_name`).
+fn thread_event(tid: u64, name: &str) -> Value {
+    json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}})
 }
 
 /// A complete slice (`ph: "X"`). Fields in the order of their names, as `serde_json`'s map (a `BTreeMap`)

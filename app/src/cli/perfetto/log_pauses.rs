@@ -11,9 +11,8 @@ use std::io;
 use std::sync::Mutex;
 
 use gclab_core::importers::{PauseRecords, PauseRun, PauseSeries, PauseSink, RunReader};
-use serde_json::json;
 
-use super::{GC_TID, HeapThinner, MUTATOR_TID, Out, PID, PauseArgs, json_out};
+use super::{GC_TID, HeapThinner, MUTATOR_TID, Out, PauseArgs, json_out, thread_event};
 use crate::cli::{CliError, progress};
 
 /// Pauses read per round.
@@ -172,8 +171,7 @@ fn format_events(
         let tid = tid(p, x.mutator);
         if let Some((_, name)) = next_name.filter(|(at, _)| *at == i) {
             w.extend_from_slice(b",\n");
-            let ev = json!({"name": "thread_name", "ph": "M", "pid": PID, "tid": tid, "args": {"name": name}});
-            serde_json::to_writer(&mut *w, &ev)?;
+            serde_json::to_writer(&mut *w, &thread_event(tid, name))?;
             events += 1;
             next_name = names.next();
         }
