@@ -30,6 +30,11 @@ pub(super) struct Rec {
 }
 
 impl Rec {
+    /// The optional values present, in order (what follows the fixed part).
+    fn present_values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.opt.iter().filter(|o| o.0).map(|o| o.1)
+    }
+
     /// Which optional values are present, bit k for `opt[k]`.
     fn present(&self) -> u64 {
         (self.opt.iter().enumerate()).fold(0, |p, (k, &(has, _))| p | u64::from(has) << k)
@@ -118,7 +123,7 @@ struct Spilled {
 impl Spilled {
     fn push(&mut self, r: &Rec) {
         self.core.push(Core::of(r));
-        (r.opt.iter().filter(|o| o.0)).for_each(|o| self.opts.push(o.1));
+        r.present_values().for_each(|v| self.opts.push(v));
     }
 }
 
@@ -220,7 +225,8 @@ impl<'a> RunReader<'a> {
                 run.opts.clear();
                 for (r, b) in recs.iter().zip(run.core.chunks_exact_mut(Core::SIZE)) {
                     Core::of(r).put(b);
-                    (r.opt.iter().filter(|o| o.0)).for_each(|o| run.opts.extend(o.1.to_le_bytes()));
+                    r.present_values()
+                        .for_each(|v| run.opts.extend(v.to_le_bytes()));
                 }
             }
         }
