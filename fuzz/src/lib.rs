@@ -126,6 +126,18 @@ pub fn gc_csv(name: &str, data: &[u8]) -> Outcome {
             "cut into {segment}-byte segments, {chunk}-byte chunks"
         );
     }
+    if format == Format::UtilCsv {
+        // Differential likewise, the cut parse also moving every series' steps to temporary files from a few.
+        let (segment, chunk) = (1 + usize::from(pick / 3 % 17), 1 + usize::from(pick / 51));
+        let spill_at = 1 + usize::from(pick % 7);
+        let whole = importers::util_csv::parse_read(name, rest);
+        let cut = importers::util_csv::parse_read_cut(name, rest, segment, chunk, spill_at);
+        assert_eq!(
+            whole.as_ref().map_err(ToString::to_string),
+            cut.as_ref().map_err(ToString::to_string),
+            "cut into {segment}-byte segments, {chunk}-byte chunks, on disk from {spill_at} steps"
+        );
+    }
     gc_import(name, rest, format)
 }
 

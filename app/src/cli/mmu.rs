@@ -210,7 +210,7 @@ fn measure(
     let series;
     // The imported data are taken by the match and freed before the queries, so the two never count together: the
     // pauses (with their kinds, causes and heap figures) are not needed for the MMU, and a utilisation CSV's steps
-    // become the curve's without a copy.
+    // become the curve's without a copy where the span covers them.
     let curve: MmuCurve<'_> = match (live, data) {
         (Some(curve), _) => curve,
         // More pauses than memory should hold (the sink spilled them): sorted and measured on disk, the same MMU.
@@ -224,8 +224,17 @@ fn measure(
             MmuCurve::from_pauses_on_disk(|| p.pauses.spans(), p.mutators.len(), clamped)
                 .map_err(|e| CliError::other(format!("{input}: {e}")))?
         }
+        // A utilisation CSV's steps (on disk beyond a few thousand a series) are clipped and measured in order.
+        (None, Imported::Util(u)) => {
+            let temp = |e: std::io::Error| CliError::other(format!("{input}: {e}"));
+            let steps = u.into_clipped(span_ns).map_err(temp)?;
+            if steps.iter().all(|s| s.len() < 2) {
+                return Err(no_overlap());
+            }
+            MmuCurve::from_steps(steps).map_err(temp)?
+        }
         (None, data) => {
-            series = data.into_util_series(span_ns);
+            series = data.util_series(span_ns);
             if series.iter().all(|s| s.times.len() < 2) {
                 return Err(no_overlap());
             }

@@ -217,14 +217,32 @@ struct HeapArgs {
 /// Thins `points` (time-ordered) to at most `MAX_COUNTER_POINTS`, keeping each stretch's highest value (by
 /// `key`).
 fn thin<T: Copy>(points: &[T], key: impl Fn(&T) -> u64) -> Vec<T> {
-    if points.len() <= MAX_COUNTER_POINTS {
-        return points.to_vec();
+    thin_in_order(points.len(), points.iter().copied(), key)
+}
+
+/// [`thin`] of the `len` points `points` yields, as they come (holding only the kept ones).
+fn thin_in_order<T: Copy>(
+    len: usize,
+    points: impl Iterator<Item = T>,
+    key: impl Fn(&T) -> u64,
+) -> Vec<T> {
+    let stride = len.div_ceil(MAX_COUNTER_POINTS).max(1);
+    let mut kept = Vec::with_capacity(len.min(MAX_COUNTER_POINTS));
+    let (mut best, mut in_stretch): (Option<T>, usize) = (None, 0);
+    for p in points {
+        // The highest of a stretch, the last of equals (as `max_by_key`).
+        best = match best {
+            Some(b) if key(&b) > key(&p) => Some(b),
+            _ => Some(p),
+        };
+        in_stretch += 1;
+        if in_stretch == stride {
+            kept.extend(best.take());
+            in_stretch = 0;
+        }
     }
-    let stride = points.len().div_ceil(MAX_COUNTER_POINTS);
-    points
-        .chunks(stride)
-        .filter_map(|c| c.iter().copied().max_by_key(|p| key(p)))
-        .collect()
+    kept.extend(best);
+    kept
 }
 
 /// Runs `gclab export-perfetto`.
@@ -461,14 +479,15 @@ fn export_log(out: &str, input: &str, data: &Imported<PauseRecords>) -> Result<u
             }
         }
         Imported::Util(u) => {
+            // Each series read in order (from its temporary files beyond a few thousand steps), only the points
+            // kept held.
             for (name, s) in u.names.iter().zip(&u.series) {
-                let pts: Vec<(u64, u64)> = s
-                    .times
-                    .iter()
-                    .zip(&s.util)
-                    .map(|(t, v)| (*t, (v * 1e6) as u64))
-                    .collect();
-                for (t, v) in thin(&pts, |p| u64::MAX - p.1) {
+                let pts = s.iter().map(|(t, v)| (t, (v * 1e6) as u64));
+                let kept = thin_in_order(s.len(), pts, |p| u64::MAX - p.1);
+                if let Some(e) = s.error() {
+                    return Err(CliError::other(format!("{input}: {e}")));
+                }
+                for (t, v) in kept {
                     o.counter(
                         &format!("utilization {name}"),
                         us(t),

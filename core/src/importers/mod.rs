@@ -248,11 +248,13 @@ fn import_csv<S: PauseSink>(
             .map(Imported::Pauses)
             .ok_or_else(empty);
     }
-    let mut rows = csv_rows::CsvRows::new(name, src);
-    if rows.at_end() {
-        return Err(empty());
-    }
-    Ok(Imported::Util(util_csv::parse_rows(name, rows)?))
+    let spill_at = match S::STEPS_ON_DISK {
+        true => crate::metrics::mmu::SPILL_STEPS,
+        false => usize::MAX,
+    };
+    util_csv::parse_split(name, src, csv_split::SIZES, spill_at)?
+        .map(Imported::Util)
+        .ok_or_else(empty)
 }
 
 fn describe(format: Format) -> &'static str {

@@ -249,6 +249,7 @@ impl PauseSink for PauseRecords {
     const NAMES: bool = true;
     // `export-perfetto` writes pauses and heap figures only: the phases are counted, not kept.
     const PHASES: bool = false;
+    const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
         let r = self.rec(&p);

@@ -3,7 +3,7 @@
 //! and the two together as [`Imported`], with the step functions and pause statistics the MMU is measured on.
 
 use super::{MAX_TIME_NS, PauseSink, Warnings};
-use crate::metrics::mmu::UtilSeries;
+use crate::metrics::mmu::{Steps, UtilSeries};
 
 /// One stop-the-world pause of one mutator.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -196,10 +196,21 @@ impl<S: PauseSink> PauseSeries<S> {
 pub struct UtilizationSeries {
     /// Series names (the `series` column, or `""`).
     pub names: Vec<String>,
-    /// One step function per name.
-    pub series: Vec<UtilSeries>,
+    /// One step function per name (in memory, or on disk for a sink that measures: [`PauseSink::STEPS_ON_DISK`]).
+    pub series: Vec<Steps>,
     /// Notes.
     pub warnings: Warnings,
+}
+
+impl UtilizationSeries {
+    /// The step functions restricted to `span` (clamped below [`MAX_TIME_NS`], as [`Imported::util_series`]), each
+    /// handed on unchanged where the span covers it ([`Steps::into_clipped`]). Errors are the temporary files'.
+    pub fn into_clipped(self, span: (u64, u64)) -> std::io::Result<Vec<Steps>> {
+        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
+        (self.series.into_iter())
+            .map(|s| s.into_clipped(span.0, span.1))
+            .collect()
+    }
 }
 
 /// Pause count and longest pause inside a span.
@@ -226,11 +237,7 @@ impl<S: PauseSink> Imported<S> {
         match self {
             Imported::Pauses(p) => p.span_ns,
             Imported::Util(u) => {
-                let spans = u
-                    .series
-                    .iter()
-                    .filter(|s| s.times.len() >= 2)
-                    .map(UtilSeries::span);
+                let spans = u.series.iter().filter(|s| s.len() >= 2).map(Steps::span);
                 spans
                     .fold(None, |acc: Option<(u64, u64)>, (a, b)| {
                         Some(acc.map_or((a, b), |(x, y)| (x.min(a), y.max(b))))
@@ -247,18 +254,8 @@ impl<S: PauseSink> Imported<S> {
         let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
         match self {
             Imported::Pauses(p) => p.util_series(span),
-            Imported::Util(u) => u.series.iter().map(|s| s.clipped(span.0, span.1)).collect(),
-        }
-    }
-
-    /// [`Imported::util_series`] taking the data: a utilisation CSV's series are handed on without a copy where the
-    /// span covers them ([`UtilSeries::into_clipped`]).
-    pub fn into_util_series(self, span: (u64, u64)) -> Vec<UtilSeries> {
-        let span = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
-        match self {
-            Imported::Pauses(p) => p.util_series(span),
-            Imported::Util(u) => (u.series.into_iter())
-                .map(|s| s.into_clipped(span.0, span.1))
+            Imported::Util(u) => (u.series.iter())
+                .map(|s| s.to_series().into_clipped(span.0, span.1))
                 .collect(),
         }
     }
@@ -278,8 +275,8 @@ impl<S: PauseSink> Imported<S> {
             Imported::Util(u) => {
                 for s in &u.series {
                     let mut zero_from = None;
-                    for (k, (&t, &v)) in s.times.iter().zip(&s.util).enumerate() {
-                        let last = k + 1 == s.times.len();
+                    for (k, (t, v)) in s.iter().enumerate() {
+                        let last = k + 1 == s.len();
                         match (v == 0.0 && !last, zero_from) {
                             (true, None) => zero_from = Some(t),
                             (false, Some(a)) => {

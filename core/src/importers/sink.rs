@@ -43,6 +43,9 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// with the time some phase runs and the time the safepoints stop the program — all `gclab mmu` reports and
     /// nothing `export-perfetto` writes), so that their number never grows memory (issue 21, item 4).
     const PHASES: bool;
+    /// Whether a utilisation CSV's steps go to temporary files beyond a few thousand a series (true for the sinks of
+    /// `gclab mmu` and `export-perfetto`, which read them in order; false keeps them in memory, for the app).
+    const STEPS_ON_DISK: bool = false;
 }
 
 impl PauseSink for Vec<Pause> {
@@ -166,6 +169,7 @@ impl PauseSpans {
 impl PauseSink for PauseSpans {
     const NAMES: bool = false;
     const PHASES: bool = false;
+    const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
         let s = Span {

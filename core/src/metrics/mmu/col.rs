@@ -15,7 +15,7 @@ pub(super) enum Col<'a, T: Record> {
     Alt([T; 2], usize),
 }
 
-impl<T: Record> Col<'_, T> {
+impl<'a, T: Record> Col<'a, T> {
     /// Element `k`.
     #[inline(always)]
     pub(super) fn get(&self, k: usize) -> T {
@@ -80,6 +80,16 @@ impl<T: Record> Col<'_, T> {
             Col::Slice(s) => Col::Slice(s),
             Col::Vec(v) => Col::Slice(v),
             Col::Paged(p) => Col::Paged(p.reader_keeping(blocks)),
+            Col::Alt(a, n) => Col::Alt(*a, *n),
+        }
+    }
+
+    /// The same array as a second owner: copied when in memory, shared with its own cache when on disk.
+    pub(super) fn duplicate(&self) -> Col<'a, T> {
+        match self {
+            Col::Slice(s) => Col::Slice(s),
+            Col::Vec(v) => Col::Vec(v.clone()),
+            Col::Paged(p) => Col::Paged(p.reader()),
             Col::Alt(a, n) => Col::Alt(*a, *n),
         }
     }
@@ -180,14 +190,27 @@ impl<T: Record> ColBuilder<T> {
             None => {
                 self.vec.push(x);
                 if self.vec.len() >= self.spill_at {
-                    let mut s = Spill::new()?;
-                    self.vec.drain(..).for_each(|x| s.push(x));
-                    self.vec = Vec::new();
-                    self.spill = Some(s);
+                    self.move_to_disk()?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Moves what it holds to a temporary file, where every later element goes too (nothing when already there).
+    pub(super) fn move_to_disk(&mut self) -> std::io::Result<()> {
+        if self.spill.is_none() {
+            let mut s = Spill::new()?;
+            self.vec.drain(..).for_each(|x| s.push(x));
+            self.vec = Vec::new();
+            self.spill = Some(s);
+        }
+        Ok(())
+    }
+
+    /// Elements held in memory (not yet in a temporary file).
+    pub(super) fn in_memory(&self) -> usize {
+        self.vec.len()
     }
 
     /// Elements held.

@@ -24,6 +24,7 @@
 mod col;
 mod on_disk;
 mod prepared;
+mod steps;
 mod sums;
 #[cfg(test)]
 mod tests;
@@ -31,6 +32,7 @@ mod worst;
 
 use crate::io::spill::BLOCK_BYTES;
 pub use on_disk::LiveSteps;
+pub use steps::{SPILL_STEPS, Steps, StepsBuilder};
 
 /// The block caches of one view of a curve on disk, in all. `[bytes]`
 const VIEW_CACHE_BYTES: usize = 16 << 20;

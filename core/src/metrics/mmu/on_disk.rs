@@ -16,14 +16,13 @@ use std::io;
 
 use super::col::{Col, ColBuilder, Idx, UtilBuilder};
 use super::prepared::{Prepared, STEPS_PER_FINE_BAND};
+use super::steps::{SPILL_STEPS, Steps};
 use super::{MmuCurve, StepsFromPauses};
 use crate::io::reorder::Reorder;
 use crate::io::spill::{Record, Spill};
 
 /// Pauses sorted in memory at a time (24 bytes each).
 const SORT_RUN: usize = 1 << 20;
-/// Steps of a series from which its arrays go to disk (fewer stay in memory: small, and no files).
-const SPILL_STEPS: usize = 1 << 16;
 /// Fine bands of a series on disk (20 bytes each, in memory): while the budget over all series lasts (84 MB,
 /// counted by the bands a series uses) at least the minimum and at most the maximum, after it the floor. Finer bands prune more and bound the
 /// searches inside a band (a 1 GB pause CSV: ~75 steps a band at the minimum, ~10 at the maximum); they change
@@ -101,6 +100,24 @@ impl MmuCurve<'static> {
         }
         let mut build = Builder::new(count, (s0, s1), spill_steps);
         build.build_by_sorting(keys(), count, sort_run.max(1))?;
+        Ok(build.curve())
+    }
+}
+
+impl MmuCurve<'static> {
+    /// The curve of `series` (a utilisation CSV's, in memory or on disk), as [`MmuCurve::new`] over the same steps
+    /// in memory gives it: series with fewer than two steps, no duration or unsorted times are left out. Errors are
+    /// the temporary files' (see [`MmuCurve::error`] for the ones met later, while querying).
+    pub fn from_steps(series: Vec<Steps>) -> io::Result<Self> {
+        let start = series.iter().map(|s| s.span().0).min().unwrap_or(0);
+        let mut build = Builder::new(series.len(), (start, start), SPILL_STEPS);
+        let ended = (series.into_iter())
+            .map(|s| {
+                let spill = build.fine_bands(s.len(), s.on_disk());
+                (s.times, s.util, spill)
+            })
+            .collect();
+        build.prepare_all(ended)?;
         Ok(build.curve())
     }
 }
@@ -296,6 +313,9 @@ struct Builder {
     fine_left: usize,
 }
 
+/// A series' steps, ended: its times and utilisations, and its fine bands when its arrays are on disk.
+type Ended = (Col<'static, u64>, Col<'static, f64>, Option<usize>);
+
 /// One mutator's steps as they are made.
 struct Current {
     steps: StepsFromPauses,
@@ -418,10 +438,17 @@ impl Builder {
     /// Ends the mutators' steps and prepares their series, the next ones in order, on every core
     /// ([`crate::parallel`]): each series is prepared alone, so the result is [`Builder::finish`]'s one by one.
     fn finish_all(&mut self, current: Vec<Current>) -> io::Result<()> {
-        type Steps = (Col<'static, u64>, Col<'static, f64>, Option<usize>);
-        let jobs: Vec<std::sync::Mutex<Option<Steps>>> = (current.into_iter())
-            .map(|c| Ok(std::sync::Mutex::new(Some(self.end(c)?))))
+        let ended = (current.into_iter())
+            .map(|c| self.end(c))
             .collect::<io::Result<_>>()?;
+        self.prepare_all(ended)
+    }
+
+    /// Prepares the ended series, the next ones in order, on every core.
+    fn prepare_all(&mut self, ended: Vec<Ended>) -> io::Result<()> {
+        let jobs: Vec<std::sync::Mutex<Option<Ended>>> = (ended.into_iter())
+            .map(|e| std::sync::Mutex::new(Some(e)))
+            .collect();
         let prepared = crate::parallel::map_on_cores(&jobs, "mmu-prepare", |job| {
             job.lock().ok()?.take().map(Self::prepare)
         });
@@ -436,34 +463,34 @@ impl Builder {
 
     /// Ends a mutator's steps: its arrays, and the fine bands it may have when on disk (out of what is left of the
     /// budget, in mutator order).
-    fn end(
-        &mut self,
-        mut c: Current,
-    ) -> io::Result<(Col<'static, u64>, Col<'static, f64>, Option<usize>)> {
+    fn end(&mut self, mut c: Current) -> io::Result<Ended> {
         let (times, util, error) = (&mut c.times, &mut c.util, &mut c.error);
         c.steps
             .finish(self.span.1, &mut |t, u| emit(times, util, error, t, u));
         if let Some(e) = c.error {
             return Err(e);
         }
-        let on_disk = c.times.len() >= self.spill_steps;
+        let spill = self.fine_bands(c.times.len(), c.times.len() >= self.spill_steps);
+        Ok((c.times.finish(), c.util.finish()?, spill))
+    }
+
+    /// The fine bands of the next series, of `steps` steps, when `on_disk` (out of what is left of the budget, in
+    /// series order); None in memory.
+    fn fine_bands(&mut self, steps: usize, on_disk: bool) -> Option<usize> {
         // Past the budget, a series gets the floor: hundreds of mutators on disk once took 2^17 bands each.
         let fine = match self.fine_left {
             left if left >= FINE_BANDS_ON_DISK_MIN => left.min(FINE_BANDS_ON_DISK_MAX),
             left => left.max(FINE_BANDS_ON_DISK_FLOOR),
         };
-        let spill = on_disk.then(|| {
-            let used = (c.times.len() / STEPS_PER_FINE_BAND).clamp(1, fine);
+        on_disk.then(|| {
+            let used = (steps / STEPS_PER_FINE_BAND).clamp(1, fine);
             self.fine_left = self.fine_left.saturating_sub(used);
             fine
-        });
-        Ok((c.times.finish(), c.util.finish()?, spill))
+        })
     }
 
     /// Prepares one series from its ended steps.
-    fn prepare(
-        (times, util, spill): (Col<'static, u64>, Col<'static, f64>, Option<usize>),
-    ) -> io::Result<Option<Prepared<'static>>> {
+    fn prepare((times, util, spill): Ended) -> io::Result<Option<Prepared<'static>>> {
         let p = Prepared::build(times, util, spill)?;
         // The blocks read while building are not kept: the queries run on views, each with its own caches.
         p.iter().for_each(Prepared::forget_blocks);
