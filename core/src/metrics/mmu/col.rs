@@ -10,7 +10,9 @@ use crate::io::spill::{Paged, Record, Spill};
 pub(super) enum Col<'a, T: Record> {
     Slice(&'a [T]),
     Vec(Vec<T>),
-    Paged(Paged<T>),
+    /// Boxed: a block cache is 100 bytes, and a curve of 60,000 small series kept three copies of every array's
+    /// slot (the curve and a view per core).
+    Paged(Box<Paged<T>>),
     /// Two values taking turns (`[even, odd]`) over a length: a pause list's utilisations, 1 and 0 in turn.
     Alt([T; 2], usize),
 }
@@ -79,7 +81,7 @@ impl<'a, T: Record> Col<'a, T> {
         match self {
             Col::Slice(s) => Col::Slice(s),
             Col::Vec(v) => Col::Slice(v),
-            Col::Paged(p) => Col::Paged(p.reader_keeping(blocks)),
+            Col::Paged(p) => Col::Paged(Box::new(p.reader_keeping(blocks))),
             Col::Alt(a, n) => Col::Alt(*a, *n),
         }
     }
@@ -89,7 +91,7 @@ impl<'a, T: Record> Col<'a, T> {
         match self {
             Col::Slice(s) => Col::Slice(s),
             Col::Vec(v) => Col::Vec(v.clone()),
-            Col::Paged(p) => Col::Paged(p.reader()),
+            Col::Paged(p) => Col::Paged(Box::new(p.reader())),
             Col::Alt(a, n) => Col::Alt(*a, *n),
         }
     }
@@ -220,8 +222,13 @@ impl<T: Record> ColBuilder<T> {
 
     pub(super) fn finish<'a>(self) -> Col<'a, T> {
         match self.spill {
-            Some(s) => Col::Paged(Paged::new(s)),
-            None => Col::Vec(self.vec),
+            Some(s) => Col::Paged(Box::new(Paged::new(s))),
+            None => {
+                // Grown by doubling: up to half its room spare, in every small series a curve keeps.
+                let mut v = self.vec;
+                v.shrink_to_fit();
+                Col::Vec(v)
+            }
         }
     }
 }

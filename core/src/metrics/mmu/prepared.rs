@@ -207,11 +207,11 @@ impl<'a> Prepared<'a> {
             times,
             util: if alt { Col::Alt(pair, n) } else { util },
             sums: match derived {
-                Some(times) => Col::Paged(Paged::with(Arc::new(DerivedSums {
+                Some(times) => Col::Paged(Box::new(Paged::with(Arc::new(DerivedSums {
                     times,
                     starts,
                     pair,
-                }))),
+                })))),
                 None => sums.finish(),
             },
             go: Arc::default(),

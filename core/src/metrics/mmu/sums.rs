@@ -67,7 +67,7 @@ mod tests {
             let mut spill = Spill::new().expect("temp file");
             times.iter().for_each(|&t| spill.push(t));
             let disk = Prepared::build(
-                Col::Paged(Paged::new(spill)),
+                Col::Paged(Box::new(Paged::new(spill))),
                 Col::Alt(pair, n),
                 Some(1 << 10),
             )
