@@ -4,7 +4,8 @@
 //! does; memory flat in the file's size). A pause CSV of ~16 MB made from the Go traces' `pauses.csv` (as
 //! `scripts/big-inputs.py` makes the 1 GB one, four mutators) is imported the way `gclab mmu` imports it: only the
 //! pauses' spans kept (issue 21 item 4), and the way `gclab export-perfetto` does: every field kept
-//! (`PauseRecords`) and read back. Run: `cargo bench -p gclab-core --bench importers`.
+//! (`PauseRecords`) and read back. A utilisation CSV of ~16 MB (Go's `util_system.csv` repeated) is imported as
+//! `gclab mmu` imports it. Run: `cargo bench -p gclab-core --bench importers`.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -141,11 +142,61 @@ fn pause_csv_records_file(c: &mut Criterion) {
     );
 }
 
+/// A utilisation CSV of at least `bytes`: Go's `util_system.csv` of the first trace, shifted by its span per copy.
+fn util_csv(bytes: usize) -> String {
+    let go = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/go-mmu");
+    let text = std::fs::read_to_string(go.join("trace1-p2-gogc100-trees/util_system.csv"))
+        .unwrap_or_default();
+    let rows: Vec<(u64, &str)> = (text.lines().skip(1))
+        .filter_map(|l| l.split_once(','))
+        .filter_map(|(t, u)| Some((t.parse().ok()?, u)))
+        .collect();
+    let span = rows.last().map_or(1, |r| r.0 + 1);
+    let mut out = String::from("time_ns,util\n");
+    let mut copy = 0u64;
+    while out.len() < bytes && !rows.is_empty() {
+        for (t, u) in &rows {
+            out.push_str(&format!("{},{u}\n", t + copy * span));
+        }
+        copy += 1;
+    }
+    out
+}
+
+/// `gclab mmu`'s import of a ~16 MB utilisation CSV from a file (its steps in temporary files beyond 2^16).
+fn util_csv_import_file(c: &mut Criterion) {
+    let text = util_csv(16 << 20);
+    let path = std::env::temp_dir().join(format!("gclab-bench-util-{}.csv", std::process::id()));
+    if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
+        return;
+    }
+    let mut g = c.benchmark_group("util CSV import from file");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("go-util-16MB", |b| {
+        b.iter(|| {
+            let (_, data) = import_file_as::<PauseSpans>(
+                &path,
+                Format::UtilCsv,
+                Default::default(),
+                Default::default(),
+            )
+            .expect("the CSV imports");
+            match data {
+                Imported::Pauses(p) => black_box(p.span_ns.1 as usize),
+                Imported::Util(u) => black_box(u.series.len()),
+            }
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_file(&path);
+}
+
 criterion_group!(
     benches,
     jvm_import,
     jvm_import_file,
     pause_csv_import_file,
-    pause_csv_records_file
+    pause_csv_records_file,
+    util_csv_import_file
 );
 criterion_main!(benches);

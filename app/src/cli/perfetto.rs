@@ -566,3 +566,35 @@ impl HeapThinner {
         self.kept
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Thinning points as they come keeps what thinning the whole list in stretches keeps (the highest of each
+    /// stretch, the last of equals), at every length around the cap.
+    #[test]
+    fn thinning_in_order_keeps_what_the_stretches_of_the_whole_list_keep() {
+        let mut x = 3u64;
+        for len in [
+            0,
+            1,
+            7,
+            MAX_COUNTER_POINTS,
+            MAX_COUNTER_POINTS + 1,
+            3 * MAX_COUNTER_POINTS + 5,
+        ] {
+            let points: Vec<(u64, u64)> = (0..len as u64)
+                .map(|t| {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    (t, x >> 60)
+                })
+                .collect();
+            let stride = len.div_ceil(MAX_COUNTER_POINTS).max(1);
+            let want: Vec<(u64, u64)> = (points.chunks(stride))
+                .filter_map(|c| c.iter().copied().max_by_key(|p| p.1))
+                .collect();
+            assert_eq!(thin(&points, |p| p.1), want, "{len} points");
+        }
+    }
+}
