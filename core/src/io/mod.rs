@@ -4,6 +4,7 @@
 //! [`reorder`] puts a nearly ordered stream back in order within a bounded buffer.
 
 pub mod atomic;
+mod direct;
 pub mod reorder;
 pub mod spill;
 
