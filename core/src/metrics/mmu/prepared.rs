@@ -79,14 +79,9 @@ impl<'a> Prepared<'a> {
 
     /// [`Prepared::new`] taking the steps (the prepared series owns them).
     pub(super) fn owned(s: UtilSeries) -> Option<Prepared<'static>> {
-        let UtilSeries {
-            mut times,
-            mut util,
-        } = s;
-        let n = times.len().min(util.len());
-        times.truncate(n);
-        util.truncate(n);
-        Prepared::build(Col::Vec(times), Col::Vec(util), None)
+        // The steps cut to their common length, in memory (where nothing can fail).
+        let steps = super::Steps::from(s);
+        Prepared::build(steps.times, steps.util, None)
             .ok()
             .flatten()
     }
