@@ -57,9 +57,35 @@ pub fn gclab_ok(args: &[&str], what: &str) -> Output {
     o
 }
 
-/// A fresh, empty scratch folder for one test: `$TMPDIR/gclab-TOPIC-NAME-PID`.
+/// The folder this test process keeps its scratch files in: `$TMPDIR/gclab-tests-PID`. The first call removes the
+/// folders of earlier test processes that are gone (Linux: no `/proc/PID`), so a run leaves at most its own behind
+/// instead of every run adding hundreds of files to the temporary folder.
+pub fn scratch_root() -> PathBuf {
+    static ROOT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ROOT.get_or_init(|| {
+        let tmp = std::env::temp_dir();
+        let gone = |pid: u32| {
+            Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+        };
+        for e in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+            let name = e.file_name();
+            let pid = (name.to_str())
+                .and_then(|n| n.strip_prefix("gclab-tests-"))
+                .and_then(|p| p.parse::<u32>().ok());
+            if pid.is_some_and(gone) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let root = tmp.join(format!("gclab-tests-{}", std::process::id()));
+        std::fs::create_dir_all(&root).expect("scratch root");
+        root
+    })
+    .clone()
+}
+
+/// A fresh, empty scratch folder for one test: `scratch_root()/TOPIC-NAME`.
 pub fn scratch_dir(topic: &str, name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gclab-{topic}-{name}-{}", std::process::id()));
+    let d = scratch_root().join(format!("{topic}-{name}"));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("scratch folder");
     d

@@ -34,8 +34,8 @@ fn the_app_opens_a_window_with_the_default_scenario() {
 
 /// Opens the app on `view` under Xvfb and returns the PNG it saved.
 fn window_png(view: &str) -> Vec<u8> {
-    let png = std::env::temp_dir().join(format!("gclab-window-{}-{view}.png", std::process::id()));
-    let xdg = std::env::temp_dir().join(format!("gclab-xdg-{}", std::process::id()));
+    let png = gclab_tests::scratch_root().join(format!("window-{view}.png"));
+    let xdg = gclab_tests::scratch_root().join("xdg");
     std::fs::create_dir_all(&xdg).expect("runtime dir");
     let out = Command::new("timeout")
         .arg("120")

@@ -127,7 +127,7 @@ fn run_json_has_the_contract_fields() {
 
 #[test]
 fn run_csv_writes_the_timelines() {
-    let dir = std::env::temp_dir().join(format!("gclab-csv-{}", std::process::id()));
+    let dir = gclab_tests::scratch_root().join("csv");
     let o = gclab(&[
         "run",
         "preset:kvm/calculator",
@@ -177,7 +177,7 @@ fn an_out_of_memory_run_is_a_result() {
 }
 
 fn temp_scenario(name: &str, text: &str) -> String {
-    let p = std::env::temp_dir().join(format!("gclab-{}-{name}.toml", std::process::id()));
+    let p = gclab_tests::scratch_root().join(format!("{name}.toml"));
     let mut f = std::fs::File::create(&p).expect("temp file");
     f.write_all(text.as_bytes()).expect("write");
     p.to_string_lossy().into_owned()

@@ -352,7 +352,7 @@ fn a_logcat_capture_is_placed_by_its_time_stamps() {
 type Case<'a> = (&'a str, Option<&'a [u8]>, Vec<&'a str>, Vec<&'a str>);
 
 fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("gclab-gc-logs-{}-{name}", std::process::id()));
+    let p = gclab_tests::scratch_root().join(format!("gc-logs-{name}"));
     std::fs::write(&p, bytes).expect("write temp file");
     p
 }
@@ -452,9 +452,7 @@ fn bad_input_exits_2_with_one_line() {
     for (name, content, extra, expect) in &cases {
         let path = match content {
             Some(c) => temp(name, c),
-            None => {
-                std::env::temp_dir().join(format!("gclab-gc-logs-{}-{name}", std::process::id()))
-            }
+            None => gclab_tests::scratch_root().join(format!("gc-logs-{name}")),
         };
         let file = path.to_str().expect("path");
         let err = one_line_error(&run(&[&[file], extra.as_slice()].concat()), name);

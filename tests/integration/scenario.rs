@@ -314,7 +314,7 @@ fn issue_21_a_negative_size_says_negative() {
 
 #[test]
 fn issue_21_a_profile_path_outside_toml_is_not_read() {
-    let dir = std::env::temp_dir().join(format!("gclab-profile-path-{}", std::process::id()));
+    let dir = gclab_tests::scratch_root().join("profile-path");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let secret = dir.join("secret.txt");
     std::fs::write(&secret, "hunter2 = the password\n[x]\ny = 1\n").expect("secret");

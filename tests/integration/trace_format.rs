@@ -16,7 +16,7 @@ fn fixture(name: &str) -> String {
 
 /// A fresh scratch directory for one test.
 pub fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gclab-trace-{}-{test}", std::process::id()));
+    let d = gclab_tests::scratch_root().join(format!("trace-{test}"));
     std::fs::create_dir_all(&d).expect("scratch dir");
     d
 }
