@@ -258,14 +258,17 @@ pub fn heaptrack(name: &str, data: &[u8]) -> Outcome {
     })
 }
 
-/// `et2`: the Elephant Tracks 2 importer (it reads a path twice): the bytes are written to a per-process file.
+/// `et2`: the Elephant Tracks 2 importer (it reads a path twice): the bytes are written to a per-process file,
+/// removed after the import (the corpus replay in the tests left one folder per run in the temporary folder).
 pub fn et2(name: &str, data: &[u8]) -> Outcome {
     let dir = std::env::temp_dir().join(format!("gclab-fuzz-et2-{}", std::process::id()));
     let path: PathBuf = dir.join("trace");
     std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(&path, data))
         .map_err(|e| format!("{name}: {}: {e}", path.display()))?;
-    trace_import(name, |make| import::et2::import(name, &path, make))
+    let outcome = trace_import(name, |make| import::et2::import(name, &path, make));
+    let _ = std::fs::remove_dir_all(&dir);
+    outcome
 }
 
 /// `scenario`: a scenario file's text through [`Scenario::from_toml_str`] (as `Scenario::load` reads it: the
