@@ -268,22 +268,18 @@ impl PauseSink for PauseRecords {
     }
 
     fn retain_mut(&mut self, mut f: impl FnMut(&mut Pause) -> bool) {
-        let old = std::mem::take(&mut self.store);
+        let mut store = std::mem::take(&mut self.store);
         let at = self.spill_at();
         self.heap_figures = 0;
         // One pause refilled for every record, its strings' buffers used again (two allocations and two frees a
-        // pause were the most of a logcat's fix-up pass after its records are read).
+        // pause were the most of a logcat's fix-up pass after its records are read); the records changed in place
+        // while they can be (`Store::rewrite`).
         let mut p = Pause::default();
-        for r in old.iter() {
-            self.refill(&r, &mut p);
-            if f(&mut p) {
-                let r = self.rec(&p);
-                self.store.push(r, at);
-            }
-        }
-        if let Some(e) = old.error() {
-            self.store.error.get_or_insert(e.to_string());
-        }
+        store.rewrite(at, |r| {
+            self.refill(r, &mut p);
+            f(&mut p).then(|| self.rec(&p))
+        });
+        self.store = store;
     }
 
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
@@ -400,6 +396,59 @@ mod tests {
                     .collect::<Vec<_>>(),
                 "spans"
             );
+        }
+    }
+
+    /// Many runs of records on disk, changed in place while every one is kept with its optional values, then from
+    /// a record that is dropped, or one given a heap figure, written anew: the same pauses as `Vec::retain_mut`.
+    #[test]
+    fn records_rewritten_in_place_then_anew_are_what_a_vec_keeps() {
+        let many: Vec<Pause> = (0..150_000u64)
+            .map(|k| Pause {
+                start_ns: 10 * k,
+                end_ns: 10 * k + 3,
+                mutator: (k % 3) as usize,
+                kind: ["young", "remark"][(k % 2) as usize].into(),
+                cause: (k % 5 == 0).then(|| "explicit".into()),
+                gc_id: (k % 4 == 0).then_some(k),
+                line: k as usize + 1,
+                ..Pause::default()
+            })
+            .collect();
+        // None: every record kept with its values; Some(k): record k dropped (even k) or given a heap figure. Every
+        // record's start moves, so one changed twice would show.
+        fn fixer(change_at: Option<u64>) -> impl FnMut(&mut Pause) -> bool {
+            let mut k = 0u64;
+            move |p| {
+                let here = change_at == Some(k);
+                k += 1;
+                p.start_ns += 7;
+                p.cause.get_or_insert_with(|| "filled in".into());
+                if here && k.is_multiple_of(2) {
+                    p.heap_after_bytes = Some(42);
+                }
+                !(here && k % 2 == 1)
+            }
+        }
+        for change_at in [
+            None,
+            Some(0),
+            Some(65_535),
+            Some(65_536),
+            Some(140_001),
+            Some(149_999),
+        ] {
+            let mut want = many.clone();
+            want.retain_mut(fixer(change_at));
+            for at in [RECORDS_IN_MEMORY, 1000] {
+                let mut s = PauseRecords::spilling_at(at);
+                many.iter().cloned().for_each(|p| s.push(p));
+                s.retain_mut(fixer(change_at));
+                assert!(
+                    s.iter().eq(want.iter().cloned()),
+                    "the kept pauses ({change_at:?}, {at})"
+                );
+            }
         }
     }
 }

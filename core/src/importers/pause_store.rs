@@ -188,7 +188,68 @@ impl Store {
             .as_ref()
             .and_then(|s| s.core.error().or(s.opts.error())))
     }
+
+    /// Changes the records in order through `f` (a record in, the record to keep or None to drop it). On disk,
+    /// while every record is kept with the same optional values (a log's fix-up pass moves times, fills in causes),
+    /// the fixed parts are written over themselves in their file ([`Spill::overwrite`]), whose pages the cache still
+    /// holds: copying the logcat's 6.9 M rewritten pauses into a second file's fresh page-cache pages had taken 1.1 s
+    /// of its 2 s fix-up pass on one core. From the first record that is dropped or changes its optional values, the
+    /// records go to a new store: those before it read back as already changed, the rest through `f`.
+    pub(super) fn rewrite(&mut self, spill_at: usize, mut f: impl FnMut(&Rec) -> Option<Rec>) {
+        let Some(Spilled { core, opts }) = &mut self.spill else {
+            for r in std::mem::take(&mut self.mem) {
+                if let Some(r) = f(&r) {
+                    self.push(r, spill_at);
+                }
+            }
+            return;
+        };
+        let n = core.len();
+        let (mut cores, mut bytes) = (Vec::new(), Vec::new());
+        let mut values = opts.iter();
+        // The first record not rewritten in place, and what `f` made of it.
+        let mut stop: Option<(usize, Option<Rec>)> = None;
+        let mut start = 0;
+        while start < n && stop.is_none() {
+            cores.resize(REWRITE_RUN.min(n - start), Core::default());
+            core.read(start, &mut cores, &mut bytes);
+            let mut done = 0;
+            for c in &mut cores {
+                let old = Rec::join(c, || values.next().unwrap_or(0));
+                match f(&old) {
+                    Some(new) if new.opt == old.opt => *c = Core::of(&new),
+                    made => {
+                        stop = Some((start + done, made));
+                        break;
+                    }
+                }
+                done += 1;
+            }
+            core.overwrite(start, &cores[..done]);
+            start += done;
+        }
+        let Some((at, made)) = stop else { return };
+        let mut fresh = Store::default();
+        for r in self.iter().take(at) {
+            fresh.push(r, spill_at);
+        }
+        if let Some(r) = made {
+            fresh.push(r, spill_at);
+        }
+        for r in self.iter().skip(at + 1) {
+            if let Some(r) = f(&r) {
+                fresh.push(r, spill_at);
+            }
+        }
+        if let Some(e) = self.error() {
+            fresh.error.get_or_insert(e.to_string());
+        }
+        *self = fresh;
+    }
 }
+
+/// Records [`Store::rewrite`] reads, changes and writes back at a time (2.5 MiB of fixed parts).
+const REWRITE_RUN: usize = 1 << 16;
 
 /// Reads a [`Store`] in runs of consecutive pauses, from the first.
 #[derive(Debug)]

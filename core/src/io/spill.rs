@@ -193,6 +193,32 @@ impl<T: Record> Spill<T> {
         }
     }
 
+    /// Replaces the records `[start, start + xs.len())` with `xs` (records already pushed; those past the end are
+    /// left out): written over themselves in the file, whose pages the page cache still holds after a recent write,
+    /// or in the unwritten tail.
+    pub fn overwrite(&mut self, start: usize, xs: &[T]) {
+        let xs = &xs[..xs.len().min(self.len().saturating_sub(start))];
+        let on_disk = self.flushed.saturating_sub(start).min(xs.len());
+        if on_disk > 0 && self.error.get().is_none() {
+            let mut buf = std::mem::take(&mut self.scratch);
+            buf.resize(on_disk * T::SIZE, 0);
+            for (x, out) in xs[..on_disk].iter().zip(buf.chunks_exact_mut(T::SIZE)) {
+                x.put(out);
+            }
+            if let Err(e) = self
+                .file
+                .as_ref()
+                .map_or(Ok(()), |f| write_at(f, &buf, (start * T::SIZE) as u64))
+            {
+                self.fail(&e);
+            }
+            self.scratch = buf;
+        }
+        for (k, &x) in xs.iter().enumerate().skip(on_disk) {
+            self.tail[start + k - self.flushed] = x;
+        }
+    }
+
     /// Records `[start, start + n)` (those there are) as their bytes, [`Record::SIZE`] each, in `out` (replacing
     /// what it held): one read of the file and no decoding, for a reader that decodes them elsewhere (on other
     /// cores). Records on disk read as zeros after an error ([`Spill::error`] says so).
