@@ -12,42 +12,24 @@
 //!
 //! A temporary-file error is sticky ([`PauseRecords::error`]): the pauses are then incomplete and must not be used.
 
-use std::collections::HashMap;
-
+use super::names::Texts;
 use super::pause_store::{NONE, PauseRun, Rec, RunReader, Store};
 use super::{Pause, PauseSink};
 
 /// Records held in memory before they go to a temporary file (5 MB).
 pub const RECORDS_IN_MEMORY: usize = 1 << 16;
-/// Distinct kind and cause strings, each stored once.
+/// Distinct kind and cause strings, each stored once: the importers' table of texts (found by hash, the last two
+/// compared first), numbered in 32 bits.
 #[derive(Debug, Default)]
-struct Strings {
-    names: Vec<String>,
-    index: HashMap<String, u32>,
-    /// The last two texts found (a log's pauses repeat a handful of kinds and causes): compared before hashing.
-    recent: [u32; 2],
-}
+struct Strings(Texts);
 
 impl Strings {
     fn id(&mut self, s: &str) -> u32 {
-        for k in self.recent {
-            if self.names.get(k as usize).is_some_and(|n| n == s) {
-                return k;
-            }
-        }
-        let k = self.lookup(s);
-        self.recent = [k, self.recent[0]];
-        k
+        u32::try_from(self.0.id(s)).unwrap_or(NONE - 1)
     }
 
-    fn lookup(&mut self, s: &str) -> u32 {
-        if let Some(&k) = self.index.get(s) {
-            return k;
-        }
-        let k = u32::try_from(self.names.len()).unwrap_or(NONE - 1);
-        self.names.push(s.to_string());
-        self.index.insert(s.to_string(), k);
-        k
+    fn name(&self, k: u32) -> &str {
+        self.0.list.get(k as usize).map_or("", String::as_str)
     }
 }
 
@@ -168,12 +150,7 @@ impl PauseRecords {
     /// `r` with its strings borrowed from the table.
     fn pause_ref(&self, r: &Rec) -> PauseRef<'_> {
         let o = |(has, v): (bool, u64)| has.then_some(v);
-        let name = |k: u32| {
-            self.strings
-                .names
-                .get(k as usize)
-                .map_or("", String::as_str)
-        };
+        let name = |k: u32| self.strings.name(k);
         PauseRef {
             start_ns: r.start_ns,
             end_ns: r.end_ns,
