@@ -163,19 +163,28 @@ impl<T: Record> Spill<T> {
 
     fn flush_tail(&mut self) {
         let mut buf = std::mem::take(&mut self.scratch);
-        buf.resize(self.tail.len() * T::SIZE, 0);
-        for (x, out) in self.tail.iter().zip(buf.chunks_exact_mut(T::SIZE)) {
-            x.put(out);
-        }
-        let at = (self.flushed * T::SIZE) as u64;
-        if self.error.get().is_none()
-            && let Err(e) = self.file.as_ref().map_or(Ok(()), |f| write_at(f, &buf, at))
-        {
-            self.fail(&e);
-        }
+        self.write_records(self.flushed, &self.tail, &mut buf);
         self.scratch = buf;
         self.flushed += self.tail.len();
         self.tail.clear();
+    }
+
+    /// Writes `xs` as the records from index `at` in the file, encoded in `buf` (unless an error came before).
+    fn write_records(&self, at: usize, xs: &[T], buf: &mut Vec<u8>) {
+        if self.error.get().is_some() {
+            return;
+        }
+        buf.resize(xs.len() * T::SIZE, 0);
+        for (x, out) in xs.iter().zip(buf.chunks_exact_mut(T::SIZE)) {
+            x.put(out);
+        }
+        if let Err(e) = self
+            .file
+            .as_ref()
+            .map_or(Ok(()), |f| write_at(f, buf, (at * T::SIZE) as u64))
+        {
+            self.fail(&e);
+        }
     }
 
     /// Records `[start, start + out.len())` into `out` (zeros past the end or after an error), through the
@@ -199,19 +208,9 @@ impl<T: Record> Spill<T> {
     pub fn overwrite(&mut self, start: usize, xs: &[T]) {
         let xs = &xs[..xs.len().min(self.len().saturating_sub(start))];
         let on_disk = self.flushed.saturating_sub(start).min(xs.len());
-        if on_disk > 0 && self.error.get().is_none() {
+        if on_disk > 0 {
             let mut buf = std::mem::take(&mut self.scratch);
-            buf.resize(on_disk * T::SIZE, 0);
-            for (x, out) in xs[..on_disk].iter().zip(buf.chunks_exact_mut(T::SIZE)) {
-                x.put(out);
-            }
-            if let Err(e) = self
-                .file
-                .as_ref()
-                .map_or(Ok(()), |f| write_at(f, &buf, (start * T::SIZE) as u64))
-            {
-                self.fail(&e);
-            }
+            self.write_records(start, &xs[..on_disk], &mut buf);
             self.scratch = buf;
         }
         for (k, &x) in xs.iter().enumerate().skip(on_disk) {
