@@ -101,25 +101,25 @@ impl UtilSeries {
 
     /// The part of the series inside `[a, b]`, which does not cover it.
     fn clip_inside(&self, a: u64, b: u64) -> UtilSeries {
-        let (s0, s1) = self.span();
-        let (lo, hi) = (a.max(s0), b.min(s1));
-        if hi <= lo || self.times.len() < 2 {
-            return UtilSeries::default();
-        }
-        let first = self.times.partition_point(|&t| t <= lo).saturating_sub(1);
-        let mut out = UtilSeries {
-            times: vec![lo],
-            util: vec![self.util.get(first).copied().unwrap_or(1.0)],
+        let mut out = UtilSeries::default();
+        let steps = |k| {
+            (self.times.iter().copied())
+                .zip(self.util.iter().copied())
+                .skip(k)
         };
-        for (&t, &u) in self.times.iter().zip(&self.util).skip(first + 1) {
-            if t >= hi {
-                break;
-            }
-            out.times.push(t);
-            out.util.push(u);
-        }
-        out.times.push(hi);
-        out.util.push(0.0);
+        let clipped = steps::clip_steps(
+            self.times.len(),
+            self.span(),
+            (a, b),
+            |lo| self.times.partition_point(|&t| t <= lo),
+            steps,
+            |t, u| {
+                out.times.push(t);
+                out.util.push(u);
+                Ok::<(), std::convert::Infallible>(())
+            },
+        );
+        let Ok(()) = clipped;
         out
     }
 }

@@ -95,8 +95,13 @@ impl Steps {
 
     /// The steps in order, read through small caches of their own.
     pub fn iter(&self) -> impl Iterator<Item = (u64, f64)> + '_ {
+        self.iter_from(0)
+    }
+
+    /// The steps from step `k` on, in order (nothing before `k` is read).
+    fn iter_from(&self, k: usize) -> impl Iterator<Item = (u64, f64)> + '_ {
         let (times, util) = (self.times.view(ITER_BLOCKS), self.util.view(ITER_BLOCKS));
-        (0..self.len()).map(move |k| (times.get(k), util.get(k)))
+        (k..self.len()).map(move |k| (times.get(k), util.get(k)))
     }
 
     /// The first I/O error met on its temporary files, if any: what was read after it is not to be trusted.
@@ -117,28 +122,48 @@ impl Steps {
         if a <= s0 && b >= s1 {
             return Ok(self);
         }
-        let (lo, hi) = (a.max(s0), b.min(s1));
-        if hi <= lo || self.len() < 2 {
-            return Ok(Steps::default());
-        }
-        let first = self
-            .times
-            .partition_point_from(0, |t| t <= lo)
-            .saturating_sub(1);
         let mut out = StepsBuilder::new(SPILL_STEPS)?;
-        out.push(lo, self.util.get(first))?;
-        for (t, u) in self.iter().skip(first + 1) {
-            if t >= hi {
-                break;
-            }
-            out.push(t, u)?;
-        }
-        out.push(hi, 0.0)?;
+        clip_steps(
+            self.len(),
+            (s0, s1),
+            (a, b),
+            |lo| self.times.partition_point_from(0, |t| t <= lo),
+            |k| self.iter_from(k),
+            |t, u| out.push(t, u),
+        )?;
         if let Some(e) = self.error() {
             return Err(io::Error::other(e.to_string()));
         }
         Ok(out.finish())
     }
+}
+
+/// The steps inside `[a, b]` of a series of `len` steps from `s0` to `s1` that `[a, b]` does not cover, handed to
+/// `push` in order: the value holding at the later start from there, the steps before the earlier end, then that
+/// end (at utilisation 0, the end marker); nothing when the two do not overlap. `after(t)` is the number of steps
+/// at or before `t`, and `from(k)` the steps from step `k` on. The one rule of [`UtilSeries::clipped`] and
+/// [`Steps::into_clipped`].
+pub(super) fn clip_steps<I: Iterator<Item = (u64, f64)>, E>(
+    len: usize,
+    (s0, s1): (u64, u64),
+    (a, b): (u64, u64),
+    after: impl FnOnce(u64) -> usize,
+    from: impl FnOnce(usize) -> I,
+    mut push: impl FnMut(u64, f64) -> Result<(), E>,
+) -> Result<(), E> {
+    let (lo, hi) = (a.max(s0), b.min(s1));
+    if hi <= lo || len < 2 {
+        return Ok(());
+    }
+    let mut steps = from(after(lo).saturating_sub(1));
+    push(lo, steps.next().map_or(1.0, |s| s.1))?;
+    for (t, u) in steps {
+        if t >= hi {
+            break;
+        }
+        push(t, u)?;
+    }
+    push(hi, 0.0)
 }
 
 /// Fills a [`Steps`] in input order: in memory until the series holds its threshold of steps, then in two
