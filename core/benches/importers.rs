@@ -12,7 +12,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gclab_core::importers::{
-    Format, Imported, PauseRecords, PauseSpans, import_file, import_file_as, jvm_log, pauses_csv,
+    Format, Imported, PauseRecords, PauseSink, PauseSpans, import_file, import_file_as, jvm_log,
+    pauses_csv,
 };
 
 fn dir() -> PathBuf {
@@ -89,35 +90,47 @@ fn pause_csv(bytes: usize) -> String {
     out
 }
 
-/// Benchmarks `import` of the ~16 MB pause CSV (written to a temporary file) as group `group`.
-fn on_pause_csv_file<R>(c: &mut Criterion, group: &str, import: impl Fn(&std::path::Path) -> R) {
-    let text = pause_csv(16 << 20);
-    let path = std::env::temp_dir().join(format!("gclab-bench-pauses-{}.csv", std::process::id()));
+/// Benchmarks `import` of `text` (written to a temporary file `file`) as `bench` in group `group`.
+fn on_file<R>(
+    c: &mut Criterion,
+    (group, bench): (&str, &str),
+    (file, text): (&str, &str),
+    import: impl Fn(&std::path::Path) -> R,
+) {
+    let path = std::env::temp_dir().join(format!("gclab-bench-{}-{file}", std::process::id()));
     if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
         return;
     }
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("go-pauses-16MB", |b| b.iter(|| black_box(import(&path))));
+    g.bench_function(bench, |b| b.iter(|| black_box(import(&path))));
     g.finish();
     let _ = std::fs::remove_file(&path);
 }
 
+/// Benchmarks `import` of the ~16 MB pause CSV as group `group`.
+fn on_pause_csv_file<R>(c: &mut Criterion, group: &str, import: impl Fn(&std::path::Path) -> R) {
+    let text = pause_csv(16 << 20);
+    on_file(c, (group, "go-pauses-16MB"), ("pauses.csv", &text), import);
+}
+
+/// `path` imported as `format`, its pauses kept as `S` (as `gclab mmu` or `export-perfetto` keep them).
+fn import_as<S: PauseSink>(path: &std::path::Path, format: Format) -> Imported<S> {
+    let (_, data) = import_file_as::<S>(path, format, Default::default(), Default::default())
+        .expect("the file imports");
+    data
+}
+
 /// `gclab mmu`'s import of a pause CSV from a file: rows read by the `csv` crate, only the spans kept.
 fn pause_csv_import_file(c: &mut Criterion) {
-    on_pause_csv_file(c, "pause CSV import from file (spans)", |path| {
-        let (_, data) = import_file_as::<PauseSpans>(
-            path,
-            Format::PausesCsv,
-            Default::default(),
-            Default::default(),
-        )
-        .expect("the CSV imports");
-        match data {
+    on_pause_csv_file(
+        c,
+        "pause CSV import from file (spans)",
+        |path| match import_as::<PauseSpans>(path, Format::PausesCsv) {
             Imported::Pauses(p) => p.span_ns.1 as usize,
             Imported::Util(u) => u.series.len(),
-        }
-    });
+        },
+    );
 }
 
 /// `gclab export-perfetto`'s import of a pause CSV from a file: every field of every pause kept (in temporary files
@@ -126,18 +139,9 @@ fn pause_csv_records_file(c: &mut Criterion) {
     on_pause_csv_file(
         c,
         "pause CSV import from file (records, read back)",
-        |path| {
-            let (_, data) = import_file_as::<PauseRecords>(
-                path,
-                Format::PausesCsv,
-                Default::default(),
-                Default::default(),
-            )
-            .expect("the CSV imports");
-            match data {
-                Imported::Pauses(p) => p.pauses.iter().map(|x| x.end_ns).max(),
-                Imported::Util(u) => Some(u.series.len() as u64),
-            }
+        |path| match import_as::<PauseRecords>(path, Format::PausesCsv) {
+            Imported::Pauses(p) => p.pauses.iter().map(|x| x.end_ns).max(),
+            Imported::Util(u) => Some(u.series.len() as u64),
         },
     );
 }
@@ -166,29 +170,13 @@ fn util_csv(bytes: usize) -> String {
 /// `gclab mmu`'s import of a ~16 MB utilisation CSV from a file (its steps in temporary files beyond 2^16).
 fn util_csv_import_file(c: &mut Criterion) {
     let text = util_csv(16 << 20);
-    let path = std::env::temp_dir().join(format!("gclab-bench-util-{}.csv", std::process::id()));
-    if gclab_core::io::write_file_atomic(&path, text.as_bytes()).is_err() {
-        return;
-    }
-    let mut g = c.benchmark_group("util CSV import from file");
-    g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("go-util-16MB", |b| {
-        b.iter(|| {
-            let (_, data) = import_file_as::<PauseSpans>(
-                &path,
-                Format::UtilCsv,
-                Default::default(),
-                Default::default(),
-            )
-            .expect("the CSV imports");
-            match data {
-                Imported::Pauses(p) => black_box(p.span_ns.1 as usize),
-                Imported::Util(u) => black_box(u.series.len()),
-            }
-        })
+    let group = ("util CSV import from file", "go-util-16MB");
+    on_file(c, group, ("util.csv", &text), |path| {
+        match import_as::<PauseSpans>(path, Format::UtilCsv) {
+            Imported::Pauses(p) => p.span_ns.1 as usize,
+            Imported::Util(u) => u.series.len(),
+        }
     });
-    g.finish();
-    let _ = std::fs::remove_file(&path);
 }
 
 criterion_group!(
