@@ -89,6 +89,10 @@ SWITCHES = [
     # Mechanism 9's full case (session 21): GC_EXPLICIT is not partial, so it traces the zygote's objects (Dalvik 4.3
     # vm/alloc/Heap.cpp kGcExplicitSpec, HeapSource.cpp dvmHeapSourceGetImmuneLimit): source behaviour.
     ("android.gc.full_gc_traces_zygote", "true", "false"),
+    # What a pause is (session 28): SYSTOR'15 §2.4.2's three kinds (safepoint, foreground GC, waiting for a
+    # concurrent cycle to finish), a failed heap-lock take counted apart as Table 1's Heap Contentions (§2.4.1). It
+    # changes what is recorded, not the run: every calibration-set number is the same either way.
+    ("android.pauses.lock_waits", "false", "true"),
 ]
 SYSTEM_ON = "android.system.enabled=true"
 

@@ -219,3 +219,38 @@ fn table_1s_max_pause_counts_safepoints_and_foreground_collections_only() {
     assert_eq!(r.summary.max_pause_ms, stop.max(waits));
     assert!(waits > 0.0, "lusearch waits for running cycles");
 }
+
+#[test]
+fn a_wait_for_the_heap_lock_the_collector_holds_is_a_contention_not_a_pause() {
+    // §2.4.2's third kind is a wait for a concurrent cycle to finish; §2.4.1 counts a failed heap-lock take apart
+    // (Table 1's Heap Contentions). Under fg the collecting mutator holds the lock for its whole cycle (§3.3), so
+    // the other mutators block on it every cycle: the case where the two readings differ most.
+    let on = run(
+        "android/lusearch",
+        &["collector.kind=fg", "android.pauses.lock_waits=true"],
+    );
+    let off = run(
+        "android/lusearch",
+        &["collector.kind=fg", "android.pauses.lock_waits=false"],
+    );
+    // Only the record differs: the same schedule, energy, collections and contentions.
+    assert_eq!(on.summary.execution_time_s, off.summary.execution_time_s);
+    assert_eq!(on.summary.energy_j, off.summary.energy_j);
+    assert_eq!(on.gc_events, off.gc_events);
+    assert_eq!(on.summary.heap_contentions, off.summary.heap_contentions);
+    assert!(off.summary.heap_contentions.unwrap_or(0) > 0);
+    let waits = |r: &Run| {
+        r.pauses
+            .iter()
+            .filter(|p| p.kind == PauseKind::ConcurrentWait)
+            .count()
+    };
+    // Counted as pauses, the others' blocked time under fg's cycles is hundreds of concurrent waits; as
+    // contentions none is left (fg has no daemon whose cycle a mutator could wait for).
+    assert!(waits(&on) > 100, "{} waits counted", waits(&on));
+    assert_eq!(waits(&off), 0);
+    // Every pause recorded without the lock waits is recorded with them: the switch only drops pauses.
+    for p in &off.pauses {
+        assert!(on.pauses.contains(p), "{p:?}");
+    }
+}

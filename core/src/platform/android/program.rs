@@ -87,10 +87,11 @@ impl Sim<'_> {
             return true;
         }
         self.contentions += 1;
-        let holder_is_gc = self
-            .cycle
-            .as_ref()
-            .is_some_and(|c| Some(c.collector) == self.lock_holder && c.collector != t);
+        let holder_is_gc = self.cfg.pauses.lock_waits
+            && self
+                .cycle
+                .as_ref()
+                .is_some_and(|c| Some(c.collector) == self.lock_holder && c.collector != t);
         if holder_is_gc {
             self.start_pause(t, PauseKind::ConcurrentWait);
         }

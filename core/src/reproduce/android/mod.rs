@@ -97,7 +97,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). The presets run
 /// every source-audit switch on (the calibration search evaluated every point with them on,
 /// docs/calibration-android.md), so the source-audit rows switch one back to the model before it.
-pub const ABLATIONS: [(&str, &[&str]); 21] = [
+pub const ABLATIONS: [(&str, &[&str]); 22] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -121,6 +121,10 @@ pub const ABLATIONS: [(&str, &[&str]); 21] = [
             "android.pauses.end=\"wakeup\"",
             "android.pauses.idle_exit=false",
         ],
+    ),
+    (
+        "2 a wait for the heap lock the collector holds is a pause",
+        &["android.pauses.lock_waits=true"],
     ),
     (
         "3 source audit off: bytesAllocated counts requested bytes",

@@ -383,6 +383,13 @@ pub struct AndroidPauses {
     /// pause. It changes what is recorded, not the schedule: cpuidle counts the exit as idle time (what ondemand
     /// sees) and the mode's entry/exit energy is charged on entry. Default true.
     pub idle_exit: bool,
+    /// Whether a mutator blocked on the heap lock while a collection holds it records a concurrent pause.
+    /// SYSTOR'15 §2.4.2 names three kinds of pause — stopped at a safepoint, running a foreground GC, waiting
+    /// for a concurrent cycle to finish (`dvmWaitForConcurrentGcToComplete`) — and Table 1 counts a failed
+    /// heap-lock take separately, as *Heap Contentions* (§2.4.1: "the number of times a thread fails to acquire
+    /// the heap lock"); a thread blocked in `dvmLockHeap` is in neither wait the profiler names. True counts it
+    /// as waiting for the cycle (the model before), false leaves it a contention only.
+    pub lock_waits: bool,
 }
 
 impl Default for AndroidPauses {
@@ -391,6 +398,7 @@ impl Default for AndroidPauses {
             end: PauseEnd::Dispatch,
             explicit_gc: true,
             idle_exit: true,
+            lock_waits: true,
         }
     }
 }
