@@ -269,3 +269,81 @@ fn export_perfetto_shows_progress_on_a_terminal() {
         "progress line, cleared: {shown:?}"
     );
 }
+
+/// A logcat capture of `n` GCs from three pids, threadtime-stamped over two days, every seventh line stamped an
+/// hour before the first (captures interleave buffers), with Dalvik's two-pause and ART's one-pause lines.
+fn logcat(n: usize) -> String {
+    let mut s = String::new();
+    for k in 0..n {
+        let ms = if k % 7 == 3 {
+            k as u64 * 40
+        } else {
+            3_600_000 + k as u64 * 40
+        };
+        let (day, rest) = (27 + ms / 86_400_000, ms % 86_400_000);
+        let stamp = format!(
+            "04-{day:02} {:02}:{:02}:{:02}.{:03}",
+            rest / 3_600_000,
+            rest / 60_000 % 60,
+            rest / 1000 % 60,
+            rest % 1000
+        );
+        let pid = 380 + k % 3;
+        if k % 2 == 0 {
+            s += &format!(
+                "{stamp}   {pid}   {} D dalvikvm: GC_CONCURRENT freed {}K, 17% free 15805K/19020K, paused {}ms+{}ms, total {}ms\n",
+                pid + 10,
+                k % 900,
+                1 + k % 5,
+                2 + k % 3,
+                20 + k % 11
+            );
+        } else {
+            s += &format!(
+                "{stamp}   {pid}   {} I art     : Background sticky concurrent mark sweep GC freed {}(1MB) AllocSpace objects, 0(0B) LOS objects, 20% free, 9MB/12MB, paused {}us total {}.{}ms\n",
+                pid + 10,
+                k % 7000,
+                300 + k % 700,
+                10 + k % 9,
+                k % 10
+            );
+        }
+    }
+    s
+}
+
+/// Beyond 65536 pauses a logcat's records go to a temporary file and are moved onto the capture's time axis as
+/// they are read back, not rewritten: every slice is the pause the in-memory import places, in input order.
+#[test]
+fn a_logcat_of_70000_gcs_is_exported_on_the_time_axis_the_in_memory_import_gives() {
+    let d = scratch_dir("streaming-exports", "logcat");
+    let n = 70_000;
+    let log = d.join("big.logcat");
+    let text = logcat(n);
+    std::fs::write(&log, &text).expect("log");
+    let want = gclab_core::importers::logcat::parse("big.logcat", &text).expect("parses");
+    assert!(
+        want.pauses.len() > 1 << 16,
+        "{} pauses: past the records kept in memory",
+        want.pauses.len()
+    );
+    assert!(
+        want.pauses.iter().any(|p| p.start_ns == 0) && want.pauses[0].start_ns > 0,
+        "the first line is not the earliest: the move is not the identity"
+    );
+    let v = export(path_str(&log), &d.join("big.json"));
+    let slices = events(&v, "X");
+    assert_eq!(slices.len(), want.pauses.len(), "one slice a pause");
+    for (s, p) in slices.iter().zip(&want.pauses) {
+        assert_eq!(s["args"]["line"], p.line as u64, "in input order");
+        // Perfetto's microseconds, as `json_out::pause_slice` writes them (ns / 1000, three decimals).
+        let us = |ns: u64| ns as f64 / 1000.0;
+        assert_eq!(s["ts"].as_f64(), Some(us(p.start_ns)), "line {}", p.line);
+        assert_eq!(
+            s["dur"].as_f64(),
+            Some(us(p.end_ns - p.start_ns)),
+            "line {}",
+            p.line
+        );
+    }
+}

@@ -5,15 +5,18 @@
 //! A pause is kept as a record whose kind and cause are indices into a table of the distinct strings seen (a log
 //! has a handful: `Pause Young (Normal)`, `G1 Evacuation Pause`). Up to [`RECORDS_IN_MEMORY`] records stay in
 //! memory; beyond, they go to temporary files ([`super::pause_store`]: 40 bytes a pause and 8 per optional value
-//! given), so memory holds a block per file, the string table and a counter whatever the input's size. The importers' fix-up pass ([`PauseSink::retain_mut`],
-//! which places logcat's GCs on one time axis and fills HotSpot's causes) reads the records back in order and
-//! writes them anew. [`PauseRecords::iter`] hands the pauses back whole, in input order, and [`PauseRecords::runs`] in runs decoded
-//! where they are used.
+//! given), so memory holds a block per file, the string table and a counter whatever the input's size. The
+//! importers' fix-up pass ([`PauseSink::retain_mut`], which fills HotSpot's causes, and places a logcat's GCs on
+//! one time axis when they cannot all move by one amount) reads the records back in order and writes them anew
+//! (in place while it can); a move by one amount ([`PauseSink::place_all`]) is kept and applied to each record
+//! read. [`PauseRecords::iter`] hands the pauses back whole, in input order, and [`PauseRecords::runs`] in runs
+//! decoded where they are used.
 //!
 //! A temporary-file error is sticky ([`PauseRecords::error`]): the pauses are then incomplete and must not be used.
 
 use super::names::Texts;
 use super::pause_store::{NONE, PauseRun, Rec, RunReader, Store};
+use super::sink::Placement;
 use super::{Pause, PauseSink};
 
 /// Records held in memory before they go to a temporary file (5 MB).
@@ -93,6 +96,8 @@ pub struct PauseRecords {
     spill_at: usize,
     /// Heap figures held (before and after, each when logged).
     heap_figures: usize,
+    /// A move onto the time axis applied as the records are read ([`PauseSink::place_all`] on records on disk).
+    placement: Placement,
 }
 
 impl Default for PauseRecords {
@@ -109,6 +114,7 @@ impl PauseRecords {
             strings: Strings::default(),
             spill_at: spill_at.max(1),
             heap_figures: 0,
+            placement: Placement::default(),
         }
     }
 
@@ -151,9 +157,10 @@ impl PauseRecords {
     fn pause_ref(&self, r: &Rec) -> PauseRef<'_> {
         let o = |(has, v): (bool, u64)| has.then_some(v);
         let name = |k: u32| self.strings.name(k);
+        let (start_ns, end_ns) = self.placement.apply(r.start_ns, r.end_ns);
         PauseRef {
-            start_ns: r.start_ns,
-            end_ns: r.end_ns,
+            start_ns,
+            end_ns,
             mutator: usize::try_from(r.mutator).unwrap_or(usize::MAX),
             kind: name(r.kind),
             cause: (r.cause != NONE).then(|| name(r.cause)),
@@ -213,6 +220,13 @@ impl PauseRecords {
         };
     }
 
+    /// Records pushed after a move (no importer does): the records held are moved first.
+    fn unplaced(&mut self) {
+        if self.placement.shift.is_some() {
+            self.retain_mut(|_| true);
+        }
+    }
+
     fn spill_at(&self) -> usize {
         if self.store.error.is_some() {
             usize::MAX
@@ -229,12 +243,14 @@ impl PauseSink for PauseRecords {
     const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
+        self.unplaced();
         let r = self.rec(&p);
         let at = self.spill_at();
         self.store.push(r, at);
     }
 
     fn push_kind(&mut self, p: Pause, kind: &str) {
+        self.unplaced();
         let r = self.rec_kind(&p, kind);
         let at = self.spill_at();
         self.store.push(r, at);
@@ -256,13 +272,24 @@ impl PauseSink for PauseRecords {
             self.refill(r, &mut p);
             f(&mut p).then(|| self.rec(&p))
         });
+        // The records written hold their times on the axis.
+        self.placement = Placement::default();
         self.store = store;
     }
 
+    fn place_all(&mut self, shift: i128) {
+        if !self.store.on_disk() || self.placement.shift.is_some() {
+            // In memory the records are moved at once.
+            return self.retain_mut(Placement { shift: Some(shift) }.mover());
+        }
+        self.placement.shift = Some(shift);
+    }
+
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
-        self.store
-            .iter()
-            .map(|r| (r.start_ns, r.end_ns, r.mutator as usize))
+        self.store.iter().map(|r| {
+            let (a, b) = self.placement.apply(r.start_ns, r.end_ns);
+            (a, b, r.mutator as usize)
+        })
     }
 
     fn shrink_to_fit(&mut self) {

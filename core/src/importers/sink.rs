@@ -34,6 +34,14 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_;
     /// Frees spare capacity once the input is read.
     fn shrink_to_fit(&mut self);
+    /// Moves every pause held onto the time axis: each holds its start as an offset from a base (`start_ns`, the
+    /// bits of an `i64`) and its duration (`end_ns`), and starts at `shift` + offset. The caller has checked that
+    /// every pause then lies in `[0, MAX_TIME_NS)`, so none is dropped. By default a [`PauseSink::retain_mut`]
+    /// pass; a sink whose pauses are in temporary files applies it as they are read back ([`Placement`]) instead
+    /// of rewriting them (a 1 GB logcat's one serial second, issue 21).
+    fn place_all(&mut self, shift: i128) {
+        self.retain_mut(Placement { shift: Some(shift) }.mover());
+    }
     /// Told by an importer, before its first pause, that it will not change the pauses it pushes (no fix-up pass:
     /// the pause CSV's), so that a sink may build on them as they come. Nothing by default.
     fn final_as_pushed(&mut self) {}
@@ -70,6 +78,35 @@ impl PauseSink for Vec<Pause> {
 
     fn shrink_to_fit(&mut self) {
         Vec::shrink_to_fit(self);
+    }
+}
+
+/// A move onto the time axis not yet applied to the pauses held ([`PauseSink::place_all`]): `None`, or the shift
+/// of pauses held as an offset (`start_ns`, `i64` bits) and a duration (`end_ns`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Placement {
+    pub(super) shift: Option<i128>,
+}
+
+impl Placement {
+    /// `(start, end)` as held → on the time axis. `[ns]`
+    pub(super) fn apply(self, start_ns: u64, end_ns: u64) -> (u64, u64) {
+        match self.shift {
+            None => (start_ns, end_ns),
+            // In range by `place_all`'s contract; saturated rather than wrapped if not.
+            Some(d) => {
+                let s = (i128::from(start_ns as i64) + d).clamp(0, i128::from(u64::MAX)) as u64;
+                (s, s.saturating_add(end_ns))
+            }
+        }
+    }
+
+    /// A fix-up that applies the move to each pause and keeps it.
+    pub(super) fn mover(self) -> impl FnMut(&mut Pause) -> bool {
+        move |p| {
+            (p.start_ns, p.end_ns) = self.apply(p.start_ns, p.end_ns);
+            true
+        }
     }
 }
 
@@ -119,6 +156,8 @@ pub struct PauseSpans {
     live_wanted: bool,
     /// Those steps; dropped by a fix-up pass.
     live: Option<LiveSteps>,
+    /// A move onto the time axis applied as the pauses are read ([`PauseSink::place_all`] on pauses on disk).
+    placement: Placement,
 }
 
 impl Default for PauseSpans {
@@ -137,6 +176,7 @@ impl PauseSpans {
             error: None,
             live_wanted: false,
             live: None,
+            placement: Placement::default(),
         }
     }
 
@@ -172,6 +212,10 @@ impl PauseSink for PauseSpans {
     const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
+        if self.placement.shift.is_some() {
+            // Pushed after a move (no importer does): the pauses held are moved first.
+            self.retain_mut(|_| true);
+        }
         let s = Span {
             start_ns: p.start_ns,
             end_ns: p.end_ns,
@@ -216,10 +260,12 @@ impl PauseSink for PauseSpans {
     fn retain_mut(&mut self, mut f: impl FnMut(&mut Pause) -> bool) {
         // The steps made so far are of the pauses before the fix-up.
         (self.live, self.live_wanted) = (None, false);
+        let placement = std::mem::take(&mut self.placement);
         let mut fix = |s: &mut Span| {
+            let (start_ns, end_ns) = placement.apply(s.start_ns, s.end_ns);
             let mut p = Pause {
-                start_ns: s.start_ns,
-                end_ns: s.end_ns,
+                start_ns,
+                end_ns,
                 mutator: s.mutator as usize,
                 line: s.line as usize,
                 ..Pause::default()
@@ -252,8 +298,21 @@ impl PauseSink for PauseSpans {
     }
 
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_ {
-        self.all()
-            .map(|s| (s.start_ns, s.end_ns, s.mutator as usize))
+        let at = self.placement;
+        self.all().map(move |s| {
+            let (a, b) = at.apply(s.start_ns, s.end_ns);
+            (a, b, s.mutator as usize)
+        })
+    }
+
+    fn place_all(&mut self, shift: i128) {
+        if self.spill.is_none() || self.placement.shift.is_some() {
+            // In memory the pauses are moved at once.
+            return self.retain_mut(Placement { shift: Some(shift) }.mover());
+        }
+        // The steps made so far are of the pauses before the move.
+        (self.live, self.live_wanted) = (None, false);
+        self.placement.shift = Some(shift);
     }
 
     fn shrink_to_fit(&mut self) {
@@ -305,5 +364,98 @@ mod tests {
         assert_eq!(s.spans().collect::<Vec<_>>(), vec![(11, 16, 1)], "kept");
         assert_eq!(PauseSink::len(&s), 1, "len");
         assert!(s.error().is_none(), "no temporary-file error");
+    }
+
+    /// Pauses held as offsets (some before the base) and durations, as the logcat importer holds them.
+    fn offset_pauses() -> Vec<Pause> {
+        (0..40u64)
+            .map(|k| Pause {
+                start_ns: (if k % 5 == 2 {
+                    -(k as i64) * 1000
+                } else {
+                    k as i64 * 700
+                }) as u64,
+                end_ns: 10 + k,
+                mutator: (k % 3) as usize,
+                kind: format!("kind {}", k % 2),
+                line: k as usize + 1,
+                ..Pause::default()
+            })
+            .collect()
+    }
+
+    /// A move applied as the pauses are read back ([`PauseSink::place_all`] on a sink on disk) gives what moving
+    /// them in memory gives: the same spans and pauses, then the same after a later fix-up pass or push.
+    #[test]
+    fn pauses_moved_as_they_are_read_are_the_pauses_moved_in_memory() {
+        let shift = 40_000i128;
+        let later = Pause {
+            start_ns: 5,
+            end_ns: 6,
+            line: 99,
+            ..Pause::default()
+        };
+        let fix = |p: &mut Pause| {
+            p.end_ns += 1;
+            !p.line.is_multiple_of(4)
+        };
+        let mut want = offset_pauses();
+        want.place_all(shift);
+        assert!(want.iter().all(|p| p.start_ns <= p.end_ns), "placed");
+        let spans = |v: &Vec<Pause>| v.spans().collect::<Vec<_>>();
+        let mut fixed = want.clone();
+        PauseSink::retain_mut(&mut fixed, fix);
+        let mut pushed = want.clone();
+        PauseSink::push(&mut pushed, later.clone());
+        let mut twice = want.clone();
+        twice.place_all(shift);
+        for at in [1, 7, 40, usize::MAX] {
+            let filled = || {
+                let mut s = PauseSpans::spilling_at(at);
+                let mut r = crate::importers::PauseRecords::spilling_at(at);
+                for p in offset_pauses() {
+                    s.push(p.clone());
+                    r.push(p);
+                }
+                s.place_all(shift);
+                r.place_all(shift);
+                (s, r)
+            };
+            let (mut s, mut r) = filled();
+            assert_eq!(s.spans().collect::<Vec<_>>(), spans(&want), "spans, {at}");
+            assert_eq!(
+                r.spans().collect::<Vec<_>>(),
+                spans(&want),
+                "record spans, {at}"
+            );
+            assert_eq!(r.iter().collect::<Vec<_>>(), want, "records, {at}");
+            s.retain_mut(fix);
+            r.retain_mut(fix);
+            assert_eq!(s.spans().collect::<Vec<_>>(), spans(&fixed), "fixed, {at}");
+            assert_eq!(r.iter().collect::<Vec<_>>(), fixed, "fixed records, {at}");
+            let (mut s, mut r) = filled();
+            s.push(later.clone());
+            r.push(later.clone());
+            assert_eq!(
+                s.spans().collect::<Vec<_>>(),
+                spans(&pushed),
+                "pushed, {at}"
+            );
+            assert_eq!(r.iter().collect::<Vec<_>>(), pushed, "pushed records, {at}");
+            let (mut s, mut r) = filled();
+            s.place_all(shift);
+            r.place_all(shift);
+            assert_eq!(
+                s.spans().collect::<Vec<_>>(),
+                spans(&twice),
+                "moved twice, {at}"
+            );
+            assert_eq!(
+                r.iter().collect::<Vec<_>>(),
+                twice,
+                "records moved twice, {at}"
+            );
+            assert!(r.error().is_none() && s.error().is_none());
+        }
     }
 }

@@ -34,6 +34,8 @@ pub(super) struct Placed<S> {
     far_phases: Vec<(usize, i128)>,
     /// The earliest start. `[ns]`
     min_start: Option<i128>,
+    /// The latest end of a pause stored as an offset, as offset + duration from `base`. `[ns]`
+    max_end_off: i128,
     /// End of the untimed GCs laid end to end. `[ns]`
     cursor_ns: i128,
     /// The latest GC end. `[ns]`
@@ -138,6 +140,7 @@ impl<S: PauseSink> Placed<S> {
                 at - i128::from(p)
             };
             let off = self.place(a, self.out.pauses.len(), false);
+            self.max_end_off = self.max_end_off.max(i128::from(off as i64) + i128::from(p));
             let pause = Pause {
                 start_ns: off,
                 end_ns: p,
@@ -203,27 +206,35 @@ pub(super) fn finish<S: PauseSink>(
         far_pauses,
         far_phases,
         min_start,
+        max_end_off,
         last_line_ns,
         ..
     } = placed;
     let base = base.unwrap_or(0);
     let origin = min_start.unwrap_or(0).min(last_line_ns);
     let in_range = |ns: i128| u64::try_from(ns).ok().filter(|&v| v < MAX_TIME_NS);
-    // `retain_mut` visits the pauses in order, so the k-th visit is the k-th pause.
-    let mut far = far_pauses.into_iter().peekable();
-    let mut k = 0;
-    out.pauses.retain_mut(|p| {
-        let a = start_of(&mut far, k, base, p.start_ns);
-        k += 1;
-        // Stamps more than 146 years apart (a garbled date) cannot all be placed: the far ones are skipped.
-        let Some(end) = in_range(a - origin + i128::from(p.end_ns)) else {
-            warnings.skip(p.line, OUT_OF_RANGE);
-            return false;
-        };
-        p.start_ns = end - p.end_ns;
-        p.end_ns = end;
-        true
-    });
+    // Every start an offset from `base` (none kept aside) and every end in range: each pause moves by the same
+    // amount, which a sink on disk applies as it reads them back instead of rewriting them all. Every start is
+    // at or after the origin (the earliest start), so only the latest end needs checking.
+    if far_pauses.is_empty() && base - origin + max_end_off < i128::from(MAX_TIME_NS) {
+        out.pauses.place_all(base - origin);
+    } else {
+        // `retain_mut` visits the pauses in order, so the k-th visit is the k-th pause.
+        let mut far = far_pauses.into_iter().peekable();
+        let mut k = 0;
+        out.pauses.retain_mut(|p| {
+            let a = start_of(&mut far, k, base, p.start_ns);
+            k += 1;
+            // Stamps more than 146 years apart (a garbled date) cannot all be placed: the far ones are skipped.
+            let Some(end) = in_range(a - origin + i128::from(p.end_ns)) else {
+                warnings.skip(p.line, OUT_OF_RANGE);
+                return false;
+            };
+            p.start_ns = end - p.end_ns;
+            p.end_ns = end;
+            true
+        });
+    }
     if S::PHASES {
         let mut far = far_phases.into_iter().peekable();
         let mut k = 0;
