@@ -38,7 +38,7 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// bits of an `i64`) and its duration (`end_ns`), and starts at `shift` + offset. The caller has checked that
     /// every pause then lies in `[0, MAX_TIME_NS)`, so none is dropped. By default a [`PauseSink::retain_mut`]
     /// pass; a sink whose pauses are in temporary files applies it as they are read back ([`Placement`]) instead
-    /// of rewriting them (a 1 GB logcat's one serial second, issue 21).
+    /// of rewriting them (a pass over all 6.9 M pauses of a 1 GB logcat, alone on one core; issue 21).
     fn place_all(&mut self, shift: i128) {
         self.retain_mut(Placement { shift: Some(shift) }.mover());
     }
