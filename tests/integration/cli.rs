@@ -153,6 +153,51 @@ fn run_csv_writes_the_timelines() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// An android run's folder also lists its threads with the scheduler statistics Table 3 sums (SYSTOR'15 §4.1.2):
+/// one row a thread, the mutators first; the app threads' migrations and delays add up to the summary's.
+#[test]
+fn run_csv_lists_the_android_threads_with_their_scheduler_statistics() {
+    let dir = gclab_tests::scratch_root().join("csv-android");
+    let d = dir.to_str().expect("utf-8 temp path");
+    let o = gclab(&["run", "preset:android/jack", "--csv", d, "--json", "-"]);
+    assert!(o.status.success(), "run --csv failed: {}", stderr_line(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let mut rows = csv::Reader::from_path(dir.join("threads.csv")).expect("threads.csv");
+    assert_eq!(
+        rows.headers().expect("header"),
+        vec!["thread", "name", "cpu_ns", "migrations", "delayed_ns"]
+    );
+    let rows: Vec<csv::StringRecord> = rows.records().map(|r| r.expect("row")).collect();
+    assert!(rows[0][1].starts_with("mutator-"), "mutators first");
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], k.to_string(), "numbered as the pauses' mutators");
+    }
+    // The app's threads are the mutators, the daemon, the JIT and the background threads; the phone's other
+    // processes (surfaceflinger, system_server, kernel threads) are left out of Table 3's statistics.
+    let app = |r: &&csv::StringRecord| {
+        !["surfaceflinger", "system_server", "kthread"]
+            .iter()
+            .any(|p| r[1].starts_with(p))
+    };
+    let sum = |col: usize| -> u64 {
+        rows.iter()
+            .filter(app)
+            .map(|r| r[col].parse::<u64>().expect("count"))
+            .sum()
+    };
+    assert_eq!(
+        Some(sum(3)),
+        v["summary"]["migrations"].as_u64(),
+        "migrations"
+    );
+    let delayed = v["summary"]["delayed_time_s"].as_f64().expect("delayed");
+    assert!(
+        (sum(4) as f64 * 1e-9 - delayed).abs() < 1e-6,
+        "delayed time"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn an_out_of_memory_run_is_a_result() {
     let o = gclab(&[

@@ -21,70 +21,10 @@ pub fn write_json(dest: &str, value: &serde_json::Value) -> Result<(), CliError>
     }
 }
 
-/// Writes the run's timelines as CSV files into the folder `dir`, complete or not at all
-/// ([`write_dir_atomic`]).
+/// Writes the run's timelines as CSV files into the folder `dir` ([`Run::csv_files`]), complete
+/// or not at all ([`write_dir_atomic`]).
 pub fn write_csv(dir: &str, run: &Run) -> Result<(), CliError> {
-    let mut files: Vec<(&str, String)> = Vec::new();
-    let mut w = |name: &'static str, text: String| -> Result<(), CliError> {
-        files.push((name, text));
-        Ok(())
-    };
-    let mut s = String::from("time_ns,live_bytes,dead_bytes,free_bytes\n");
-    for o in &run.occupancy {
-        s += &format!(
-            "{},{},{},{}\n",
-            o.time.0, o.live_bytes, o.dead_bytes, o.free_bytes
-        );
-    }
-    w("occupancy.csv", s)?;
-    let mut s = String::from(
-        "start_ns,end_ns,trigger,alloc_index,heap_bytes_before,live_bytes_after,freed_bytes,moved_bytes,live_objects,work_cycles,stall_cycles,powered_banks_after\n",
-    );
-    for g in &run.gc_events {
-        s += &format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
-            g.start.0,
-            g.end.0,
-            serde_json::to_value(g.trigger)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-            g.alloc_index,
-            g.heap_bytes_before,
-            g.live_bytes_after,
-            g.freed_bytes,
-            g.moved_bytes,
-            g.live_objects,
-            g.work_cycles,
-            g.stall_cycles,
-            g.powered_banks_after
-        );
-    }
-    w("gc_events.csv", s)?;
-    let mut s = String::from("bank,state,start_ns,end_ns\n");
-    for b in &run.banks {
-        let st = serde_json::to_value(b.state)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        s += &format!("{},{},{},{}\n", b.bank, st, b.start.0, b.end.0);
-    }
-    w("banks.csv", s)?;
-    let mut s = String::from("mutator,start_ns,end_ns,kind\n");
-    for p in &run.pauses {
-        let k = serde_json::to_value(p.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
-        s += &format!("{},{},{},{}\n", p.mutator, p.start.0, p.end.0, k);
-    }
-    w("pauses.csv", s)?;
-    let mut s = String::from("window_ms,utilization\n");
-    for m in &run.summary.mmu {
-        // The summary's windows are whole nanoseconds divided by 10^6: 0.1, not 0.09999999999999999.
-        s += &format!("{},{}\n", m.window_ms, m.utilization);
-    }
-    w("mmu.csv", s)?;
+    let files = run.csv_files();
     write_dir_atomic(Path::new(dir), &files)
         .map_err(|e| CliError::other(format!("{dir}: cannot write: {e}")))
 }

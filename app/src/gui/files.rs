@@ -1,90 +1,19 @@
-//! Files: the run as CSV (the same columns as `gclab run --csv DIR`) and the window as PNG. Scenario TOML loading
-//! and saving go through `gclab_core::Scenario` in the app's command handling; a bad file changes nothing and
-//! its error goes to the status bar.
-//!
-//! Native dialogs (rfd) are not used: rfd is not in this workspace's lock file or the local registry, and on
-//! Linux it needs an xdg-desktop-portal (or GTK) at run time; the top bar's path field plus drag-and-drop cover
-//! the same ground without new dependencies.
+//! Files: the run as CSV (the files and columns of `gclab run --csv DIR`, from the same writer), the window as PNG,
+//! and the native open/save dialogs ([`Dialogs`]). Scenario TOML loading and saving go through
+//! `gclab_core::Scenario` in the app's command handling; a bad file changes nothing and its error goes to the
+//! status bar.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use gclab_core::Run;
 
 use crate::background::BackgroundTask;
 
-fn name_of<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
-}
-
-/// Writes `run`'s timelines as CSV files into the folder `dir`, complete or not at all
-/// ([`gclab_core::io::write_dir_atomic`]); returns how many files.
+/// Writes `run`'s timelines as CSV files into the folder `dir` ([`Run::csv_files`], the files
+/// `gclab run --csv DIR` writes), complete or not at all ([`gclab_core::io::write_dir_atomic`]); returns how many
+/// files.
 pub fn write_csv(dir: &Path, run: &Run) -> Result<usize, String> {
-    let mut files: Vec<(&str, String)> = Vec::new();
-    let mut s = String::from("time_ns,live_bytes,dead_bytes,free_bytes\n");
-    for o in &run.occupancy {
-        let _ = writeln!(
-            s,
-            "{},{},{},{}",
-            o.time.0, o.live_bytes, o.dead_bytes, o.free_bytes
-        );
-    }
-    files.push(("occupancy.csv", s));
-    let mut s = String::from(
-        "start_ns,end_ns,trigger,heap_bytes_before,live_bytes_after,freed_bytes,moved_bytes,powered_banks_after\n",
-    );
-    for g in &run.gc_events {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{}",
-            g.start.0,
-            g.end.0,
-            name_of(&g.trigger),
-            g.heap_bytes_before,
-            g.live_bytes_after,
-            g.freed_bytes,
-            g.moved_bytes,
-            g.powered_banks_after
-        );
-    }
-    files.push(("gc_events.csv", s));
-    let mut s = String::from("bank,state,start_ns,end_ns\n");
-    for b in &run.banks {
-        let _ = writeln!(
-            s,
-            "{},{},{},{}",
-            b.bank,
-            name_of(&b.state),
-            b.start.0,
-            b.end.0
-        );
-    }
-    files.push(("banks.csv", s));
-    let mut s = String::from("mutator,start_ns,end_ns,kind\n");
-    for p in &run.pauses {
-        let _ = writeln!(
-            s,
-            "{},{},{},{}",
-            p.mutator,
-            p.start.0,
-            p.end.0,
-            name_of(&p.kind)
-        );
-    }
-    files.push(("pauses.csv", s));
-    let mut s = String::from("window_ms,utilization\n");
-    for m in &run.summary.mmu {
-        let _ = writeln!(
-            s,
-            "{},{}",
-            super::format::csv_ms(m.window_ms),
-            m.utilization
-        );
-    }
-    files.push(("mmu.csv", s));
+    let files = run.csv_files();
     gclab_core::io::write_dir_atomic(dir, &files)
         .map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
     Ok(files.len())
@@ -130,7 +59,7 @@ mod tests {
         let run = simulate(&sc, &Cancel::never(), &mut NoProgress).expect("runs");
         let dir = std::env::temp_dir().join(format!("gclab-csv-{}", std::process::id()));
         let n = write_csv(&dir, &run).expect("writes");
-        assert_eq!(n, 5, "five files");
+        assert_eq!(n, 6, "six files");
         let occ = std::fs::read_to_string(dir.join("occupancy.csv")).expect("occupancy.csv");
         assert_eq!(
             occ.lines().count(),

@@ -2,6 +2,7 @@
 //! states, GC events, pauses) plus the [`HeapLayout`] the app replays. A `Run` is immutable once built; views
 //! borrow it and never recompute it per frame.
 
+mod csv_files;
 pub mod layout;
 pub mod record;
 pub mod recorded;
