@@ -74,7 +74,9 @@ pub use run::record::{
     write_recorded,
 };
 pub use run::recorded::{RecordedLayout, RecordedSink, RecordedWalk};
-pub use run::{EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary, util_series};
+pub use run::{
+    EnergySummary, GcEvent, MmuPoint, Pause, PauseKind, Run, Summary, util_series, variant_name,
+};
 pub use scenario::{ByteSize, CollectorKind, PlatformKind, Scenario, Set};
 pub use units::SimTime;
 pub use workload::WorkloadTapes;

@@ -303,10 +303,7 @@ fn us(ns: u64) -> f64 {
 }
 
 fn name_of<T: serde::Serialize>(v: T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
+    gclab_core::variant_name(&v).unwrap_or_default()
 }
 
 fn export_run(out: &str, sc: &Scenario, run: &Run) -> Result<u64, CliError> {

@@ -4,14 +4,11 @@
 
 use std::fmt::Write as _;
 
-use super::Run;
+use super::{Run, variant_name};
 
-/// A value's serde name (`"alloc"`, `"gated"`, `"concurrent_wait"`), or empty.
+/// A value's serde name, or empty.
 fn name_of<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_value(v)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
+    variant_name(v).unwrap_or_default()
 }
 
 impl Run {

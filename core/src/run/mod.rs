@@ -88,6 +88,16 @@ pub struct GcEvent {
     pub powered_banks_after: u32,
 }
 
+/// The name a unit variant serialises to (`"alloc"`, `"gated"`, `"concurrent_wait"`: what the JSON says), for
+/// the CSV files, traces and exports that name triggers, bank states and pause kinds; `None` for a value that
+/// is not a plain string.
+pub fn variant_name<T: Serialize>(v: &T) -> Option<String> {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => Some(s),
+        _ => None,
+    }
+}
+
 /// Why a mutator was paused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

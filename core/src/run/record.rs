@@ -316,10 +316,7 @@ pub fn write_recorded<W: Write>(
     }
     let mut kinds = Vec::with_capacity(run.gc_events.len());
     for g in &run.gc_events {
-        let trigger = serde_json::to_value(g.trigger)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_else(|| "gc".to_string());
+        let trigger = super::variant_name(&g.trigger).unwrap_or_else(|| "gc".to_string());
         kinds.push(w.intern(Table::GcKind, &trigger)?);
     }
     let mut gcs: Vec<(u64, u64)> = Vec::with_capacity(2 * run.gc_events.len());
