@@ -222,7 +222,7 @@ impl PauseRecords {
 
     /// Records pushed after a move (no importer does): the records held are moved first.
     fn unplaced(&mut self) {
-        if self.placement.shift.is_some() {
+        if self.placement.pending() {
             self.retain_mut(|_| true);
         }
     }
@@ -278,11 +278,9 @@ impl PauseSink for PauseRecords {
     }
 
     fn place_all(&mut self, shift: i128) {
-        if !self.store.on_disk() || self.placement.shift.is_some() {
-            // In memory the records are moved at once.
-            return self.retain_mut(Placement { shift: Some(shift) }.mover());
+        if !self.placement.keep(self.store.on_disk(), shift) {
+            self.retain_mut(Placement::mover(shift));
         }
-        self.placement.shift = Some(shift);
     }
 
     fn spans(&self) -> impl Iterator<Item = (u64, u64, usize)> + '_ {

@@ -40,7 +40,7 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// pass; a sink whose pauses are in temporary files applies it as they are read back ([`Placement`]) instead
     /// of rewriting them (a pass over all 6.9 M pauses of a 1 GB logcat, alone on one core; issue 21).
     fn place_all(&mut self, shift: i128) {
-        self.retain_mut(Placement { shift: Some(shift) }.mover());
+        self.retain_mut(Placement::mover(shift));
     }
     /// Told by an importer, before its first pause, that it will not change the pauses it pushes (no fix-up pass:
     /// the pause CSV's), so that a sink may build on them as they come. Nothing by default.
@@ -85,7 +85,7 @@ impl PauseSink for Vec<Pause> {
 /// of pauses held as an offset (`start_ns`, `i64` bits) and a duration (`end_ns`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct Placement {
-    pub(super) shift: Option<i128>,
+    shift: Option<i128>,
 }
 
 impl Placement {
@@ -101,12 +101,28 @@ impl Placement {
         }
     }
 
-    /// A fix-up that applies the move to each pause and keeps it.
-    pub(super) fn mover(self) -> impl FnMut(&mut Pause) -> bool {
+    /// A fix-up pass's function that moves each pause by `shift` and keeps it.
+    pub(super) fn mover(shift: i128) -> impl FnMut(&mut Pause) -> bool {
+        let at = Placement { shift: Some(shift) };
         move |p| {
-            (p.start_ns, p.end_ns) = self.apply(p.start_ns, p.end_ns);
+            (p.start_ns, p.end_ns) = at.apply(p.start_ns, p.end_ns);
             true
         }
+    }
+
+    /// [`PauseSink::place_all`] for a sink that may keep the move: kept (true) when its pauses are `on_disk` and
+    /// no move is kept yet; false when the caller is to move them now ([`Placement::mover`]).
+    pub(super) fn keep(&mut self, on_disk: bool, shift: i128) -> bool {
+        let keep = on_disk && self.shift.is_none();
+        if keep {
+            self.shift = Some(shift);
+        }
+        keep
+    }
+
+    /// Whether a move is kept: pauses pushed now would be read moved too, so the held ones are moved first.
+    pub(super) fn pending(self) -> bool {
+        self.shift.is_some()
     }
 }
 
@@ -212,7 +228,7 @@ impl PauseSink for PauseSpans {
     const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
-        if self.placement.shift.is_some() {
+        if self.placement.pending() {
             // Pushed after a move (no importer does): the pauses held are moved first.
             self.retain_mut(|_| true);
         }
@@ -306,13 +322,12 @@ impl PauseSink for PauseSpans {
     }
 
     fn place_all(&mut self, shift: i128) {
-        if self.spill.is_none() || self.placement.shift.is_some() {
-            // In memory the pauses are moved at once.
-            return self.retain_mut(Placement { shift: Some(shift) }.mover());
+        if self.placement.keep(self.spill.is_some(), shift) {
+            // The steps made so far are of the pauses before the move.
+            (self.live, self.live_wanted) = (None, false);
+        } else {
+            self.retain_mut(Placement::mover(shift));
         }
-        // The steps made so far are of the pauses before the move.
-        (self.live, self.live_wanted) = (None, false);
-        self.placement.shift = Some(shift);
     }
 
     fn shrink_to_fit(&mut self) {
