@@ -97,7 +97,8 @@ fn pause_note(collections: u64, explicit: u64, max_pause_ms: f64) -> Option<Stri
     (explicit > 0 && max_pause_ms > 0.0).then(|| {
         format!(
             "{explicit} of the {collections} collections are explicit System.gc() calls: each is the calling \
-             thread's own pause (android.pauses.explicit_gc, SYSTOR'15 §2.1), so they set this curve."
+             thread's own pause (android.pauses.explicit_gc, SYSTOR'15 §2.1), so this curve counts them with the \
+             other pauses."
         )
     })
 }
