@@ -5,7 +5,8 @@ android_search.py; not run on its own. A row is (name, point, checks per seed, o
 """
 import os
 
-from android_search_core import LOCAL_WIDTH, REFINE_POINTS, REFINE_WIDTH, SEEDS, SWITCHES, UNKNOWNS, delayed_holds, objective
+from android_search_core import (LOCAL_WIDTH, REFINE_POINTS, REFINE_WIDTH, SEEDS, SWITCHES, UNKNOWNS, delayed_holds,
+                                 in_ranges, objective)
 
 
 def fmt_point(p):
@@ -127,12 +128,15 @@ def write(out, rows, samples, local_rows=(), local=0, centres=(), ends=(), chose
     L += ["", "### Adopted by the rule", ""]
     if chosen:
         name, p, ch, obj, counts, pauses, _ = chosen
-        L += [f"The best objective whose Table 3 bg/CMS delayed time is above 1 on all of seeds 1–5: **{name}** "
+        L += [f"The best objective among the points inside every unknown's range whose Table 3 bg/CMS delayed time "
+              f"is above 1 on all of seeds 1–5: **{name}** "
               f"(rank {ranked.index(chosen) + 1}, objective {obj:.3f}; {counts} of 18 counts, {pauses} of 6 pauses at "
               f"seed 1; delayed g.mean " + " / ".join(f"{c['c3_delayed']:.3f}" for c in ch) + " on seeds 1–5). "
-              "`--write-presets` writes it into assets/scenarios/android/*.toml. Better-ranked points turn the "
-              "delayed-time direction below 1 on some seed: "
-              + (", ".join(f"{r[0]} ({5 - sum(c['c3_delayed'] > 1 for c in r[2])} seeds)"
+              "`--write-presets` writes it into assets/scenarios/android/*.toml. Better-ranked points, each with "
+              "why the rule passes it over — an unknown outside its range (a reference row: the model without a "
+              "newly added unknown), or the delayed-time direction below 1 on some seeds: "
+              + (", ".join(f"{r[0]} (" + ("outside a range" if not in_ranges(r[1]) else
+                                        f"{5 - sum(c['c3_delayed'] > 1 for c in r[2])} seeds") + ")"
                            for r in ranked[:ranked.index(chosen)]) or "none") + ".", "",
               f"Point: {fmt_point(p)}" + ("; source switches off" if p.get("_switches_off") else "") + "."]
         if held_out is not None:

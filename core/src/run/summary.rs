@@ -126,4 +126,8 @@ pub struct Summary {
     /// collections.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub alloc_waits: Option<u64>,
+    /// Heap pages an allocation touched for the first time since the daemon's last trim — page faults in which
+    /// the kernel zero-fills a 4 KiB page (android-krait; `android.heap.fault_us_per_page`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub page_faults: Option<u64>,
 }

@@ -84,7 +84,7 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
     }
     // Measured with the raster before its speed-ups (as at commit ee17851) on these runs, so any change to what is
     // drawn fails here. The android/quadrant rows were re-measured with that raster each time the calibrated android
-    // presets (issue #16) changed the run itself (last: session 28's point, LHS 16 of the full-trace share's search); the kvm rows are unchanged since commit 0ce5468.
+    // presets (issue #16) changed the run itself (last: session 29's point, refine 2 / 6 of the page-fault cost's search); the kvm rows are unchanged since commit 0ce5468.
     let want: [u64; 24] = [
         0x5f59c24e164b6aec,
         0x6be668d043642601,
@@ -102,14 +102,14 @@ fn the_raster_draws_the_same_pixels_as_before_its_speed_up() {
         0x90f55239725bc2a2,
         0x46b4602f600bbfdf,
         0x5177784cb253225,
-        0x4887a6f9d3a3e67f,
-        0x28ff96533016dc6e,
-        0xdd47ddeb5fc06176,
-        0xfa49510c99a8d7a5,
-        0xae686ff3be1faf86,
-        0xec4d1b0760802982,
-        0x8e77286fde73b04b,
-        0x6300288fb99449a5,
+        0x256f171840650586,
+        0x2d4f0efff9c0c345,
+        0x25bed4a9de72d84c,
+        0xc7239ceb5689f625,
+        0x5e62c9f339fd6ca,
+        0x3d86a4e64deba663,
+        0x4c9ff610dff7e1c6,
+        0xbd368bdfaa8fe825,
     ];
     assert_eq!(got, want, "{got:#x?}");
 }

@@ -22,6 +22,7 @@ mod daemon;
 pub mod heap_sizing;
 mod layout;
 mod mspace;
+mod pages;
 mod placement;
 mod program;
 mod queue;
@@ -234,6 +235,7 @@ pub fn simulate(
         contentions: 0,
         alloc_waits: 0,
         context_switches: 0,
+        page_faults: 0,
         live_at_gc_sum: 0.0,
         live_at_gc_n: 0,
         live_clock_sum: 0.0,
@@ -406,6 +408,7 @@ fn finish(mut sim: Sim<'_>, sc: &Scenario) -> Run {
         pauses_by_kind: Some(by_kind),
         max_stop_pause_ms: Some(longest_ns[0].max(longest_ns[1]) as f64 * 1e-6),
         alloc_waits: Some(sim.alloc_waits),
+        page_faults: Some(sim.page_faults),
     };
     let threads = sim
         .threads

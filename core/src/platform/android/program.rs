@@ -389,9 +389,9 @@ impl Sim<'_> {
                     m.grow_for(need);
                 }
             }
-            // The cohort's last allocation (the others were interleaved with its compute).
-            let ns = self.request_objects(i, n).min(1.0) * self.cfg.gc.alloc_ns_per_object;
-            let w = self.work_us(ns / 1000.0, self.prof.mutator_stall_fraction);
+            // The cohort's last allocation (the others were interleaved with its compute), its page faults.
+            let us = self.request_objects(i, n).min(1.0) * self.cfg.gc.alloc_ns_per_object / 1e3;
+            let w = self.work_us(us, self.prof.mutator_stall_fraction) + self.fault_in(need);
             self.go(t, w, Step::Alloc, CpuTag::Mutator);
             return;
         }

@@ -391,6 +391,8 @@ pub(super) struct Sim<'a> {
     /// foreground collections: docs/models-android.md, Known deviations).
     pub(super) alloc_waits: u64,
     pub(super) context_switches: u64,
+    /// Heap pages first touched since the last trim (`android.heap.fault_us_per_page`).
+    pub(super) page_faults: u64,
     pub(super) live_at_gc_sum: f64,
     pub(super) live_at_gc_n: u64,
     pub(super) live_clock_sum: f64,

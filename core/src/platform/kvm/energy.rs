@@ -124,6 +124,7 @@ impl KvmSim<'_> {
             pauses_by_kind: None,
             max_stop_pause_ms: None,
             alloc_waits: None,
+            page_faults: None,
         };
         Run {
             summary,

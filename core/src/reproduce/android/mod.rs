@@ -32,7 +32,7 @@ pub const TARGET_UTILS: [f64; 5] = [0.1, 0.3, 0.5, 0.75, 0.9];
 /// The estimates and open choices whose effect on the corollaries the report shows: (label, overrides). The last
 /// rows are what-ifs for Corollary 4 (docs/models-android.md, "Known deviations"): one beyond Dalvik 4.3's
 /// allocation path, one beyond the searched range of the sweep's locked share.
-pub const SENSITIVITY: [(&str, &[&str]); 14] = [
+pub const SENSITIVITY: [(&str, &[&str]); 16] = [
     (
         "contention sleep 5 µs",
         &["android.gc.contention_sleep_us=5"],
@@ -53,6 +53,8 @@ pub const SENSITIVITY: [(&str, &[&str]); 14] = [
         "context switch 15 µs",
         &["android.sched.context_switch_us=15"],
     ),
+    ("page fault 1 µs", &["android.heap.fault_us_per_page=1"]),
+    ("page fault 10 µs", &["android.heap.fault_us_per_page=10"]),
     (
         "tracing 100 ns/object",
         &["android.gc.mark_ns_per_object=100"],
@@ -97,7 +99,7 @@ pub const EXTRA_SEEDS: [u64; 4] = [2, 3, 4, 5];
 /// The ablation matrix: each modelled mechanism of issue #16 switched off alone (label, overrides). The presets run
 /// every source-audit switch on (the calibration search evaluated every point with them on,
 /// docs/calibration-android.md), so the source-audit rows switch one back to the model before it.
-pub const ABLATIONS: [(&str, &[&str]); 22] = [
+pub const ABLATIONS: [(&str, &[&str]); 23] = [
     ("1 CFS 3.4 tunables off", &["android.sched.cfs_3_4=false"]),
     (
         "1 one run queue, no balancing",
@@ -153,6 +155,10 @@ pub const ABLATIONS: [(&str, &[&str]); 22] = [
     (
         "4 no bg trim of an under-used heap",
         &["android.gc.bg_trim=false"],
+    ),
+    (
+        "4 a page a trim returned comes back without a fault",
+        &["android.heap.fault_us_per_page=0"],
     ),
     (
         "4 CMSFly: a resumed thread stops again (global safepoint)",

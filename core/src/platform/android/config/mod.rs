@@ -61,6 +61,17 @@ pub struct AndroidHeap {
     /// that lie in chunks no later request fits (isolated dead objects between live ones, split remainders).
     /// Default 0.05 [E], range 0–0.3 (docs/models-android.md, "Calibration").
     pub frag_share: f64,
+    /// A heap page's first touch since the daemon's last trim: Dalvik allocates with `mspace_calloc` under the
+    /// heap lock (`dvmHeapSourceAlloc`), so the first write to a page `trimHeaps` returned with `madvise` (or one
+    /// never touched) is a page fault in which the kernel zero-fills a fresh 4 KiB page (Linux 3.4
+    /// mm/memory.c `do_anonymous_page`) — the cost §4.1.2's "trimming operations" bring back on the
+    /// mutators. Pages are counted by the footprint's high-water mark since the last trim (dlmalloc reuses
+    /// freed chunks before it extends into untouched space). `[µs per 4 KiB page]`, default 0 (no fault cost,
+    /// the model before); range 1–10 (docs/models-android.md, "Calibration").
+    pub fault_us_per_page: f64,
+    /// The memory-stall share of a page fault's time: clearing the page is its most expensive part (Lameter
+    /// 2004, "prezeroing" patches) and streams 4 KiB to memory. Default 0.5 [E], range 0–1.
+    pub fault_stall_fraction: f64,
 }
 
 /// The "live" bytes `dvmHeapSourceGrowForUtilization` sizes the heap from.
@@ -94,6 +105,8 @@ impl Default for AndroidHeap {
             chunk_overhead_bytes: 6.0,
             footprint_limit: false,
             frag_share: 0.05,
+            fault_us_per_page: 0.0,
+            fault_stall_fraction: 0.5,
         }
     }
 }
@@ -474,6 +487,13 @@ impl AndroidConfig {
             64.0,
         )?;
         finite_in("heap.frag_share", h.frag_share, 0.0, 0.9)?;
+        finite_in("heap.fault_us_per_page", h.fault_us_per_page, 0.0, 1e6)?;
+        finite_in(
+            "heap.fault_stall_fraction",
+            h.fault_stall_fraction,
+            0.0,
+            1.0,
+        )?;
         let g = &self.gc;
         finite_in("gc.reference_mhz", g.reference_mhz, 1.0, 5000.0)?;
         finite_in("gc.zygote_objects", g.zygote_objects, 0.0, 1e7)?;
