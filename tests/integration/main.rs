@@ -8,6 +8,7 @@ mod android_heap_lock;
 /// The android-krait heap map: pieces placed first-fit, never moved, agreeing with the occupancy timeline.
 mod android_layout;
 /// What counts as a mutator pause on android-krait: dispatch vs wake-up ends, idle exits, a mutator's own explicit GC.
+mod android_pages;
 mod android_pauses;
 /// Issue #16 mechanisms 1 and 5 on android-krait: Linux 3.4's scaled CFS tunables, sizing from bytesAllocated.
 mod android_sched_sizing;
