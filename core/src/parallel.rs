@@ -3,7 +3,7 @@
 //! [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each finished point
 //! instead of keeping it; [`in_rounds`] is the ordered pipeline over it (apply the last segment, read the next,
 //! process this one's pieces), used by the importers' parses and `export-perfetto`'s formatting. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
-//! app's sweeps and heap raster, the logcat importer's line parse (`importers::lines::parse_stream_split`) and the
+//! app's sweeps and heap raster, the GC logs' line parse (HotSpot and logcat, `importers::lines::parse_stream_split`) and the
 //! pause CSV's row parse (`importers::csv_split`); each item's result must depend on its input alone, so that the
 //! answer is the same on any number of cores.
 
@@ -65,8 +65,14 @@ pub fn in_rounds<S: Send + Sync, P: Send + Sync, E: Send>(
 ) -> Result<(), E> {
     let apply = Mutex::new(apply);
     let mut current = read()?;
-    let mut prev: Option<(S, Vec<P>)> = None;
-    while current.is_some() || prev.is_some() {
+    // The segment processed in the round before; its apply job frees it too, on a worker (a segment's pieces can
+    // be millions of values to drop).
+    let mut prev: Mutex<Option<(S, Vec<P>)>> = Mutex::new(None);
+    loop {
+        let pending = prev.get_mut().map_or(true, |p| p.is_some());
+        if current.is_none() && !pending {
+            break;
+        }
         let n = current.as_ref().map_or(0, &pieces);
         let jobs: Vec<Job> = [Job::Apply, Job::Read]
             .into_iter()
@@ -75,9 +81,11 @@ pub fn in_rounds<S: Send + Sync, P: Send + Sync, E: Send>(
         let done = map_on_cores(&jobs, name, |job| match job {
             Job::Apply => {
                 let mut apply = apply.lock().ok()?;
-                let applied = prev
+                let last = prev.lock().ok()?.take();
+                let applied = last
                     .as_ref()
                     .map_or(Ok(()), |(seg, parsed)| apply(seg, parsed));
+                drop(last);
                 Some(Done::Applied(applied))
             }
             Job::Read => Some(Done::Read(read())),
@@ -92,7 +100,7 @@ pub fn in_rounds<S: Send + Sync, P: Send + Sync, E: Send>(
                 None => return Err(stopped()),
             }
         }
-        prev = current.take().map(|seg| (seg, processed));
+        prev = Mutex::new(current.take().map(|seg| (seg, processed)));
         current = next.ok_or_else(&stopped)?;
     }
     Ok(())

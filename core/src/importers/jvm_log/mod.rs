@@ -20,6 +20,7 @@
 //! decorator) are understood and carry nothing needed here; every other line is counted in the warnings.
 
 mod parser;
+mod split;
 
 use super::{Pause, duration_token_ns, size_token_bytes, tokens};
 

@@ -1,11 +1,13 @@
-//! The HotSpot log parser fed one line at a time: pauses placed at their time stamps as they are read (pushed
+//! The HotSpot log parser fed one line at a time (or, from a stream, each line parsed on any core and taken in
+//! here in order, `split.rs`): pauses placed at their time stamps as they are read (pushed
 //! to a [`PauseSink`]), cycles' causes, heap transitions, concurrent phases and safepoints; at the end, untimed
 //! pauses laid end to end and the series assembled ([`parse`], [`parse_read`], [`parse_read_as`]).
 
 use std::collections::BTreeMap;
 
-use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition, message, split};
-use crate::importers::lines::{LineParser, parse_stream, parse_text};
+use super::split::{LineItem, Said, read_line};
+use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition};
+use crate::importers::lines::{LineParser, parse_stream_split, parse_text};
 use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
@@ -17,18 +19,21 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
     parse_text::<Parser<Vec<Pause>>>(file, text)
 }
 
-/// Parses a HotSpot unified GC log line by line from `src` (the file called `file`): memory holds one line and
-/// the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
-pub fn parse_read(file: &str, src: impl std::io::BufRead) -> Result<PauseSeries, ImportError> {
+/// Parses a HotSpot unified GC log from `src` (the file called `file`), its lines parsed on every core in segments
+/// of a few MiB: memory holds a few segments and the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
+pub fn parse_read(
+    file: &str,
+    src: impl std::io::BufRead + Send,
+) -> Result<PauseSeries, ImportError> {
     parse_read_as(file, src)
 }
 
 /// [`parse_read`] keeping the pauses as `S` ([`PauseSink`]).
 pub fn parse_read_as<S: PauseSink>(
     file: &str,
-    src: impl std::io::BufRead,
+    src: impl std::io::BufRead + Send,
 ) -> Result<PauseSeries<S>, ImportError> {
-    parse_stream::<Parser<S>>(file, src, "HotSpot GC log")
+    parse_stream_split::<Parser<S>>(file, src, "HotSpot GC log")
 }
 
 /// `p` ending at `end_ns` after lasting `ns`. `[ns]`
@@ -40,7 +45,7 @@ fn placed(end_ns: u64, ns: u64, mut p: Pause) -> Pause {
 
 /// A HotSpot log parser fed one line at a time ([`parse`], [`parse_read`]).
 #[derive(Debug, Default)]
-struct Parser<S> {
+pub(super) struct Parser<S> {
     reported_mmu: Vec<ReportedMmu>,
     warnings: Warnings,
     origin: Option<i128>,
@@ -79,148 +84,7 @@ impl<S: PauseSink> LineParser for Parser<S> {
 
     /// Line `line` (1-based) of the log.
     fn line(&mut self, line: usize, raw: &str) {
-        if !raw.as_bytes().first().is_some_and(u8::is_ascii_graphic) && raw.trim().is_empty() {
-            return;
-        }
-        let l = match split(raw) {
-            Ok(l) => l,
-            Err(why) => {
-                self.warnings.skip(line, why);
-                return;
-            }
-        };
-        let gc_tagged = l.tags.is_some_and(|t| {
-            (t.as_bytes().split(|&b| b == b',')).any(|t| t == b"gc" || t == b"safepoint")
-        });
-        if l.decorators > 0 {
-            self.decorated_lines += 1;
-            if l.tags.is_some() && !gc_tagged {
-                self.warnings.skip(line, OTHER_TAGS);
-                return;
-            }
-        }
-        let time_ns = l.stamp.map(|s| match s {
-            Stamp::Uptime(ns) => ns,
-            Stamp::Wall(ns) => {
-                let o = *self.origin.get_or_insert(ns);
-                u64::try_from((ns - o).max(0)).unwrap_or(0)
-            }
-        });
-        if time_ns.is_some_and(|t| t >= MAX_TIME_NS) {
-            self.warnings.skip(line, OUT_OF_RANGE);
-            return;
-        }
-        if let Some(t) = time_ns {
-            self.last_time = self.last_time.max(t);
-        }
-        let parsed = match message(l.message, line) {
-            Ok((_, Message::Pause(_, ns) | Message::Safepoint(_, ns))) if ns >= MAX_TIME_NS => {
-                Err(OUT_OF_RANGE)
-            }
-            parsed => parsed,
-        };
-        // Without tags, a level or time decorator still marks unified logging (`-Xlog:gc*:file:uptime`).
-        let understood = gc_tagged
-            || (l.tags.is_none() && (l.level || l.stamp.is_some()))
-            || l.message.starts_with("GC(")
-            || l.message.starts_with("Using ");
-        match parsed {
-            Err(why) => self.warnings.skip(line, why),
-            Ok((_, Message::Info)) if !understood => self.warnings.skip(line, NOT_GC),
-            Ok((_, Message::Info)) => {}
-            Ok((
-                id,
-                Message::Cycle {
-                    what,
-                    cause,
-                    heap,
-                    ns,
-                },
-            )) => {
-                if let Some(id) = id
-                    && !cause.is_empty()
-                    && S::NAMES
-                {
-                    self.causes.insert(id, cause);
-                }
-                match (time_ns, heap) {
-                    (Some(t), None) if ns.is_none() => {
-                        if let Some(id) = id {
-                            self.cycle_starts.insert(id, t);
-                        }
-                    }
-                    (Some(end), Some(h)) => {
-                        let start = match ns {
-                            Some(ns) => end.saturating_sub(ns),
-                            None => id
-                                .and_then(|i| self.cycle_starts.get(&i).copied())
-                                .unwrap_or(end),
-                        };
-                        self.heap_change(line, id, what, start, end, h);
-                    }
-                    (None, Some(_)) => self.unplaced += 1,
-                    _ => {}
-                }
-            }
-            Ok((id, Message::Concurrent { name, heap, ns })) => match time_ns {
-                Some(end) => {
-                    let start = end.saturating_sub(ns);
-                    if let Some(h) = heap {
-                        self.heap_change(line, id, name.clone(), start, end, h);
-                    }
-                    if S::PHASES {
-                        self.concurrent.push(ConcurrentPhase {
-                            start_ns: start,
-                            end_ns: end,
-                            name,
-                            gc_id: id,
-                            line,
-                        });
-                    } else {
-                        self.phase_union.push(i128::from(start), end - start);
-                    }
-                }
-                None => self.unplaced += 1,
-            },
-            Ok((id, Message::Capacity(bytes))) => {
-                if let Some(id) = id {
-                    self.capacities.entry(id).or_insert(bytes);
-                }
-            }
-            Ok((id, Message::Mmu(points))) => self.reported_mmu.push(ReportedMmu {
-                line,
-                time_ns: time_ns.unwrap_or(self.last_time),
-                gc_id: id,
-                points,
-            }),
-            Ok((_, Message::Safepoint(name, ns))) => {
-                // Kept apart as well while no GC pause has been seen (then they may become the pauses).
-                if self.timed.is_empty() && self.untimed.is_empty() {
-                    self.safepoints.push((time_ns, ns, name.clone(), line));
-                }
-                if let Some(end) = time_ns {
-                    let start_ns = end.saturating_sub(ns);
-                    if S::PHASES {
-                        self.stopped.push(Safepoint {
-                            start_ns,
-                            end_ns: end,
-                            operation: name,
-                            line,
-                        });
-                    } else {
-                        self.stopped_count.0 += 1;
-                        self.stopped_count.1 += end - start_ns;
-                    }
-                }
-            }
-            Ok((_, Message::Pause(p, ns))) => {
-                self.safepoints = Vec::new();
-                match time_ns {
-                    Some(t) => self.timed.push(placed(t, ns, p)),
-                    None => self.untimed.push((ns, p)),
-                }
-            }
-        }
+        self.take(line, &read_line(raw));
     }
 
     /// The pauses of the whole log (`file` names it in errors).
@@ -352,11 +216,147 @@ impl<S: PauseSink> LineParser for Parser<S> {
 }
 
 impl<S: PauseSink> Parser<S> {
+    /// Takes in line `line`, read as `item` ([`read_line`]).
+    pub(super) fn take(&mut self, line: usize, item: &LineItem) {
+        let r = match item {
+            LineItem::Blank => return,
+            LineItem::Unsplit(why) => {
+                self.warnings.skip(line, why);
+                return;
+            }
+            LineItem::OtherTags => {
+                self.decorated_lines += 1;
+                self.warnings.skip(line, OTHER_TAGS);
+                return;
+            }
+            LineItem::Read(r) => r,
+        };
+        self.decorated_lines += usize::from(r.decorated);
+        let time_ns = r.stamp.map(|s| match s {
+            Stamp::Uptime(ns) => ns,
+            Stamp::Wall(ns) => {
+                let o = *self.origin.get_or_insert(ns);
+                u64::try_from((ns - o).max(0)).unwrap_or(0)
+            }
+        });
+        if time_ns.is_some_and(|t| t >= MAX_TIME_NS) {
+            self.warnings.skip(line, OUT_OF_RANGE);
+            return;
+        }
+        if let Some(t) = time_ns {
+            self.last_time = self.last_time.max(t);
+        }
+        let said = match &r.parsed {
+            Said::Skip(why) => return self.warnings.skip(line, why),
+            Said::Info if !r.understood => return self.warnings.skip(line, NOT_GC),
+            Said::Info => return,
+            Said::Message(m) => &**m,
+        };
+        match said {
+            (_, Message::Info) => {}
+            (
+                id,
+                Message::Cycle {
+                    what,
+                    cause,
+                    heap,
+                    ns,
+                },
+            ) => {
+                let id = *id;
+                if let Some(id) = id
+                    && !cause.is_empty()
+                    && S::NAMES
+                {
+                    self.causes.insert(id, cause.clone());
+                }
+                match (time_ns, heap) {
+                    (Some(t), None) if ns.is_none() => {
+                        if let Some(id) = id {
+                            self.cycle_starts.insert(id, t);
+                        }
+                    }
+                    (Some(end), Some(h)) => {
+                        let start = match ns {
+                            Some(ns) => end.saturating_sub(*ns),
+                            None => id
+                                .and_then(|i| self.cycle_starts.get(&i).copied())
+                                .unwrap_or(end),
+                        };
+                        self.heap_change(line, id, what, start, end, *h);
+                    }
+                    (None, Some(_)) => self.unplaced += 1,
+                    _ => {}
+                }
+            }
+            (id, Message::Concurrent { name, heap, ns }) => match time_ns {
+                Some(end) => {
+                    let start = end.saturating_sub(*ns);
+                    if let Some(h) = heap {
+                        self.heap_change(line, *id, name, start, end, *h);
+                    }
+                    if S::PHASES {
+                        self.concurrent.push(ConcurrentPhase {
+                            start_ns: start,
+                            end_ns: end,
+                            name: name.clone(),
+                            gc_id: *id,
+                            line,
+                        });
+                    } else {
+                        self.phase_union.push(i128::from(start), end - start);
+                    }
+                }
+                None => self.unplaced += 1,
+            },
+            (id, Message::Capacity(bytes)) => {
+                if let Some(id) = id {
+                    self.capacities.entry(*id).or_insert(*bytes);
+                }
+            }
+            (id, Message::Mmu(points)) => self.reported_mmu.push(ReportedMmu {
+                line,
+                time_ns: time_ns.unwrap_or(self.last_time),
+                gc_id: *id,
+                points: points.clone(),
+            }),
+            (_, Message::Safepoint(name, ns)) => {
+                let ns = *ns;
+                // Kept apart as well while no GC pause has been seen (then they may become the pauses).
+                if self.timed.is_empty() && self.untimed.is_empty() {
+                    self.safepoints.push((time_ns, ns, name.clone(), line));
+                }
+                if let Some(end) = time_ns {
+                    let start_ns = end.saturating_sub(ns);
+                    if S::PHASES {
+                        self.stopped.push(Safepoint {
+                            start_ns,
+                            end_ns: end,
+                            operation: name.clone(),
+                            line,
+                        });
+                    } else {
+                        self.stopped_count.0 += 1;
+                        self.stopped_count.1 += end - start_ns;
+                    }
+                }
+            }
+            (_, Message::Pause(p, ns)) => {
+                self.safepoints = Vec::new();
+                let p = Pause { line, ..p.clone() };
+                match time_ns {
+                    Some(t) => self.timed.push(placed(t, *ns, p)),
+                    None => self.untimed.push((*ns, p)),
+                }
+            }
+        }
+    }
+
     fn heap_change(
         &mut self,
         line: usize,
         gc_id: Option<u64>,
-        what: String,
+        what: &str,
         start_ns: u64,
         end_ns: u64,
         h: Transition,
@@ -371,7 +371,7 @@ impl<S: PauseSink> Parser<S> {
             before_bytes: h.before,
             after_bytes: h.after,
             total_bytes: h.total,
-            what,
+            what: what.to_string(),
             gc_id,
             line,
         });
