@@ -93,13 +93,37 @@ fn gc_import(name: &str, data: &[u8], format: Format) -> Outcome {
     Ok(())
 }
 
-/// `jvm_log`: [`importers::import_bytes`] as a HotSpot unified log.
+/// A signature of the importers' `parse_read_cut` (a GC log's lines read in segments and jobs of given sizes).
+type CutReader =
+    fn(&str, &[u8], usize, usize) -> Result<importers::PauseSeries, importers::ImportError>;
+
+/// Differential: the lines cut into segments of 1–29 bytes and jobs of 1–3 lines (picked by the input's length),
+/// read on every core as a large log's are, give what one segment of one job gives (a difference is a finding).
+fn lines_cut(name: &str, data: &[u8], cut: CutReader) {
+    let (segment, chunk) = (1 + data.len() % 29, 1 + data.len() % 3);
+    let whole = cut(name, data, usize::MAX, usize::MAX).map_err(|e| e.to_string());
+    let small = cut(name, data, segment, chunk).map_err(|e| e.to_string());
+    assert_eq!(
+        whole, small,
+        "cut into {segment}-byte segments, {chunk}-line jobs"
+    );
+}
+
+/// `jvm_log`: [`importers::import_bytes`] as a HotSpot unified log, and the differential of its reader on every
+/// core ([`importers::jvm_log::parse_read_cut`]).
 pub fn jvm_log(name: &str, data: &[u8]) -> Outcome {
+    lines_cut(name, data, |n, d, s, c| {
+        importers::jvm_log::parse_read_cut(n, d, s, c)
+    });
     gc_import(name, data, Format::Jvm)
 }
 
-/// `logcat`: [`importers::import_bytes`] as Android logcat.
+/// `logcat`: [`importers::import_bytes`] as Android logcat, and the differential of its reader on every core
+/// ([`importers::logcat::parse_read_cut`]).
 pub fn logcat(name: &str, data: &[u8]) -> Outcome {
+    lines_cut(name, data, |n, d, s, c| {
+        importers::logcat::parse_read_cut(n, d, s, c)
+    });
     gc_import(name, data, Format::Logcat)
 }
 

@@ -24,7 +24,7 @@ mod split;
 
 use super::{Pause, duration_token_ns, size_token_bytes, tokens};
 
-pub use parser::{parse, parse_read, parse_read_as};
+pub use parser::{parse, parse_read, parse_read_as, parse_read_cut};
 
 /// Skip reasons for lines that are simply not about GC.
 const OTHER_TAGS: &str = "tags other than gc or safepoint";

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use super::split::{LineItem, Said, read_line};
 use super::{Message, NOT_GC, OTHER_TAGS, Stamp, Transition};
-use crate::importers::lines::{LineParser, parse_stream_split, parse_text};
+use crate::importers::lines::{LineParser, parse_stream_split, parse_stream_split_by, parse_text};
 use crate::importers::phases::PhaseUnion;
 use crate::importers::{
     ConcurrentPhase, HeapChange, ImportError, ImportErrorKind, MAX_TIME_NS, OUT_OF_RANGE, Pause,
@@ -34,6 +34,23 @@ pub fn parse_read_as<S: PauseSink>(
     src: impl std::io::BufRead + Send,
 ) -> Result<PauseSeries<S>, ImportError> {
     parse_stream_split::<Parser<S>>(file, src, "HotSpot GC log")
+}
+
+/// [`parse_read`] reading `segment_bytes` at a time and parsing `chunk_lines` lines a job (at least one line
+/// each): what a small log goes through when it is a large one's piece, read on every core. The result, error
+/// included, must be the same for any sizes; the `jvm_log` fuzz target and `split.rs`'s tests check that it is.
+pub fn parse_read_cut(
+    file: &str,
+    src: impl std::io::BufRead + Send,
+    segment_bytes: usize,
+    chunk_lines: usize,
+) -> Result<PauseSeries, ImportError> {
+    parse_stream_split_by::<Parser<Vec<Pause>>>(
+        file,
+        src,
+        "HotSpot GC log",
+        (segment_bytes, chunk_lines),
+    )
 }
 
 /// `p` ending at `end_ns` after lasting `ns`. `[ns]`

@@ -335,6 +335,23 @@ pub fn parse_read_as<S: PauseSink>(
     parse_stream_split::<Parser<S>>(file, src, "logcat")
 }
 
+/// [`parse_read`] reading `segment_bytes` at a time and parsing `chunk_lines` lines a job (at least one line
+/// each): what a small capture goes through when it is a large one's piece, read on every core. The result, error
+/// included, must be the same for any sizes; the `logcat` fuzz target and this module's tests check that it is.
+pub fn parse_read_cut(
+    file: &str,
+    src: impl std::io::BufRead + Send,
+    segment_bytes: usize,
+    chunk_lines: usize,
+) -> Result<PauseSeries, ImportError> {
+    super::lines::parse_stream_split_by::<Parser<Vec<Pause>>>(
+        file,
+        src,
+        "logcat",
+        (segment_bytes, chunk_lines),
+    )
+}
+
 /// A logcat parser fed one line at a time ([`parse`], [`parse_read`]).
 #[derive(Debug, Default)]
 struct Parser<S> {
