@@ -273,6 +273,20 @@ impl fmt::Display for Format {
     }
 }
 
+/// The text of `rel` under `../shared/data` (the lab's real logs), for the importers' tests: from `/work/shared`,
+/// or beside the checkout.
+#[cfg(test)]
+pub(crate) fn shared_data(rel: &str) -> String {
+    std::fs::read_to_string(format!("/work/shared/data/{rel}"))
+        .or_else(|_| {
+            std::fs::read_to_string(format!(
+                "{}/../../shared/data/{rel}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+        })
+        .unwrap_or_else(|e| panic!("../shared/data/{rel}: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,14 +100,7 @@ mod tests {
     use crate::importers::lines::{parse_stream, parse_stream_split_by};
 
     fn log(name: &str) -> String {
-        std::fs::read_to_string(format!("/work/shared/data/jvm-logs/{name}"))
-            .or_else(|_| {
-                std::fs::read_to_string(format!(
-                    "{}/../../shared/data/jvm-logs/{name}",
-                    env!("CARGO_MANIFEST_DIR")
-                ))
-            })
-            .expect("a real HotSpot log")
+        crate::importers::shared_data(&format!("jvm-logs/{name}"))
     }
 
     /// `text` with each uptime decorator (`[0.516s]`) rewritten by `stamp` (ms of uptime → the new decorator, or

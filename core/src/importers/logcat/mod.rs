@@ -436,14 +436,7 @@ mod tests {
     /// invalid UTF-8 lines among them.
     #[test]
     fn the_capture_parsed_on_every_core_is_the_capture_parsed_line_by_line() {
-        let tsv = std::fs::read_to_string("/work/shared/data/android-logs/real-lines.tsv")
-            .or_else(|_| {
-                std::fs::read_to_string(concat!(
-                    env!("CARGO_MANIFEST_DIR"),
-                    "/../../shared/data/android-logs/real-lines.tsv"
-                ))
-            })
-            .expect("real-lines.tsv");
+        let tsv = crate::importers::shared_data("android-logs/real-lines.tsv");
         let real: Vec<&str> = tsv
             .lines()
             .skip(1)
