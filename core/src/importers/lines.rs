@@ -182,3 +182,27 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
     note(&report, p.warnings());
     p.finish(file)
 }
+
+/// Reads `input` line by line with `P` ([`parse_stream`]) and, on every core, in segments of 1 byte to 1 MiB and
+/// jobs of 1 to 2,048 lines ([`parse_stream_split_by`]: many rounds, a record's lines split across them), asserts
+/// that every way gives the same result (`case` names the input in a failure), and returns it.
+#[cfg(test)]
+pub(crate) fn assert_read_on_cores_as_line_by_line<P: SplitLineParser>(
+    case: &str,
+    input: &[u8],
+    what: &str,
+) -> P::Output
+where
+    P::Output: PartialEq + std::fmt::Debug,
+{
+    let one = parse_stream::<P>("a.log", input, what).expect("line by line");
+    for (segment, chunk) in [(1, 1), (97, 2), (4096, 3), (1 << 20, 2048)] {
+        let split = parse_stream_split_by::<P>("a.log", input, what, (segment, chunk))
+            .expect("on every core");
+        assert_eq!(
+            split, one,
+            "{case}: segments of {segment} bytes, {chunk} lines a job"
+        );
+    }
+    one
+}

@@ -97,7 +97,7 @@ impl<S: PauseSink> SplitLineParser for Parser<S> {
 mod tests {
     use super::*;
     use crate::importers::Pause;
-    use crate::importers::lines::{parse_stream, parse_stream_split_by};
+    use crate::importers::lines::assert_read_on_cores_as_line_by_line;
 
     fn log(name: &str) -> String {
         crate::importers::shared_data(&format!("jvm-logs/{name}"))
@@ -160,23 +160,12 @@ mod tests {
             ("wall clock", wall.into_bytes()),
             ("no decorators", bare.into_bytes()),
         ] {
-            let one =
-                parse_stream::<Parser<Vec<Pause>>>("a.log", input.as_slice(), "HotSpot GC log")
-                    .expect("line by line");
+            let one = assert_read_on_cores_as_line_by_line::<Parser<Vec<Pause>>>(
+                what,
+                &input,
+                "HotSpot GC log",
+            );
             assert!(one.pauses.len() > 40, "{what}: {} pauses", one.pauses.len());
-            for (segment, chunk) in [(1, 1), (97, 2), (4096, 3), (1 << 20, 2048)] {
-                let split = parse_stream_split_by::<Parser<Vec<Pause>>>(
-                    "a.log",
-                    input.as_slice(),
-                    "HotSpot GC log",
-                    (segment, chunk),
-                )
-                .expect("on every core");
-                assert_eq!(
-                    split, one,
-                    "{what}: segments of {segment} bytes, {chunk} lines a job"
-                );
-            }
         }
     }
 }

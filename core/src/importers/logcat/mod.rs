@@ -459,26 +459,10 @@ mod tests {
                 }
             }
         }
-        let one = crate::importers::lines::parse_stream::<Parser<Vec<Pause>>>(
-            "capture.txt",
-            capture.as_slice(),
-            "logcat",
-        )
-        .expect("line by line");
+        let one = crate::importers::lines::assert_read_on_cores_as_line_by_line::<Parser<Vec<Pause>>>(
+            "capture", &capture, "logcat",
+        );
         assert!(one.pauses.len() > 100, "{} pauses", one.pauses.len());
-        for (segment, chunk) in [(1, 1), (97, 2), (4096, 3), (1 << 20, 2048)] {
-            let split = crate::importers::lines::parse_stream_split_by::<Parser<Vec<Pause>>>(
-                "capture.txt",
-                capture.as_slice(),
-                "logcat",
-                (segment, chunk),
-            )
-            .expect("on every core");
-            assert_eq!(
-                split, one,
-                "segments of {segment} bytes, {chunk} lines a job"
-            );
-        }
     }
 
     fn gc(line: &str) -> GcLine {
