@@ -24,9 +24,6 @@ use gclab_core::{Cancel, Progress, Scenario};
 
 use crate::background::BackgroundTask;
 
-/// Bars kept per pause kind in the pause timeline: never more than a wide plot has pixels (the longest pause of
-/// each time bucket is kept).
-const PAUSE_BUCKETS: usize = 3000;
 /// Points on the MinMU curve.
 const MMU_POINTS: usize = 48;
 
@@ -37,7 +34,7 @@ pub struct PauseKindSeries {
     pub kind: String,
     /// How many pauses of this kind.
     pub count: usize,
-    /// `(start [s], length [ms])`, decimated to at most [`PAUSE_BUCKETS`].
+    /// `(start [s], length [ms])`, thinned to at most `log_thin::BUCKETS` (the longest of each bucket).
     pub bars: Vec<(f64, f64)>,
 }
 
@@ -213,33 +210,31 @@ impl LogView {
                 p.concurrent.iter().map(|c| (c.start_ns, c.end_ns)),
             ) as f64
                 * 1e-6;
-            v.concurrent_s = merged_spans(
+            v.concurrent_s = super::log_thin::spans(
                 p.concurrent
                     .iter()
                     .map(|c| (secs(c.start_ns), secs(c.end_ns))),
-                v.duration_s / PAUSE_BUCKETS as f64,
+                v.duration_s / super::log_thin::BUCKETS as f64,
             );
             v.pauses = order.len();
-            // Pauses overlap (a concurrent cycle's pauses inside a longer one): plot in time order.
+            // Pauses overlap (a concurrent cycle's pauses inside a longer one): plot in time order, thinned to
+            // what a plot shows (`log_thin`: a 1 GB log's every point overflowed the GPU's buffers).
             let by_x = |a: &PlotPoint, b: &PlotPoint| a.x.total_cmp(&b.x);
-            v.heap_used.sort_by(by_x);
+            let thin = |mut pts: Vec<PlotPoint>| {
+                pts.sort_by(by_x);
+                super::log_thin::points(pts, v.duration_s)
+            };
+            v.heap_used = thin(std::mem::take(&mut v.heap_used));
+            v.heap_before = thin(std::mem::take(&mut v.heap_before));
+            v.heap_after = thin(std::mem::take(&mut v.heap_after));
             totals.sort_by(by_x);
-            for p in totals {
-                if let Some(last) = v.heap_total.last().copied() {
-                    v.heap_total.push(PlotPoint::new(p.x, last.y));
-                }
-                v.heap_total.push(p);
-            }
-            if let Some(last) = v.heap_total.last().copied() {
-                v.heap_total.push(PlotPoint::new(v.duration_s, last.y));
-            }
-            kinds.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
-            v.kinds = kinds
+            v.heap_total = super::log_thin::steps(&totals, v.duration_s);
+            v.kinds = super::log_thin::kinds(kinds)
                 .into_iter()
                 .map(|(kind, bars)| PauseKindSeries {
                     kind,
                     count: bars.len(),
-                    bars: decimate_bars(bars, v.duration_s),
+                    bars: super::log_thin::bars(bars, v.duration_s),
                 })
                 .collect();
             if let Some(r) = p.reported_mmu.last() {
@@ -294,44 +289,6 @@ impl LogView {
             i.checked_sub(1).map(|i| self.pause_start_s[i])
         }
     }
-}
-
-/// The union of `spans`, with spans less than `gap` apart merged (so never more spans than pixels). `[s]`
-fn merged_spans(spans: impl IntoIterator<Item = (f64, f64)>, gap: f64) -> Vec<(f64, f64)> {
-    let mut v: Vec<(f64, f64)> = spans.into_iter().collect();
-    v.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (a, b) in v {
-        match out.last_mut() {
-            Some(l) if a <= l.1 + gap => l.1 = l.1.max(b),
-            _ => out.push((a, b)),
-        }
-    }
-    out
-}
-
-/// Keeps the longest pause of each of [`PAUSE_BUCKETS`] time buckets when there are more bars than that.
-fn decimate_bars(bars: Vec<(f64, f64)>, duration_s: f64) -> Vec<(f64, f64)> {
-    if bars.len() <= PAUSE_BUCKETS || duration_s <= 0.0 {
-        return bars;
-    }
-    let mut out: Vec<(f64, f64)> = Vec::with_capacity(PAUSE_BUCKETS);
-    let mut last_bucket = usize::MAX;
-    for (t, len) in bars {
-        let b = ((t / duration_s) * PAUSE_BUCKETS as f64) as usize;
-        match out.last_mut() {
-            Some(l) if b == last_bucket => {
-                if len > l.1 {
-                    *l = (t, len);
-                }
-            }
-            _ => {
-                out.push((t, len));
-                last_bucket = b;
-            }
-        }
-    }
-    out
 }
 
 /// A file the loader opened.
@@ -494,6 +451,69 @@ fn open(path: PathBuf, progress: &mut LoadProgress, cancel: &Cancel) -> Result<O
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A log of 200,000 pauses of 50 kinds, each with heap sizes and a capacity that grows four times (what a
+    /// 1 GB log gives by the million), draws bounded series: at most four points a time bucket per heap series,
+    /// a step per capacity change, eight kinds with every pause counted — every frame's GPU buffers stay small
+    /// (the whole series crashed the app past wgpu's 256 MiB buffer limit).
+    #[test]
+    fn a_log_of_many_pauses_and_kinds_draws_bounded_series() {
+        use gclab_core::importers::{Pause, PauseSeries};
+        let n = 200_000u64;
+        let pauses: Vec<Pause> = (0..n)
+            .map(|i| Pause {
+                start_ns: i * 10_000_000,
+                end_ns: i * 10_000_000 + 1_000_000 + (i * 7919) % 3_000_000,
+                kind: format!("Pause kind {}", i % 50),
+                heap_before_bytes: Some((64 + (i * 31) % 64) << 20),
+                heap_after_bytes: Some((16 + (i * 17) % 16) << 20),
+                heap_total_bytes: Some((128 << 20) * (1 + i * 4 / n)),
+                line: usize::try_from(i).unwrap_or(0) + 1,
+                ..Pause::default()
+            })
+            .collect();
+        let data = Imported::Pauses(PauseSeries {
+            pauses,
+            mutators: vec!["jvm".into()],
+            span_ns: (0, n * 10_000_000),
+            ..PauseSeries::default()
+        });
+        let v = LogView::build(Path::new("big.log"), Format::Jvm, &data).expect("builds");
+        let cap = 4 * super::super::log_thin::BUCKETS;
+        for (name, s) in [
+            ("in use", &v.heap_used),
+            ("before", &v.heap_before),
+            ("after", &v.heap_after),
+        ] {
+            assert!(s.len() <= cap, "{name}: {} points", s.len());
+            assert!(
+                s.len() > 1000,
+                "{name}: still a series ({} points)",
+                s.len()
+            );
+        }
+        assert_eq!(
+            v.heap_total.len(),
+            2 + 2 * 3,
+            "capacity: four levels, three steps"
+        );
+        assert_eq!(
+            v.kinds.len(),
+            super::super::log_thin::MAX_KINDS,
+            "kinds capped"
+        );
+        assert_eq!(
+            v.kinds.iter().map(|k| k.count).sum::<usize>(),
+            200_000,
+            "every pause counted"
+        );
+        assert!(
+            v.kinds
+                .iter()
+                .all(|k| k.bars.len() <= super::super::log_thin::BUCKETS)
+        );
+        assert_eq!(v.pauses, 200_000);
+    }
 
     fn fixture(p: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)

@@ -169,24 +169,33 @@ pub fn plot_height(ui: &egui::Ui, start_y: f32, height: f32) -> f32 {
     (height - (ui.cursor().min.y - start_y) - 6.0).max(60.0)
 }
 
-/// Axis text for a log10 value of milliseconds: only at decades (`10 µs`, `1 ms`, `1 s`).
+/// Axis text for a log10 value of milliseconds: only at decades, in the unit that keeps the number small (`10 ns`,
+/// `10 µs`, `1 ms`, `1 s`, `10 000 s`); past 10^5 s in powers of ten of seconds (`1e6 s`).
 pub fn log_ms_tick(x: f64) -> String {
     if (x - x.round()).abs() > 1e-6 {
         return String::new();
     }
-    match x.round() as i32 {
-        -3 => "1 µs".into(),
-        -2 => "10 µs".into(),
-        -1 => "100 µs".into(),
-        0 => "1 ms".into(),
-        1 => "10 ms".into(),
-        2 => "100 ms".into(),
-        3 => "1 s".into(),
-        4 => "10 s".into(),
-        5 => "100 s".into(),
-        6 => "1000 s".into(),
-        e => format!("1e{e} ms"),
+    let e = x.round() as i32;
+    let (unit, exp) = match e {
+        -6..=-4 => ("ns", e + 6),
+        -3..=-1 => ("µs", e + 3),
+        0..=2 => ("ms", e),
+        3..=8 => ("s", e - 3),
+        _ => return format!("1e{} s", e - 3),
+    };
+    // Thousands grouped with a space from five digits on (1000 s, 10 000 s), as SI writes numbers.
+    let digits = format!("1{}", "0".repeat(exp as usize));
+    if digits.len() <= 4 {
+        return format!("{digits} {unit}");
     }
+    let grouped = digits
+        .as_bytes()
+        .rchunks(3)
+        .rev()
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{grouped} {unit}")
 }
 
 /// A series drawn as a line through its points, both under one legend name (sweep plots: every point a run).
@@ -496,5 +505,39 @@ pub fn ui(
     if let Source::Trace(t) = source {
         let h = ui.available_height();
         layout::trace::map(ui, st, t, pal, &mut layout_view.trace, cmds, h);
+    }
+}
+
+#[cfg(test)]
+mod log_ms_tick_tests {
+    use super::log_ms_tick;
+
+    #[test]
+    fn window_ticks_read_in_the_unit_that_keeps_the_number_small() {
+        let ticks: Vec<String> = (-7..=10).map(|e| log_ms_tick(f64::from(e))).collect();
+        assert_eq!(
+            ticks,
+            [
+                "1e-10 s",
+                "1 ns",
+                "10 ns",
+                "100 ns",
+                "1 µs",
+                "10 µs",
+                "100 µs",
+                "1 ms",
+                "10 ms",
+                "100 ms",
+                "1 s",
+                "10 s",
+                "100 s",
+                "1000 s",
+                "10 000 s",
+                "100 000 s",
+                "1e6 s",
+                "1e7 s"
+            ]
+        );
+        assert_eq!(log_ms_tick(0.5), "", "only decades are labelled");
     }
 }
