@@ -228,7 +228,8 @@ impl LogView {
             v.heap_before = thin(std::mem::take(&mut v.heap_before));
             v.heap_after = thin(std::mem::take(&mut v.heap_after));
             totals.sort_by(by_x);
-            v.heap_total = super::log_thin::steps(&totals, v.duration_s);
+            // Steps, then thinned: a logcat's processes interleave their capacities, a step at every pause.
+            v.heap_total = thin(super::log_thin::steps(&totals, v.duration_s));
             v.kinds = super::log_thin::kinds(kinds)
                 .into_iter()
                 .map(|(kind, bars)| PauseKindSeries {
@@ -513,6 +514,20 @@ mod tests {
                 .all(|k| k.bars.len() <= super::super::log_thin::BUCKETS)
         );
         assert_eq!(v.pauses, 200_000);
+        // A logcat's processes interleave their heaps: a capacity step at every pause, thinned too.
+        let Imported::Pauses(mut p) = data else {
+            unreachable!("built above")
+        };
+        for (i, q) in p.pauses.iter_mut().enumerate() {
+            q.heap_total_bytes = Some(if i % 2 == 0 { 64 << 20 } else { 256 << 20 });
+        }
+        let v = LogView::build(Path::new("big.log"), Format::Logcat, &Imported::Pauses(p))
+            .expect("builds");
+        assert!(
+            v.heap_total.len() <= cap,
+            "capacity: {} points",
+            v.heap_total.len()
+        );
     }
 
     fn fixture(p: &str) -> PathBuf {
