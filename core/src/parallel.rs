@@ -2,10 +2,11 @@
 //! to one named worker thread per core (work stealing by an atomic counter) and returns the results in input order;
 //! [`for_each_index`] is the loop under it, used directly by the sweep runner, which streams each finished point
 //! instead of keeping it; [`in_rounds`] is the ordered pipeline over it (apply the last segment, read the next,
-//! process this one's pieces), used by the importers' parses and `export-perfetto`'s formatting. Used by `gclab reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the
-//! app's sweeps and heap raster, the GC logs' line parse (HotSpot and logcat, `importers::lines::parse_stream_split`) and the
-//! pause CSV's row parse (`importers::csv_split`); each item's result must depend on its input alone, so that the
-//! answer is the same on any number of cores.
+//! process this one's pieces), used by the importers' parses and `export-perfetto`'s formatting. Used by `gclab
+//! reproduce`, `gclab sweep`, `gclab lesson check`, `gclab mmu`'s windows, the app's sweeps and heap raster, the GC
+//! logs' line parse (HotSpot and logcat, `importers::lines::parse_stream_split`) and the pause CSV's row parse
+//! (`importers::csv_split`); each item's result must depend on its input alone, so that the answer is the same on
+//! any number of cores.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

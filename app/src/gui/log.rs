@@ -164,6 +164,10 @@ impl LogView {
             let mut order: Vec<&gclab_core::importers::Pause> = p.pauses.iter().collect();
             order.sort_by_key(|p| p.start_ns);
             let mut kinds: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+            // Each kind's place in `kinds`, found by hash: a hostile log naming a kind per pause made a linear
+            // search quadratic.
+            let mut kind_at: std::collections::HashMap<&str, usize> =
+                std::collections::HashMap::new();
             let mut totals: Vec<PlotPoint> = Vec::new();
             for q in &order {
                 let (s, e) = (secs(q.start_ns), secs(q.end_ns));
@@ -171,9 +175,12 @@ impl LogView {
                 let len_ms = q.duration_ns() as f64 * 1e-6;
                 v.total_pause_ms += len_ms;
                 v.max_pause_ms = v.max_pause_ms.max(len_ms);
-                match kinds.iter_mut().find(|(k, _)| *k == q.kind) {
-                    Some((_, bars)) => bars.push((s, len_ms)),
-                    None => kinds.push((q.kind.clone(), vec![(s, len_ms)])),
+                match kind_at.get(q.kind.as_str()) {
+                    Some(&k) => kinds[k].1.push((s, len_ms)),
+                    None => {
+                        kind_at.insert(&q.kind, kinds.len());
+                        kinds.push((q.kind.clone(), vec![(s, len_ms)]));
+                    }
                 }
                 if let Some(before) = q.heap_before_bytes {
                     v.heap_before.push(PlotPoint::new(s, mib(before)));

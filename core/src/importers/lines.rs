@@ -3,9 +3,10 @@
 //! over [`MAX_LINE_BYTES`] skipped) becomes warnings, and an input with nothing but blank lines an error.
 //!
 //! [`parse_stream_split`] drives a [`SplitLineParser`] — one whose per-line work is a pure parse and an ordered
-//! apply — on every core (issue 21 item 4: a logcat's import was 4.3 s of a 1 GB `gclab mmu`'s 7.1; a G1 log's 6.1 of 6.8): the lines are
-//! read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are parsed in chunks on the cores,
-//! the one before is applied in file order and the one after is read, each by one job ([`super::rounds`]).
+//! apply — on every core (issue 21 item 4: a logcat's import was 4.3 s of a 1 GB `gclab mmu`'s 7.1; a G1 log's
+//! 6.1 of 6.8): the lines are read in segments of about [`SEGMENT_BYTES`], and while one segment's lines are
+//! parsed in chunks on the cores, the one before is applied in file order and the one after is read, each by one
+//! job ([`super::rounds`]).
 //! Memory: three segments and two segments' parsed lines. The result is the sequential one's: the parse depends on
 //! the line alone, the apply sees the lines in order.
 

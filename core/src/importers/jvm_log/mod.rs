@@ -281,8 +281,8 @@ fn trailing_heap_and_duration(
     Ok((rest, heap, ns))
 }
 
-/// Parses the message (after the decorators) of line `line`.
-fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static str> {
+/// Parses a line's message (after the decorators); a pause's `line` is left 0, for the caller to set.
+fn message(text: &str) -> Result<(Option<u64>, Message), &'static str> {
     if let Some(sp) = safepoint(text) {
         return sp.map(|(name, ns)| (None, Message::Safepoint(name, ns)));
     }
@@ -367,7 +367,6 @@ fn message(text: &str, line: usize) -> Result<(Option<u64>, Message), &'static s
     };
     let mut pause = Pause {
         gc_id,
-        line,
         ..Pause::default()
     };
     let mut body = body.trim();
@@ -501,11 +500,9 @@ mod tests {
 
     #[test]
     fn pause_lines_by_structure() {
-        let (id, m) = message(
-            "GC(0) Pause Young (Normal) (G1 Evacuation Pause) 23M->4M(128M) 15.568ms",
-            7,
-        )
-        .unwrap();
+        let (id, m) =
+            message("GC(0) Pause Young (Normal) (G1 Evacuation Pause) 23M->4M(128M) 15.568ms")
+                .unwrap();
         let Message::Pause(p, ns) = m else {
             panic!("not a pause")
         };
@@ -514,7 +511,7 @@ mod tests {
         assert_eq!(p.cause.as_deref(), Some("G1 Evacuation Pause"), "cause");
         assert_eq!(p.heap_before_bytes, Some(23 << 20), "before");
         assert_eq!(p.heap_total_bytes, Some(128 << 20), "total");
-        let (_, m) = message("GC(3) Y: Pause Mark Start (Major) 0.016ms", 1).unwrap();
+        let (_, m) = message("GC(3) Y: Pause Mark Start (Major) 0.016ms").unwrap();
         let Message::Pause(p, ns) = m else {
             panic!("not a pause")
         };
@@ -523,7 +520,7 @@ mod tests {
             ("Pause Mark Start (Major)", 16_000),
             "gen ZGC"
         );
-        let (_, m) = message("GC(2) Pause Full (System.gc()) 10M->5M(128M) 20.123ms", 1).unwrap();
+        let (_, m) = message("GC(2) Pause Full (System.gc()) 10M->5M(128M) 20.123ms").unwrap();
         let Message::Pause(p, _) = m else {
             panic!("not a pause")
         };
@@ -532,28 +529,28 @@ mod tests {
             Some("System.gc()"),
             "nested parentheses"
         );
-        let (_, m) = message("GC(0) Pause Init Mark (unload classes) 0.239ms", 1).unwrap();
+        let (_, m) = message("GC(0) Pause Init Mark (unload classes) 0.239ms").unwrap();
         let Message::Pause(p, _) = m else {
             panic!("not a pause")
         };
         assert_eq!(p.kind, "Pause Init Mark (unload classes)", "Shenandoah");
         assert!(
             matches!(
-                message("GC(0) Pause Young (Normal) (G1 Evacuation Pause)", 1),
+                message("GC(0) Pause Young (Normal) (G1 Evacuation Pause)"),
                 Ok((_, Message::Info))
             ),
             "start"
         );
         assert!(
-            message("GC(0) Pause Young (Normal) 23M->4M(128M) 15.5xms", 1).is_err(),
+            message("GC(0) Pause Young (Normal) 23M->4M(128M) 15.5xms").is_err(),
             "garbled duration"
         );
-        let (_, m) = message("Safepoint \"G1CollectForAllocation\", Time since last: 1 ns, Reaching safepoint: 2 ns, At safepoint: 3 ns, Total: 15799351 ns, Threads: 12", 1).unwrap();
+        let (_, m) = message("Safepoint \"G1CollectForAllocation\", Time since last: 1 ns, Reaching safepoint: 2 ns, At safepoint: 3 ns, Total: 15799351 ns, Threads: 12").unwrap();
         assert!(
             matches!(m, Message::Safepoint(_, 15_799_351)),
             "JDK 25 safepoint"
         );
-        let (_, m) = message("GC(67) MMU: 2ms/92.4%, 5ms/97.0%", 1).unwrap();
+        let (_, m) = message("GC(67) MMU: 2ms/92.4%, 5ms/97.0%").unwrap();
         assert!(
             matches!(m, Message::Mmu(ref p) if p == &vec![(2_000_000, 92.4), (5_000_000, 97.0)]),
             "mmu"

@@ -1,7 +1,7 @@
-//! The HotSpot log parser fed one line at a time (or, from a stream, each line parsed on any core and taken in
-//! here in order, `split.rs`): pauses placed at their time stamps as they are read (pushed
-//! to a [`PauseSink`]), cycles' causes, heap transitions, concurrent phases and safepoints; at the end, untimed
-//! pauses laid end to end and the series assembled ([`parse`], [`parse_read`], [`parse_read_as`]).
+//! The HotSpot log parser fed one line at a time (or, from a stream, each line parsed on any core by `split.rs`
+//! and taken in here in order): pauses placed at their time stamps as they are read (pushed to a [`PauseSink`]),
+//! cycles' causes, heap transitions, concurrent phases and safepoints; at the end, untimed pauses laid end to end
+//! and the series assembled ([`parse`], [`parse_read`], [`parse_read_as`], [`parse_read_cut`]).
 
 use std::collections::BTreeMap;
 
@@ -22,7 +22,8 @@ pub fn parse(file: &str, text: &str) -> Result<PauseSeries, ImportError> {
 }
 
 /// Parses a HotSpot unified GC log from `src` (the file called `file`), its lines parsed on every core in segments
-/// of a few MiB: memory holds a few segments and the pauses found, whatever the size of the log. Invalid UTF-8 is replaced (and counted in the warnings).
+/// of a few MiB: memory holds a few segments and the pauses found, whatever the size of the log. Invalid UTF-8 is
+/// replaced (and counted in the warnings).
 pub fn parse_read(
     file: &str,
     src: impl std::io::BufRead + Send,

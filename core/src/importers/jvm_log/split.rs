@@ -58,7 +58,7 @@ pub(super) fn read_line(raw: &str) -> LineItem {
     if l.decorators > 0 && l.tags.is_some() && !gc_tagged {
         return LineItem::OtherTags;
     }
-    let parsed = match message(l.message, 0) {
+    let parsed = match message(l.message) {
         Ok((_, Message::Pause(_, ns) | Message::Safepoint(_, ns))) if ns >= MAX_TIME_NS => {
             Said::Skip(OUT_OF_RANGE)
         }
