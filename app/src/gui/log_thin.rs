@@ -214,4 +214,75 @@ mod tests {
         let all: usize = merged.iter().map(|(_, b)| b.len()).sum();
         assert_eq!(all, (1..=20).sum::<usize>(), "no pause lost");
     }
+
+    /// A log of 200,000 pauses of 50 kinds, each with heap sizes and a capacity that grows four times (what a
+    /// 1 GB log gives by the million), draws bounded series: at most four points a time bucket per heap series,
+    /// a step per capacity change, eight kinds with every pause counted — every frame's GPU buffers stay small
+    /// (the whole series crashed the app past wgpu's 256 MiB buffer limit).
+    #[test]
+    fn a_log_of_many_pauses_and_kinds_draws_bounded_series() {
+        use crate::gui::log::LogView;
+        use gclab_core::importers::{Format, Imported, Pause, PauseSeries};
+        use std::path::Path;
+        let n = 200_000u64;
+        let pauses: Vec<Pause> = (0..n)
+            .map(|i| Pause {
+                start_ns: i * 10_000_000,
+                end_ns: i * 10_000_000 + 1_000_000 + (i * 7919) % 3_000_000,
+                kind: format!("Pause kind {}", i % 50),
+                heap_before_bytes: Some((64 + (i * 31) % 64) << 20),
+                heap_after_bytes: Some((16 + (i * 17) % 16) << 20),
+                heap_total_bytes: Some((128 << 20) * (1 + i * 4 / n)),
+                line: usize::try_from(i).unwrap_or(0) + 1,
+                ..Pause::default()
+            })
+            .collect();
+        let data = Imported::Pauses(PauseSeries {
+            pauses,
+            mutators: vec!["jvm".into()],
+            span_ns: (0, n * 10_000_000),
+            ..PauseSeries::default()
+        });
+        let v = LogView::build(Path::new("big.log"), Format::Jvm, &data).expect("builds");
+        let cap = 4 * BUCKETS;
+        for (name, s) in [
+            ("in use", &v.heap_used),
+            ("before", &v.heap_before),
+            ("after", &v.heap_after),
+        ] {
+            assert!(s.len() <= cap, "{name}: {} points", s.len());
+            assert!(
+                s.len() > 1000,
+                "{name}: still a series ({} points)",
+                s.len()
+            );
+        }
+        assert_eq!(
+            v.heap_total.len(),
+            2 + 2 * 3,
+            "capacity: four levels, three steps"
+        );
+        assert_eq!(v.kinds.len(), MAX_KINDS, "kinds capped");
+        assert_eq!(
+            v.kinds.iter().map(|k| k.count).sum::<usize>(),
+            200_000,
+            "every pause counted"
+        );
+        assert!(v.kinds.iter().all(|k| k.bars.len() <= BUCKETS));
+        assert_eq!(v.pauses, 200_000);
+        // A logcat's processes interleave their heaps: a capacity step at every pause, thinned too.
+        let Imported::Pauses(mut p) = data else {
+            unreachable!("built above")
+        };
+        for (i, q) in p.pauses.iter_mut().enumerate() {
+            q.heap_total_bytes = Some(if i % 2 == 0 { 64 << 20 } else { 256 << 20 });
+        }
+        let v = LogView::build(Path::new("big.log"), Format::Logcat, &Imported::Pauses(p))
+            .expect("builds");
+        assert!(
+            v.heap_total.len() <= cap,
+            "capacity: {} points",
+            v.heap_total.len()
+        );
+    }
 }
