@@ -62,7 +62,9 @@ impl GclabApp {
                         st.controls.collector = kind;
                         self.commands.push(Command::Rerun);
                     }
-                    if st.current.is_none() {
+                    // The first run sets the speed only when it is on screen: a log or trace opened before it
+                    // came (`gclab open FILE`) keeps the speed its own span gave.
+                    if st.current.is_none() && matches!(st.source, Source::Run) {
                         st.playback.speed = default_speed(view.duration_s);
                     }
                     // One latency figure everywhere (the left panel shows the same): request to result on screen.
