@@ -220,7 +220,7 @@ pub fn pause_records(name: &str, data: &[u8]) -> Outcome {
         *want,
         "{name}: records as imported"
     );
-    let mut spilled = PauseRecords::spilling_at(spill_at);
+    let mut spilled: PauseRecords = PauseRecords::spilling_at(spill_at);
     want.iter().cloned().for_each(|p| spilled.push(p));
     assert_eq!(
         spilled.iter().collect::<Vec<_>>(),

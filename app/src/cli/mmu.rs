@@ -8,12 +8,11 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Mutex;
 
 use gclab_core::importers::{
     self, Format, Imported, MAX_TIME_NS, PauseSink, PauseSpans, ReportedMmu,
 };
-use gclab_core::metrics::mmu::{MmuCurve, WindowUtil, default_windows_ns};
+use gclab_core::metrics::mmu::{Answers, MmuCurve, WindowUtil, default_windows_ns};
 use gclab_core::units::{parse_duration_ns, parse_time_ns};
 use serde_json::{Value, json};
 
@@ -241,7 +240,7 @@ fn measure(
             MmuCurve::new(&series)
         }
     };
-    let (points, worst) = query_on_cores(&curve, &windows);
+    let Answers { mmu: points, worst } = curve.answer_on_cores(&windows, WORST);
     if let Some(e) = curve.error() {
         return Err(CliError::other(format!("{input}: {e}")));
     }
@@ -260,60 +259,6 @@ fn measure(
         heap_changes,
         safepoints,
     })
-}
-
-/// The MMU and the worst windows at every window, the queries spread over the cores (`crate::parallel`), each
-/// on a view of the curve from a pool of one per core (own block caches; the answers are those of the curve
-/// itself, in window order; a view per query, made up front, took 1.2 GB for 200,000 mutators).
-/// On an exact curve (any list of pauses: [`MmuCurve::exact`]) the MMU is the worst window's utilisation, bit for
-/// bit, so only the worst windows are searched; otherwise both.
-#[allow(clippy::type_complexity)]
-fn query_on_cores(
-    curve: &MmuCurve<'_>,
-    windows: &[u64],
-) -> (Vec<(u64, WindowUtil)>, Vec<(u64, Vec<WindowUtil>)>) {
-    enum Answer {
-        Mmu(WindowUtil),
-        Worst(Vec<WindowUtil>),
-    }
-    let exact = curve.exact();
-    // The worst-window searches first: they take longest, and a short one at the end evens the cores out.
-    let jobs: Vec<(bool, u64)> = (windows.iter().map(|&w| (true, w)))
-        .chain(windows.iter().filter(|_| !exact).map(|&w| (false, w)))
-        .collect();
-    // As many views as workers: a worker takes a free one for each query and gives it back.
-    let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-    let pool: Vec<Mutex<Option<MmuCurve<'_>>>> = (0..cores.min(jobs.len()).max(1))
-        .map(|_| Mutex::new(Some(curve.view())))
-        .collect();
-    let answers = crate::parallel::map_on_cores(&jobs, "mmu", |&(worst, w)| {
-        let view = pool.iter().find_map(|m| m.lock().ok()?.take())?;
-        let answer = if worst {
-            Answer::Worst(view.worst(w, WORST))
-        } else {
-            Answer::Mmu(view.mmu(w))
-        };
-        if let Some(mut slot) = (pool.iter()).find_map(|m| m.lock().ok().filter(|v| v.is_none())) {
-            *slot = Some(view);
-        }
-        Some(answer)
-    });
-    let (mut points, mut worst) = (Vec::new(), Vec::new());
-    for (&(is_worst, w), answer) in jobs.iter().zip(answers) {
-        // A worker that panicked (none should) leaves its query to this thread.
-        match answer.flatten() {
-            Some(Answer::Mmu(x)) => points.push((w, x)),
-            Some(Answer::Worst(x)) => worst.push((w, x)),
-            None if is_worst => worst.push((w, curve.worst(w, WORST))),
-            None => points.push((w, curve.mmu(w))),
-        }
-    }
-    if exact {
-        points = (worst.iter())
-            .map(|(w, list)| (*w, list.first().copied().unwrap_or_else(|| curve.mmu(*w))))
-            .collect();
-    }
-    (points, worst)
 }
 
 fn ms(ns: u64) -> f64 {

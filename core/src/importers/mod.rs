@@ -38,7 +38,7 @@ pub use error::{ImportError, ImportErrorKind};
 use format::GC_LOG_EXPECTED;
 pub use format::{Format, detect};
 pub use names::MAX_MUTATORS;
-pub use pause_records::{PauseRecords, PauseRef};
+pub use pause_records::{LogRecords, PauseRecords, PauseRef};
 pub use pause_store::{PauseRun, RunReader};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
@@ -82,12 +82,12 @@ fn decompressed(
 /// [`import_file`] that reports to `progress` the share of the file's (compressed) bytes read so far, and stops with
 /// an I/O error ("cancelled") at its next read once `cancel` says so — for callers on another thread than the one
 /// waiting (the app's loader).
-pub fn import_file_watched(
+pub fn import_file_watched<S: PauseSink>(
     path: &Path,
     format: Format,
     mut progress: Box<dyn Progress + Send>,
     cancel: &Cancel,
-) -> Result<(Format, Imported), ImportError> {
+) -> Result<(Format, Imported<S>), ImportError> {
     let size = std::fs::metadata(path).map_or(0, |m| m.len()).max(1);
     let mut read = 0u64;
     let count = move |n: usize| {
@@ -303,7 +303,7 @@ mod tests {
             }
         }
         let cancel = Arc::new(AtomicBool::new(false));
-        let (_, data) = import_file_watched(
+        let (_, data) = import_file_watched::<Vec<Pause>>(
             &path,
             Format::Auto,
             Box::new(Seen(Arc::clone(&seen))),
@@ -318,7 +318,7 @@ mod tests {
         assert_eq!(seen.last(), Some(&1.0), "every byte counted once");
         assert_eq!(data, import_file(&path, Format::Auto).expect("imports").1);
         cancel.store(true, Ordering::Relaxed);
-        let e = import_file_watched(
+        let e = import_file_watched::<Vec<Pause>>(
             &path,
             Format::Auto,
             Box::new(crate::progress::NoProgress),

@@ -88,9 +88,11 @@ impl PauseRef<'_> {
     }
 }
 
-/// Every field of every pause, in input order, in bounded memory (see the module notes).
+/// Every field of every pause, in input order, in bounded memory (see the module notes). `PHASES` is the sink's
+/// [`PauseSink::PHASES`]: false for `export-perfetto`, which writes pauses and heap figures only; true for
+/// [`LogRecords`].
 #[derive(Debug)]
-pub struct PauseRecords {
+pub struct PauseRecords<const PHASES: bool = false> {
     store: Store,
     strings: Strings,
     spill_at: usize,
@@ -100,13 +102,18 @@ pub struct PauseRecords {
     placement: Placement,
 }
 
-impl Default for PauseRecords {
+/// [`PauseRecords`] that also keep the log's concurrent phases, heap transitions and safepoints whole (in memory:
+/// a log has a few a cycle): what the app draws of a log, its pauses in bounded memory (issue 21: a 1 GB pause
+/// CSV held as `Vec<Pause>` took 5 GB in the app).
+pub type LogRecords = PauseRecords<true>;
+
+impl<const PHASES: bool> Default for PauseRecords<PHASES> {
     fn default() -> Self {
         PauseRecords::spilling_at(RECORDS_IN_MEMORY)
     }
 }
 
-impl PauseRecords {
+impl<const PHASES: bool> PauseRecords<PHASES> {
     /// Keeps at most `spill_at` records in memory (tests force the file with a small number).
     pub fn spilling_at(spill_at: usize) -> Self {
         PauseRecords {
@@ -137,6 +144,11 @@ impl PauseRecords {
     /// The pauses, whole, in input order.
     pub fn iter(&self) -> impl Iterator<Item = Pause> + '_ {
         self.store.iter().map(|r| self.pause(&r))
+    }
+
+    /// The pauses in input order, their strings borrowed from the records (no allocation a pause).
+    pub fn refs(&self) -> impl Iterator<Item = PauseRef<'_>> + '_ {
+        self.store.iter().map(|r| self.pause_ref(&r))
     }
 
     /// A reader of the pauses in runs of consecutive ones, from the first ([`RunReader::next_run`]).
@@ -236,10 +248,10 @@ impl PauseRecords {
     }
 }
 
-impl PauseSink for PauseRecords {
+impl<const P: bool> PauseSink for PauseRecords<P> {
     const NAMES: bool = true;
-    // `export-perfetto` writes pauses and heap figures only: the phases are counted, not kept.
-    const PHASES: bool = false;
+    // `export-perfetto` writes pauses and heap figures only: there the phases are counted, not kept.
+    const PHASES: bool = P;
     const STEPS_ON_DISK: bool = true;
 
     fn push(&mut self, p: Pause) {
@@ -324,7 +336,7 @@ mod tests {
     #[test]
     fn pause_records_give_back_every_field_in_memory_and_on_disk() {
         for at in [RECORDS_IN_MEMORY, 1, 2] {
-            let mut s = PauseRecords::spilling_at(at);
+            let mut s: PauseRecords = PauseRecords::spilling_at(at);
             pauses().into_iter().for_each(|p| s.push(p));
             assert_eq!(s.on_disk(), at <= 2, "in a temporary file");
             assert_eq!(s.iter().collect::<Vec<_>>(), pauses(), "every field kept");
@@ -346,7 +358,7 @@ mod tests {
             })
             .collect();
         for at in [RECORDS_IN_MEMORY, 1, 1000] {
-            let mut s = PauseRecords::spilling_at(at);
+            let mut s: PauseRecords = PauseRecords::spilling_at(at);
             many.iter().cloned().for_each(|p| s.push(p));
             for n in [1, 2, 999, 1000, 5000] {
                 let (mut runs, mut run, mut start) = (s.runs(), PauseRun::default(), 0);
@@ -386,7 +398,7 @@ mod tests {
         let mut want = pauses();
         want.retain_mut(fix);
         for at in [RECORDS_IN_MEMORY, 1, 3] {
-            let mut s = PauseRecords::spilling_at(at);
+            let mut s: PauseRecords = PauseRecords::spilling_at(at);
             pauses().into_iter().for_each(|p| s.push(p));
             s.retain_mut(fix);
             assert_eq!(s.iter().collect::<Vec<_>>(), want, "kept and changed");
@@ -443,7 +455,7 @@ mod tests {
             let mut want = many.clone();
             want.retain_mut(fixer(change_at));
             for at in [RECORDS_IN_MEMORY, 1000] {
-                let mut s = PauseRecords::spilling_at(at);
+                let mut s: PauseRecords = PauseRecords::spilling_at(at);
                 many.iter().cloned().for_each(|p| s.push(p));
                 s.retain_mut(fixer(change_at));
                 assert!(

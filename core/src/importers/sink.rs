@@ -427,7 +427,8 @@ mod tests {
         for at in [1, 7, 40, usize::MAX] {
             let filled = || {
                 let mut s = PauseSpans::spilling_at(at);
-                let mut r = crate::importers::PauseRecords::spilling_at(at);
+                let mut r: crate::importers::PauseRecords =
+                    crate::importers::PauseRecords::spilling_at(at);
                 for p in offset_pauses() {
                     s.push(p.clone());
                     r.push(p);

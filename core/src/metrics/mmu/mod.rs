@@ -22,6 +22,7 @@
 //! two such times could pass 2⁶³); sums are f64 integrals from the first step time, computed as Go does.
 
 mod col;
+mod on_cores;
 mod on_disk;
 mod prepared;
 mod steps;
@@ -31,6 +32,7 @@ mod tests;
 mod worst;
 
 use crate::io::spill::BLOCK_BYTES;
+pub use on_cores::Answers;
 pub use on_disk::LiveSteps;
 pub use steps::{SPILL_STEPS, Steps, StepsBuilder};
 
