@@ -17,26 +17,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use egui_plot::PlotPoint;
-use gclab_core::importers::{Format, Imported, import_file_watched};
+use gclab_core::importers::{Format, Imported, LogRecords, MAX_TIME_NS, import_file_watched};
 use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 use gclab_core::{Cancel, Progress, Scenario};
 
+pub use super::log_pauses::PauseKindSeries;
+use super::log_pauses::PauseList;
 use crate::background::BackgroundTask;
 
 /// Points on the MinMU curve.
 const MMU_POINTS: usize = 48;
-
-/// Pauses of one kind, as plot bars.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PauseKindSeries {
-    /// The kind as logged (`Pause Young (Normal)`, `GC_CONCURRENT`).
-    pub kind: String,
-    /// How many pauses of this kind.
-    pub count: usize,
-    /// `(start [s], length [ms])`, thinned to at most `log_thin::BUCKETS` (the longest of each bucket).
-    pub bars: Vec<(f64, f64)>,
-}
 
 /// A GC log and what the views derive from it.
 pub struct LogView {
@@ -113,15 +104,20 @@ impl LogView {
         cancel: &Cancel,
     ) -> Result<LogView, String> {
         let t0 = Instant::now();
-        let (format, data) =
-            import_file_watched(path, format, progress, cancel).map_err(|e| e.to_string())?;
+        // The pauses in bounded memory (a temporary file beyond a few MB), the phases whole.
+        let (format, data) = import_file_watched::<LogRecords>(path, format, progress, cancel)
+            .map_err(|e| e.to_string())?;
         let mut v = LogView::build(path, format, &data)?;
         v.load_s = t0.elapsed().as_secs_f64();
         Ok(v)
     }
 
     /// Derives the views' data from imported `data`.
-    pub fn build(path: &Path, format: Format, data: &Imported) -> Result<LogView, String> {
+    pub fn build<S: PauseList>(
+        path: &Path,
+        format: Format,
+        data: &Imported<S>,
+    ) -> Result<LogView, String> {
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -130,7 +126,6 @@ impl LogView {
         let span = (a, b.max(a + 1));
         let dur_ns = span.1 - span.0;
         let secs = |ns: u64| ns.saturating_sub(span.0) as f64 * 1e-9;
-        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
         let mut v = LogView {
             path: path.to_path_buf(),
             name,
@@ -161,90 +156,27 @@ impl LogView {
         };
         if let Imported::Pauses(p) = data {
             v.mutators.clone_from(&p.mutators);
-            let mut order: Vec<&gclab_core::importers::Pause> = p.pauses.iter().collect();
-            order.sort_by_key(|p| p.start_ns);
-            let mut kinds: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-            // Each kind's place in `kinds`, found by hash: a hostile log naming a kind per pause made a linear
-            // search quadratic.
-            let mut kind_at: std::collections::HashMap<&str, usize> =
-                std::collections::HashMap::new();
-            let mut totals: Vec<PlotPoint> = Vec::new();
-            for q in &order {
-                let (s, e) = (secs(q.start_ns), secs(q.end_ns));
-                v.pause_start_s.push(s);
-                let len_ms = q.duration_ns() as f64 * 1e-6;
-                v.total_pause_ms += len_ms;
-                v.max_pause_ms = v.max_pause_ms.max(len_ms);
-                match kind_at.get(q.kind.as_str()) {
-                    Some(&k) => kinds[k].1.push((s, len_ms)),
-                    None => {
-                        kind_at.insert(&q.kind, kinds.len());
-                        kinds.push((q.kind.clone(), vec![(s, len_ms)]));
-                    }
-                }
-                if let Some(before) = q.heap_before_bytes {
-                    v.heap_before.push(PlotPoint::new(s, mib(before)));
-                    v.heap_used.push(PlotPoint::new(s, mib(before)));
-                }
-                if let Some(after) = q.heap_after_bytes {
-                    v.heap_after.push(PlotPoint::new(e, mib(after)));
-                    v.heap_used.push(PlotPoint::new(e, mib(after)));
-                }
-                if let Some(total) = q.heap_total_bytes {
-                    totals.push(PlotPoint::new(e, mib(total)));
-                }
-            }
-            // Transitions logged apart from pauses (ZGC cycles, Shenandoah's concurrent cleanup).
-            for h in &p.heap_changes {
-                let (s, e) = (secs(h.start_ns), secs(h.end_ns));
-                v.heap_before.push(PlotPoint::new(s, mib(h.before_bytes)));
-                v.heap_used.push(PlotPoint::new(s, mib(h.before_bytes)));
-                v.heap_after.push(PlotPoint::new(e, mib(h.after_bytes)));
-                v.heap_used.push(PlotPoint::new(e, mib(h.after_bytes)));
-                if let Some(total) = h.total_bytes {
-                    totals.push(PlotPoint::new(e, mib(total)));
-                }
-            }
-            v.safepoints = (
-                p.safepoints.len(),
-                p.safepoints
-                    .iter()
-                    .map(|s| (s.end_ns - s.start_ns) as f64 * 1e-6)
-                    .sum(),
-            );
-            v.concurrent_phases = p.concurrent.len();
-            v.concurrent_ms = gclab_core::importers::covered_ns(
-                p.concurrent.iter().map(|c| (c.start_ns, c.end_ns)),
-            ) as f64
-                * 1e-6;
+            let pv = super::log_pauses::views(p, span.0, v.duration_s);
+            v.pauses = pv.pauses;
+            v.total_pause_ms = pv.total_pause_ms;
+            v.max_pause_ms = pv.max_pause_ms;
+            v.pause_start_s = pv.pause_start_s;
+            v.kinds = pv.kinds;
+            v.heap_used = pv.heap_used;
+            v.heap_before = pv.heap_before;
+            v.heap_after = pv.heap_after;
+            v.heap_total = pv.heap_total;
+            let (safepoints, safepoint_ns) = p.safepoint_stats();
+            v.safepoints = (safepoints, safepoint_ns as f64 * 1e-6);
+            let (phases, phase_ns) = p.concurrent_stats();
+            v.concurrent_phases = phases;
+            v.concurrent_ms = phase_ns as f64 * 1e-6;
             v.concurrent_s = super::log_thin::spans(
                 p.concurrent
                     .iter()
                     .map(|c| (secs(c.start_ns), secs(c.end_ns))),
                 v.duration_s / super::log_thin::BUCKETS as f64,
             );
-            v.pauses = order.len();
-            // Pauses overlap (a concurrent cycle's pauses inside a longer one): plot in time order, thinned to
-            // what a plot shows (`log_thin`: a 1 GB log's every point overflowed the GPU's buffers).
-            let by_x = |a: &PlotPoint, b: &PlotPoint| a.x.total_cmp(&b.x);
-            let thin = |mut pts: Vec<PlotPoint>| {
-                pts.sort_by(by_x);
-                super::log_thin::points(pts, v.duration_s)
-            };
-            v.heap_used = thin(std::mem::take(&mut v.heap_used));
-            v.heap_before = thin(std::mem::take(&mut v.heap_before));
-            v.heap_after = thin(std::mem::take(&mut v.heap_after));
-            totals.sort_by(by_x);
-            // Steps, then thinned: a logcat's processes interleave their capacities, a step at every pause.
-            v.heap_total = thin(super::log_thin::steps(&totals, v.duration_s));
-            v.kinds = super::log_thin::kinds(kinds)
-                .into_iter()
-                .map(|(kind, bars)| PauseKindSeries {
-                    kind,
-                    count: bars.len(),
-                    bars: super::log_thin::bars(bars, v.duration_s),
-                })
-                .collect();
             if let Some(r) = p.reported_mmu.last() {
                 v.reported_mmu = r
                     .points
@@ -257,31 +189,55 @@ impl LogView {
             v.pauses = data.pause_stats(span).pauses;
             v.max_pause_ms = data.pause_stats(span).max_pause_ns as f64 * 1e-6;
         }
-        // Utilisation measured from 0 on the span's own clock, like a run's.
-        let series: Vec<UtilSeries> = data
-            .util_series(span)
-            .iter()
-            .map(|s| UtilSeries {
-                times: s.times.iter().map(|t| t.saturating_sub(span.0)).collect(),
-                util: s.util.clone(),
-            })
-            .collect();
-        if series.iter().all(|s| s.times.len() < 2) {
-            return Err(format!("{}: no pauses in the log's span", v.name));
-        }
-        let curve = MmuCurve::owned(series);
+        // Utilisation measured from 0 on the span's own clock, like a run's. A log's pauses are measured as they
+        // are kept (in a temporary file beyond a few MB: `MmuCurve::from_pauses_on_disk`, the MMU `gclab mmu`
+        // gives); a utilisation CSV's steps in memory.
+        let curve = match data {
+            Imported::Pauses(p) => {
+                let failed = |e: &str| format!("{}: {e}", v.name);
+                if let Some(e) = p.pauses.error() {
+                    return Err(failed(e));
+                }
+                let (t0, end) = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
+                let shifted = || {
+                    (p.pauses.spans())
+                        .map(move |(a, b, m)| (a.saturating_sub(t0), b.saturating_sub(t0), m))
+                };
+                MmuCurve::from_pauses_on_disk(shifted, p.mutators.len(), (0, end - t0))
+                    .map_err(|e| failed(&e.to_string()))?
+            }
+            Imported::Util(_) => {
+                let series: Vec<UtilSeries> = data
+                    .util_series(span)
+                    .iter()
+                    .map(|s| UtilSeries {
+                        times: s.times.iter().map(|t| t.saturating_sub(span.0)).collect(),
+                        util: s.util.clone(),
+                    })
+                    .collect();
+                if series.iter().all(|s| s.times.len() < 2) {
+                    return Err(format!("{}: no pauses in the log's span", v.name));
+                }
+                MmuCurve::owned(series)
+            }
+        };
         let span_ms = dur_ns as f64 * 1e-6;
         let lo = (0.01f64).min(span_ms / 10.0).max(1e-6).log10();
         let hi = span_ms.max(1e-3).log10();
-        v.mmu_curve = (0..MMU_POINTS)
-            .map(|i| {
-                let x = lo + (hi - lo) * i as f64 / (MMU_POINTS - 1) as f64;
-                let w_ns = (10f64.powf(x) * 1e6).max(1.0) as u64;
-                PlotPoint::new(x, curve.mmu(w_ns).utilization)
-            })
+        let xs: Vec<f64> = (0..MMU_POINTS)
+            .map(|i| lo + (hi - lo) * i as f64 / (MMU_POINTS - 1) as f64)
+            .collect();
+        // The curve's windows and the whole span, answered on every core (a 1 GB pause CSV's 19.6 M pauses took
+        // 20 s on one).
+        let windows: Vec<u64> = (xs.iter().map(|x| (10f64.powf(*x) * 1e6).max(1.0) as u64))
+            .chain([dur_ns])
+            .collect();
+        let mut answers = curve.answer_on_cores(&windows, 0).mmu.into_iter();
+        v.mmu_curve = (xs.iter().zip(answers.by_ref()))
+            .map(|(&x, (_, m))| PlotPoint::new(x, m.utilization))
             .collect();
         // The GC share of the first mutator's time (1 minus its utilisation over the whole span).
-        v.gc_fraction = 1.0 - curve.mmu(dur_ns).utilization;
+        v.gc_fraction = 1.0 - answers.next().map_or(1.0, |(_, m)| m.utilization);
         v.mmu = super::analysis::SharedMmu::new(curve);
         Ok(v)
     }
@@ -408,10 +364,16 @@ impl FileLoader {
         self.loading.is_some()
     }
 
-    /// How far the load is, for the top bar: `, 42 % of 12.3 MB read`, or nothing before the first report.
+    /// How far the load is, for the top bar: `, 42 % of 12.3 MB read`, then `, 12.3 MB read, deriving the views`;
+    /// nothing before the first report.
     pub fn progress_text(&self) -> String {
         let f = self.progress.fraction();
-        if f > 0.0 && self.file_bytes > 0 {
+        if f >= 1.0 && self.file_bytes > 0 {
+            format!(
+                ", {:.1} MB read, deriving the views",
+                self.file_bytes as f64 * 1e-6
+            )
+        } else if f > 0.0 && self.file_bytes > 0 {
             format!(
                 ", {:.0} % of {:.1} MB read",
                 100.0 * f,

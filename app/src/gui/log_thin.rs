@@ -11,69 +11,163 @@ pub const BUCKETS: usize = 3000;
 /// Pause kinds drawn apart at most; the rarer ones are drawn as one (a log may name thousands). A G1 log has six.
 pub const MAX_KINDS: usize = 8;
 
-/// The bucket of time `x` in a span of `duration_s`. `[s]`
+/// The bucket of time `x` in a span of `duration_s`, of [`BUCKETS`]. `[s]`
+#[cfg(test)]
 fn bucket(x: f64, duration_s: f64) -> usize {
-    (((x / duration_s).clamp(0.0, 1.0)) * BUCKETS as f64) as usize
+    bucket_of(x, duration_s, BUCKETS)
 }
 
-/// Keeps the longest pause of each of [`BUCKETS`] time buckets when there are more bars than that; `bars` are
-/// `(start [s], length [ms])` in time order.
-pub fn bars(bars: Vec<(f64, f64)>, duration_s: f64) -> Vec<(f64, f64)> {
-    if bars.len() <= BUCKETS || duration_s <= 0.0 {
-        return bars;
+/// The bucket of time `x` in a span of `duration_s` cut into `buckets` (`buckets` for the span's end). `[s]`
+fn bucket_of(x: f64, duration_s: f64, buckets: usize) -> usize {
+    (((x / duration_s).clamp(0.0, 1.0)) * buckets as f64) as usize
+}
+
+/// Bars `(start [s], length [ms])` pushed in any order, thinned as they come: kept whole up to as many as
+/// there are buckets, then the longest of each time bucket (of equal ones, the earlier) — so memory stays bounded
+/// whatever the log's size (a 1 GB pause CSV's 19.6 M pauses). [`Bars::finish`] gives them in time order.
+#[derive(Debug)]
+pub struct Bars {
+    duration_s: f64,
+    buckets: usize,
+    raw: Vec<(f64, f64)>,
+    kept: Vec<Option<(f64, f64)>>,
+}
+
+impl Bars {
+    /// Bars over a span of `duration_s`, in [`BUCKETS`] buckets.
+    pub fn new(duration_s: f64) -> Self {
+        Bars::in_buckets(duration_s, BUCKETS)
     }
-    let mut out: Vec<(f64, f64)> = Vec::with_capacity(BUCKETS + 1);
-    let mut last_bucket = usize::MAX;
-    for (t, len) in bars {
-        let b = bucket(t, duration_s);
-        match out.last_mut() {
-            Some(l) if b == last_bucket => {
-                if len > l.1 {
-                    *l = (t, len);
+
+    /// Bars over a span of `duration_s`, in `buckets` buckets.
+    pub fn in_buckets(duration_s: f64, buckets: usize) -> Self {
+        Bars {
+            duration_s,
+            buckets: buckets.max(1),
+            raw: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Adds the bar `(start [s], length [ms])`.
+    pub fn push(&mut self, bar: (f64, f64)) {
+        if !self.kept.is_empty() {
+            self.fold(bar);
+            return;
+        }
+        self.raw.push(bar);
+        if self.raw.len() > self.buckets && self.duration_s > 0.0 {
+            self.kept = vec![None; self.buckets + 1];
+            for b in std::mem::take(&mut self.raw) {
+                self.fold(b);
+            }
+        }
+    }
+
+    fn fold(&mut self, (t, len): (f64, f64)) {
+        let b = &mut self.kept[bucket_of(t, self.duration_s, self.buckets)];
+        match b {
+            Some(k) if len < k.1 || (len == k.1 && t >= k.0) => {}
+            _ => *b = Some((t, len)),
+        }
+    }
+
+    /// The bars kept, in time order.
+    pub fn finish(self) -> Vec<(f64, f64)> {
+        if self.kept.is_empty() {
+            let mut v = self.raw;
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            return v;
+        }
+        self.kept.into_iter().flatten().collect()
+    }
+}
+
+/// A line's points, or a scatter's, pushed in any order and thinned as they come: kept whole up to four a
+/// bucket, then the first, lowest, highest and last point of each of [`BUCKETS`] time buckets — the line through
+/// them reaches the same extremes in every pixel column, and its ends are where they were — in bounded memory.
+/// [`Points::finish`] gives them in time order.
+#[derive(Debug)]
+pub struct Points {
+    duration_s: f64,
+    raw: Vec<PlotPoint>,
+    /// Per bucket: first, lowest, highest, last.
+    kept: Vec<Option<[PlotPoint; 4]>>,
+}
+
+impl Points {
+    /// Points over a span of `duration_s`.
+    pub fn new(duration_s: f64) -> Self {
+        Points {
+            duration_s,
+            raw: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// `points` thinned (any order in, time order out).
+    pub fn thin(points: impl IntoIterator<Item = PlotPoint>, duration_s: f64) -> Vec<PlotPoint> {
+        let mut t = Points::new(duration_s);
+        points.into_iter().for_each(|p| t.push(p));
+        t.finish()
+    }
+
+    /// Adds `p`.
+    pub fn push(&mut self, p: PlotPoint) {
+        if !self.kept.is_empty() {
+            self.fold(p);
+            return;
+        }
+        self.raw.push(p);
+        if self.raw.len() > 4 * BUCKETS && self.duration_s > 0.0 {
+            self.kept = vec![None; BUCKETS + 1];
+            for q in std::mem::take(&mut self.raw) {
+                self.fold(q);
+            }
+        }
+    }
+
+    fn fold(&mut self, p: PlotPoint) {
+        let b = &mut self.kept[bucket_of(p.x, self.duration_s, BUCKETS)];
+        match b {
+            None => *b = Some([p; 4]),
+            Some([first, lo, hi, last]) => {
+                if p.x < first.x {
+                    *first = p;
+                }
+                if p.y < lo.y {
+                    *lo = p;
+                }
+                if p.y > hi.y {
+                    *hi = p;
+                }
+                if p.x >= last.x {
+                    *last = p;
                 }
             }
-            _ => {
-                out.push((t, len));
-                last_bucket = b;
-            }
         }
     }
-    out
-}
 
-/// A line's points (sorted by time), or a scatter's, with at most its first, lowest, highest and last point in
-/// each of [`BUCKETS`] time buckets, in time order: the line through them reaches the same extremes in every
-/// pixel column, and its ends are where they were.
-pub fn points(points: Vec<PlotPoint>, duration_s: f64) -> Vec<PlotPoint> {
-    if points.len() <= 4 * BUCKETS || duration_s <= 0.0 {
-        return points;
-    }
-    let mut out = Vec::with_capacity(4 * BUCKETS + 4);
-    let mut i = 0;
-    while i < points.len() {
-        let b = bucket(points[i].x, duration_s);
-        let (mut lo, mut hi, mut j) = (i, i, i);
-        while j < points.len() && bucket(points[j].x, duration_s) == b {
-            if points[j].y < points[lo].y {
-                lo = j;
-            }
-            if points[j].y > points[hi].y {
-                hi = j;
-            }
-            j += 1;
+    /// The points kept, in time order.
+    pub fn finish(self) -> Vec<PlotPoint> {
+        let by_x = |a: &PlotPoint, b: &PlotPoint| a.x.total_cmp(&b.x);
+        if self.kept.is_empty() {
+            let mut v = self.raw;
+            v.sort_by(by_x);
+            return v;
         }
-        let mut keep = [i, lo, hi, j - 1];
-        keep.sort_unstable();
-        let mut last = usize::MAX;
-        for k in keep {
-            if k != last {
-                out.push(points[k]);
-                last = k;
+        let mut out = Vec::with_capacity(4 * BUCKETS);
+        for mut four in self.kept.into_iter().flatten() {
+            four.sort_by(by_x);
+            let start = out.len();
+            for p in four {
+                if !out[start..].contains(&p) {
+                    out.push(p);
+                }
             }
         }
-        i = j;
+        out
     }
-    out
 }
 
 /// A step line through `levels` (time-sorted `(time [s], level)`: the level from that time on), drawn to
@@ -96,19 +190,23 @@ pub fn steps(levels: &[PlotPoint], end_s: f64) -> Vec<PlotPoint> {
     out
 }
 
-/// Pause kinds (each `(kind, bars)`), most frequent first, with the kinds past the first [`MAX_KINDS`] − 1
-/// merged into one named for how many they are; each kind's bars in time order.
-pub fn kinds(mut kinds: Vec<(String, Vec<(f64, f64)>)>) -> Vec<(String, Vec<(f64, f64)>)> {
-    kinds.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
-    if kinds.len() <= MAX_KINDS {
-        return kinds;
+/// The pause kinds drawn, from each kind's count (in the order first seen): the most frequent first, all of them
+/// when there are at most [`MAX_KINDS`], else the first [`MAX_KINDS`] − 1 and a last one named for how many kinds
+/// it merges. Returns the names drawn and, per kind counted, the index of the one it is drawn as.
+pub fn kinds(counts: &[usize]) -> (Vec<usize>, usize, Vec<usize>) {
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(counts[k]));
+    let shown = if counts.len() <= MAX_KINDS {
+        counts.len()
+    } else {
+        MAX_KINDS - 1
+    };
+    let mut slot = vec![shown; counts.len()];
+    for (i, &k) in order.iter().take(shown).enumerate() {
+        slot[k] = i;
     }
-    let rest = kinds.split_off(MAX_KINDS - 1);
-    let n = rest.len();
-    let mut bars: Vec<(f64, f64)> = rest.into_iter().flat_map(|(_, b)| b).collect();
-    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
-    kinds.push((format!("{n} other kinds"), bars));
-    kinds
+    order.truncate(shown);
+    (order, counts.len() - shown, slot)
 }
 
 /// The union of `spans`, with spans less than `gap` apart merged (so never more spans than pixels). `[s]`
@@ -143,7 +241,7 @@ mod tests {
                 )
             })
             .collect();
-        let thin = points(saw.clone(), 1000.0);
+        let thin = Points::thin(saw.clone(), 1000.0);
         assert!(thin.len() <= 4 * BUCKETS, "{} points", thin.len());
         assert!(thin.windows(2).all(|w| w[0].x <= w[1].x), "time order");
         assert_eq!(thin.first().map(|p| p.x), Some(0.0), "first point");
@@ -176,7 +274,7 @@ mod tests {
         }
         let short: Vec<PlotPoint> = saw[..100].to_vec();
         assert_eq!(
-            points(short.clone(), 1000.0),
+            Points::thin(short.clone(), 1000.0),
             short,
             "a short series is kept"
         );
@@ -199,20 +297,59 @@ mod tests {
             ],
             "one step"
         );
-        let many: Vec<(String, Vec<(f64, f64)>)> = (0..20)
-            .map(|k| {
-                (
-                    format!("kind {k}"),
-                    vec![(f64::from(k), 1.0); k as usize + 1],
-                )
-            })
+        // Kind k of 20 counted k + 1 times: the seven most frequent drawn apart, the other 13 as one.
+        let counts: Vec<usize> = (1..=20).collect();
+        let (shown, merged, slot) = kinds(&counts);
+        assert_eq!(shown, [19, 18, 17, 16, 15, 14, 13], "most frequent first");
+        assert_eq!(
+            (shown.len() + 1, merged),
+            (MAX_KINDS, 13),
+            "capped, the rest merged"
+        );
+        assert!(
+            slot[..13].iter().all(|&s| s == MAX_KINDS - 1),
+            "the rarer ones drawn as one"
+        );
+        assert_eq!(slot[19], 0);
+        let (all, none, _) = kinds(&[3, 5, 4]);
+        assert_eq!((all, none), (vec![1, 2, 0], 0), "a few kinds all drawn");
+    }
+
+    /// Bars and points pushed out of time order come out as the sorted series thinned: a short series whole, a
+    /// long one with the longest bar of each bucket.
+    #[test]
+    fn bars_in_any_order_keep_the_longest_of_each_bucket() {
+        let bars: Vec<(f64, f64)> = (0..100_000u32)
+            .map(|i| (f64::from((i * 7919) % 100_000) * 1e-2, f64::from(i % 97)))
             .collect();
-        let merged = kinds(many);
-        assert_eq!(merged.len(), MAX_KINDS, "capped");
-        assert_eq!(merged[0].0, "kind 19", "most frequent first");
-        assert_eq!(merged[MAX_KINDS - 1].0, "13 other kinds", "the rest merged");
-        let all: usize = merged.iter().map(|(_, b)| b.len()).sum();
-        assert_eq!(all, (1..=20).sum::<usize>(), "no pause lost");
+        let mut b = Bars::new(1000.0);
+        bars.iter().for_each(|&x| b.push(x));
+        let kept = b.finish();
+        assert!(kept.len() <= BUCKETS + 1, "{} bars", kept.len());
+        assert!(kept.windows(2).all(|w| w[0].0 < w[1].0), "time order");
+        for k in [0, 17, BUCKETS - 1] {
+            let longest = |s: &[(f64, f64)]| {
+                (s.iter().filter(|x| bucket(x.0, 1000.0) == k))
+                    .map(|x| x.1)
+                    .fold(0.0, f64::max)
+            };
+            assert_eq!(longest(&kept), longest(&bars), "bucket {k}");
+        }
+        let mut few = Bars::new(1000.0);
+        [(3.0, 1.0), (1.0, 2.0), (2.0, 3.0)]
+            .iter()
+            .for_each(|&x| few.push(x));
+        assert_eq!(
+            few.finish(),
+            [(1.0, 2.0), (2.0, 3.0), (3.0, 1.0)],
+            "kept whole, sorted"
+        );
+        let mut rev: Vec<PlotPoint> = (0..50_000)
+            .map(|i| PlotPoint::new(f64::from(i), 1.0))
+            .collect();
+        let sorted = Points::thin(rev.clone(), 5e4);
+        rev.reverse();
+        assert_eq!(Points::thin(rev, 5e4), sorted, "order in does not matter");
     }
 
     /// A log of 200,000 pauses of 50 kinds, each with heap sizes and a capacity that grows four times (what a

@@ -49,6 +49,7 @@ mod kittest_ticks_tests;
 pub mod lesson;
 mod lesson_pages;
 pub mod log;
+mod log_pauses;
 mod log_thin;
 mod marks;
 pub mod pareto;

@@ -55,6 +55,17 @@ impl GclabApp {
             }
             files::save_png(ctx, path, true);
         }
-        ctx.request_repaint();
+        // Every frame once the views are filled; ten a second while waiting (each frame of a software renderer
+        // takes both cores from the work waited on).
+        if plan_ready(self.screenshot.as_ref()) {
+            ctx.request_repaint();
+        } else {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
     }
+}
+
+/// Whether the views are filled and the frames before the screenshot are being counted (or it was taken).
+fn plan_ready(plan: Option<&ScreenshotPlan>) -> bool {
+    plan.is_none_or(|p| p.frames_ready > 0)
 }

@@ -33,7 +33,12 @@ impl GclabApp {
             controls::top_bar(ui, &mut self.state, self.present, &mut self.commands);
             if let Some((path, since)) = &self.logs.loading {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    // A bar of the share read, redrawn ten times a second: a spinner redraws every frame, which
+                    // on a software renderer (a VM, Xvfb) took both cores from the loader.
+                    let f = self.logs.progress.fraction() as f32;
+                    ui.add(egui::ProgressBar::new(f).desired_width(80.0));
+                    ui.ctx()
+                        .request_repaint_after(std::time::Duration::from_millis(100));
                     let done = self.logs.progress_text();
                     ui.label(format!(
                         "loading {} … {:.1} s{done}",
