@@ -291,8 +291,14 @@ pub fn util_series(run: &Run) -> Vec<UtilSeries> {
 }
 
 /// A prepared MMU kept with a view for later queries. Behind a lock: a prepared series may read a spilled file
-/// through a cache, which one thread at a time may use.
-pub type SharedMmu = std::sync::Mutex<MmuCurve<'static>>;
+/// through a cache, which one thread at a time may use; shared, so that a big curve's worst windows can be searched
+/// on a task of their own.
+pub type SharedMmu = std::sync::Arc<std::sync::Mutex<MmuCurve<'static>>>;
+
+/// `curve` kept for later queries.
+pub fn shared_mmu(curve: MmuCurve<'static>) -> SharedMmu {
+    std::sync::Arc::new(std::sync::Mutex::new(curve))
+}
 
 /// The `k` worst windows of `window_ms` in `curve`.
 pub fn worst_windows(curve: &SharedMmu, window_ms: f64, k: usize) -> Vec<WindowUtil> {
@@ -362,7 +368,7 @@ impl RunView {
                 .map(|g| g.start.as_secs_f64())
                 .collect(),
             mmu_curve,
-            mmu: SharedMmu::new(curve),
+            mmu: shared_mmu(curve),
             energy: EnergyBreakdown::of(&run, scenario.file().kvm.energy.gated_leakage_fraction),
             cpu: run.cpu.as_ref().map(|c| c.timeline.clone()),
             gc_on_cores: run

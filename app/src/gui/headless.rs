@@ -45,6 +45,7 @@ pub fn settle(ctx: &egui::Context, app: &mut GclabApp) -> u32 {
         let st = &app.state;
         if !st.computing
             && !app.logs.busy()
+            && !app.worst_busy()
             && st
                 .current
                 .as_ref()

@@ -80,9 +80,10 @@ pub(super) fn wait_for_run(h: &mut H) {
 
 /// Runs frames until nothing more changes (or a few frames pass).
 pub(super) fn settle(h: &mut H) {
-    // A file being opened (scenarios too) is read on the loader's thread: wait for it.
+    // A file being opened (scenarios too) is read on the loader's thread, a big curve's worst windows searched on
+    // a task: wait for them.
     let t0 = Instant::now();
-    while app(h).logs.busy() && t0.elapsed() < Duration::from_secs(30) {
+    while (app(h).logs.busy() || app(h).worst_busy()) && t0.elapsed() < Duration::from_secs(30) {
         h.step();
         std::thread::sleep(Duration::from_millis(2));
     }
@@ -428,6 +429,55 @@ pub(super) fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
         std::thread::sleep(Duration::from_millis(2));
     }
     settle(h);
+}
+
+/// A log of 200,000 pauses (400,000 steps, past what the UI thread searches) opens with its pauses in a temporary
+/// file and its worst windows searched on the "worst-windows" task: the frame that shows the log asks the task,
+/// and the windows that come are the curve's own.
+#[test]
+fn kittest_a_big_logs_worst_windows_are_searched_off_the_ui_thread() {
+    use std::fmt::Write as _;
+    let path = std::env::temp_dir().join(format!("gclab-big-worst-{}.csv", std::process::id()));
+    let mut text = String::from("start_ns,end_ns\n");
+    for i in 0..200_000u64 {
+        let start = i * 1_000_000;
+        let _ = writeln!(text, "{start},{}", start + 100_000 + (i * 7919) % 300_000);
+    }
+    std::fs::write(&path, text).expect("temp file");
+    let mut h = harness(Scenario::default_preset().expect("default preset"));
+    wait_for_run(&mut h);
+    h.get_by_role_and_label(Role::TextInput, "file:").focus();
+    h.run_steps(1);
+    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    h.get_by_role_and_label(Role::TextInput, "file:")
+        .type_text(&path.display().to_string());
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::Button, "Open").click();
+    let t0 = Instant::now();
+    while app(&h).state.log().is_none() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "the log loads");
+        h.step();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(
+        app(&h).worst_busy(),
+        "the search is on the task, not in the frame"
+    );
+    settle(&mut h);
+    let log = app(&h).state.log().cloned().expect("the log is on screen");
+    assert_eq!(log.pauses, 200_000);
+    let st = &app(&h).state;
+    let w = st.worst.clone().expect("worst windows");
+    assert_eq!(w.window_ms, st.mmu_window_ms, "for the window on screen");
+    let curve = log.mmu.lock().expect("curve");
+    assert!(
+        curve.steps() > 1 << 18,
+        "a big curve: {} steps",
+        curve.steps()
+    );
+    let want = curve.worst((st.mmu_window_ms * 1e6) as u64, 5);
+    assert_eq!(w.windows, want, "the curve's own worst windows");
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -144,7 +144,7 @@ impl LogView {
             safepoints: (0, 0.0),
             mmu_curve: Vec::new(),
             reported_mmu: Vec::new(),
-            mmu: super::analysis::SharedMmu::new(MmuCurve::owned(Vec::new())),
+            mmu: super::analysis::shared_mmu(MmuCurve::owned(Vec::new())),
             pauses: 0,
             max_pause_ms: 0.0,
             total_pause_ms: 0.0,
@@ -238,7 +238,7 @@ impl LogView {
             .collect();
         // The GC share of the first mutator's time (1 minus its utilisation over the whole span).
         v.gc_fraction = 1.0 - answers.next().map_or(1.0, |(_, m)| m.utilization);
-        v.mmu = super::analysis::SharedMmu::new(curve);
+        v.mmu = super::analysis::shared_mmu(curve);
         Ok(v)
     }
 

@@ -223,7 +223,7 @@ impl GclabApp {
         if rerun {
             self.rerun();
         }
-        self.update_worst();
+        self.update_worst(ctx);
     }
 
     /// Opens a built-in lesson by id or a lesson file by path at its first step (a file is remembered in the

@@ -2,11 +2,16 @@
 //! produced (runs, opened files, re-simulation scenarios, dialog answers, exported figures), read the keyboard and
 //! dropped files into commands, keep the MinMU worst windows fresh, and advance playback.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use gclab_core::{CollectorKind, Scenario};
 
 use super::GclabApp;
+
+/// Steps of a curve whose worst windows are searched on the UI thread (a few milliseconds at most); a bigger one
+/// is searched on the "worst-windows" task.
+const WORST_ON_UI_STEPS: usize = 1 << 18;
 use crate::gui::state::Source;
 use crate::gui::worker::{Reply, Request};
 use crate::gui::{
@@ -319,25 +324,70 @@ impl GclabApp {
         }
     }
 
-    pub(super) fn update_worst(&mut self) {
+    /// Keeps the worst windows of the shown curve at the chosen window: searched here when the curve is small,
+    /// on the "worst-windows" task when a search would hold up frames (a 1 GB pause CSV: 0.8 s a search), the
+    /// last answer shown meanwhile when it is of the same curve.
+    pub(super) fn update_worst(&mut self, ctx: &egui::Context) {
+        for w in self.worst_task.poll() {
+            if self
+                .worst_asked
+                .is_some_and(|(_, g, ms)| (g, ms) == (w.generation, w.window_ms))
+            {
+                self.worst_asked = None;
+                self.state.worst = Some(w);
+            }
+        }
         let st = &mut self.state;
         let (Some(generation), Some(curve)) =
             (st.shown_generation(), st.shown().and_then(|s| s.mmu()))
         else {
             return;
         };
+        let curve = Arc::clone(curve);
         let fresh = st
             .worst
             .as_ref()
             .is_some_and(|w| w.generation == generation && w.window_ms == st.mmu_window_ms);
-        if !fresh {
-            let windows = analysis::worst_windows(curve, st.mmu_window_ms, 5);
+        let key = (Arc::as_ptr(&curve) as usize, generation, st.mmu_window_ms);
+        if fresh || self.worst_asked == Some(key) {
+            return;
+        }
+        // A curve locked now is being searched on the task: a big one (never waited for here).
+        let big = curve
+            .try_lock()
+            .map_or(true, |c| c.steps() > WORST_ON_UI_STEPS);
+        if !big {
+            let windows = analysis::worst_windows(&curve, st.mmu_window_ms, 5);
             st.worst = Some(state::WorstWindows {
                 generation,
                 window_ms: st.mmu_window_ms,
                 windows,
             });
+            self.worst_asked = None;
+            return;
         }
+        // Another curve's windows go at once; this curve's stay until the new ones come.
+        if self.worst_asked.is_some_and(|(c, ..)| c != key.0) || st.worst.is_none() {
+            st.worst = None;
+        }
+        let window_ms = st.mmu_window_ms;
+        let job = move |sink: &crate::background::Sink<state::WorstWindows>| {
+            let windows = analysis::worst_windows(&curve, window_ms, 5);
+            sink.send(state::WorstWindows {
+                generation,
+                window_ms,
+                windows,
+            });
+        };
+        match self.worst_task.start(Some(ctx), job) {
+            Ok(_) => self.worst_asked = Some(key),
+            Err(e) => st.error(e),
+        }
+    }
+
+    /// True while the worst windows of a big curve are being searched.
+    pub(in crate::gui) fn worst_busy(&self) -> bool {
+        self.worst_asked.is_some()
     }
 
     pub(super) fn advance_playback(&mut self, ctx: &egui::Context) {

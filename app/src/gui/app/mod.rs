@@ -52,6 +52,10 @@ pub struct GclabApp {
     pub figure: Option<(String, String)>,
     /// Figures being exported in a child window: where, and the answer once it is drawn.
     exports: Vec<(std::path::PathBuf, BackgroundTask<Result<(), String>>)>,
+    /// The worst windows of a big curve, searched off the UI thread ([`logic`]'s `update_worst`), and the search
+    /// asked of it: the curve (its address), its generation and the window. `[ms]`
+    worst_task: BackgroundTask<crate::gui::state::WorstWindows>,
+    worst_asked: Option<(usize, u64, f64)>,
 }
 
 impl GclabApp {
@@ -106,6 +110,8 @@ impl GclabApp {
                 )
             }),
             exports: Vec::new(),
+            worst_task: BackgroundTask::new("worst-windows", 1),
+            worst_asked: None,
         };
         app.state.figure_mode = app.figure.is_some();
         if let Some(b) = env("GCLAB_BASELINE").filter(|_| app.figure.is_some()) {

@@ -31,6 +31,7 @@ impl GclabApp {
             || (self.state.settings.view == ViewKind::TradeOff && self.tradeoff.running())
             || self.variants.running()
             || self.logs.busy()
+            || self.worst_asked.is_some()
             || self.lesson.as_ref().is_some_and(lesson::LessonState::busy);
         if self.state.current.is_some() && !self.state.computing && !sweep_wait {
             plan.frames_ready += 1;
