@@ -412,8 +412,8 @@ pub(super) fn fixture_log(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-/// Types `path` into the file field and clicks Open, as a user does; waits for the log loader.
-pub(super) fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
+/// Types `path` into the file field and clicks Open, as a user does.
+fn type_and_open(h: &mut H, path: &std::path::Path) {
     h.get_by_role_and_label(Role::TextInput, "file:").focus();
     h.run_steps(1);
     h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
@@ -421,6 +421,11 @@ pub(super) fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
         .type_text(&path.display().to_string());
     h.run_steps(2);
     h.get_by_role_and_label(Role::Button, "Open").click();
+}
+
+/// Types `path` into the file field and clicks Open, as a user does; waits for the log loader.
+pub(super) fn open_through_the_path_field(h: &mut H, path: &std::path::Path) {
+    type_and_open(h, path);
     h.run_steps(2);
     let t0 = Instant::now();
     while app(h).logs.busy() {
@@ -446,13 +451,7 @@ fn kittest_a_big_logs_worst_windows_are_searched_off_the_ui_thread() {
     std::fs::write(&path, text).expect("temp file");
     let mut h = harness(Scenario::default_preset().expect("default preset"));
     wait_for_run(&mut h);
-    h.get_by_role_and_label(Role::TextInput, "file:").focus();
-    h.run_steps(1);
-    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
-    h.get_by_role_and_label(Role::TextInput, "file:")
-        .type_text(&path.display().to_string());
-    h.run_steps(2);
-    h.get_by_role_and_label(Role::Button, "Open").click();
+    type_and_open(&mut h, &path);
     let t0 = Instant::now();
     while app(&h).state.log().is_none() {
         assert!(t0.elapsed() < Duration::from_secs(30), "the log loads");
