@@ -300,14 +300,22 @@ pub fn shared_mmu(curve: MmuCurve<'static>) -> SharedMmu {
     std::sync::Arc::new(std::sync::Mutex::new(curve))
 }
 
-/// The `k` worst windows of `window_ms` in `curve`.
-pub fn worst_windows(curve: &SharedMmu, window_ms: f64, k: usize) -> Vec<WindowUtil> {
+/// The `k` worst windows of `window_ms` in `curve`, or why they cannot be trusted (a temporary file of a curve on
+/// disk failed).
+pub fn worst_windows(
+    curve: &SharedMmu,
+    window_ms: f64,
+    k: usize,
+) -> Result<Vec<WindowUtil>, String> {
     let w = (window_ms * 1e6).max(1.0) as u64;
     // A panic while another query held the lock leaves the prepared series unchanged (queries only read).
     let curve = curve
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    curve.worst(w, k)
+    let windows = curve.worst(w, k);
+    curve
+        .error()
+        .map_or(Ok(windows), |e| Err(format!("worst windows: {e}")))
 }
 
 impl RunView {

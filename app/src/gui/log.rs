@@ -41,7 +41,8 @@ pub struct LogView {
     pub duration_s: f64,
     /// Where the span starts on the log's clock. `[ns]`
     pub t0_ns: u64,
-    /// Pause starts, sorted (for stepping the playhead). `[s]`
+    /// Pause starts, sorted (for stepping the playhead): every one up to 2^20, beyond that the earliest of each of
+    /// 2^20 time buckets. `[s]`
     pub pause_start_s: Vec<f64>,
     /// Pauses by kind, most frequent first.
     pub kinds: Vec<PauseKindSeries>,
@@ -107,7 +108,7 @@ impl LogView {
         // The pauses in bounded memory (a temporary file beyond a few MB), the phases whole.
         let (format, data) = import_file_watched::<LogRecords>(path, format, progress, cancel)
             .map_err(|e| e.to_string())?;
-        let mut v = LogView::build(path, format, &data)?;
+        let mut v = LogView::build(path, format, &data, cancel)?;
         v.load_s = t0.elapsed().as_secs_f64();
         Ok(v)
     }
@@ -117,7 +118,16 @@ impl LogView {
         path: &Path,
         format: Format,
         data: &Imported<S>,
+        cancel: &Cancel,
     ) -> Result<LogView, String> {
+        // Checked between the passes, each up to seconds on a 1 GB log ("Cancel loading" while deriving).
+        let go_on = || {
+            if cancel.is_cancelled() {
+                Err("cancelled".to_string())
+            } else {
+                Ok(())
+            }
+        };
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -156,6 +166,7 @@ impl LogView {
         };
         if let Imported::Pauses(p) = data {
             v.mutators.clone_from(&p.mutators);
+            go_on()?;
             let pv = super::log_pauses::views(p, span.0, v.duration_s);
             v.pauses = pv.pauses;
             v.total_pause_ms = pv.total_pause_ms;
@@ -192,6 +203,7 @@ impl LogView {
         // Utilisation measured from 0 on the span's own clock, like a run's. A log's pauses are measured as they
         // are kept (in a temporary file beyond a few MB: `MmuCurve::from_pauses_on_disk`, the MMU `gclab mmu`
         // gives); a utilisation CSV's steps in memory.
+        go_on()?;
         let curve = match data {
             Imported::Pauses(p) => {
                 let failed = |e: &str| format!("{}: {e}", v.name);
@@ -232,7 +244,16 @@ impl LogView {
         let windows: Vec<u64> = (xs.iter().map(|x| (10f64.powf(*x) * 1e6).max(1.0) as u64))
             .chain([dur_ns])
             .collect();
+        go_on()?;
         let mut answers = curve.answer_on_cores(&windows, 0).mmu.into_iter();
+        // A temporary file that failed while the pauses were read again or the curve queried: no MinMU to trust.
+        let failed = match data {
+            Imported::Pauses(p) => p.pauses.error().map(str::to_string),
+            Imported::Util(_) => None,
+        };
+        if let Some(e) = failed.or_else(|| curve.error()) {
+            return Err(format!("{}: {e}", v.name));
+        }
         v.mmu_curve = (xs.iter().zip(answers.by_ref()))
             .map(|(&x, (_, m))| PlotPoint::new(x, m.utilization))
             .collect();

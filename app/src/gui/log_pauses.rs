@@ -7,9 +7,11 @@
 use std::collections::HashMap;
 
 use egui_plot::PlotPoint;
-use gclab_core::importers::{Pause, PauseRecords, PauseRef, PauseSeries, PauseSink};
+#[cfg(test)]
+use gclab_core::importers::Pause;
+use gclab_core::importers::{PauseRecords, PauseRef, PauseSeries, PauseSink};
 
-use super::log_thin::{self, Bars, Points};
+use super::log_thin::{self, Bars, Points, Starts};
 
 /// Pause starts kept to step from pause to pause: every one up to this many, beyond that the earliest of each of
 /// this many time buckets (8 bytes each).
@@ -22,12 +24,13 @@ pub struct PauseKindSeries {
     pub kind: String,
     /// How many pauses of this kind.
     pub count: usize,
-    /// `(start [s], length [ms])`, thinned to at most `log_thin::BUCKETS` (the longest of each bucket).
+    /// `(start [s], length [ms])`, thinned to the longest of each of `log_thin::BUCKETS` time buckets (one more
+    /// for a pause at the span's end).
     pub bars: Vec<(f64, f64)>,
 }
 
 /// What the log views draw of a log's pauses (fields as [`super::log::LogView`]'s of the same names).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct PauseViews {
     pub(super) pauses: usize,
     pub(super) total_pause_ms: f64,
@@ -48,6 +51,8 @@ pub trait PauseList: PauseSink {
     fn error(&self) -> Option<&str>;
 }
 
+/// Pauses in memory: the tests' (the app opens a log into `LogRecords`).
+#[cfg(test)]
 impl PauseList for Vec<Pause> {
     fn each<'a>(&'a self, mut f: impl FnMut(PauseRef<'a>)) {
         for p in self {
@@ -87,7 +92,7 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
     let secs = |ns: u64| ns.saturating_sub(t0) as f64 * 1e-9;
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
     let len_ms = |q: &PauseRef<'_>| q.end_ns.saturating_sub(q.start_ns) as f64 * 1e-6;
-    let mut starts = Bars::in_buckets(dur, STARTS);
+    let mut starts = Starts::new(dur, STARTS);
     let [mut used, mut before, mut after, mut totals] = [(); 4].map(|()| Points::new(dur));
     // Each kind's number, found by hash (a hostile log naming a kind per pause made a linear search quadratic),
     // and its count.
@@ -97,7 +102,7 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
     let (mut pauses, mut total_ms, mut max_ms) = (0usize, 0.0f64, 0.0f64);
     p.pauses.each(|q| {
         let (s, e) = (secs(q.start_ns), secs(q.end_ns));
-        starts.push((s, 0.0));
+        starts.push(s);
         pauses += 1;
         total_ms += len_ms(&q);
         max_ms = max_ms.max(len_ms(&q));
@@ -138,7 +143,9 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
         .collect();
     p.pauses.each(|q| {
         let k = kind_at.get(q.kind).map_or(0, |&k| slot[k]);
-        bars[k].push((secs(q.start_ns), len_ms(&q)));
+        if let Some(b) = bars.get_mut(k) {
+            b.push((secs(q.start_ns), len_ms(&q)));
+        }
     });
     let mut kinds: Vec<PauseKindSeries> = shown
         .iter()
@@ -162,7 +169,7 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
         pauses,
         total_pause_ms: total_ms,
         max_pause_ms: max_ms,
-        pause_start_s: starts.finish().into_iter().map(|(s, _)| s).collect(),
+        pause_start_s: starts.finish(),
         kinds,
         heap_used: used.finish(),
         heap_before: before.finish(),
@@ -180,6 +187,7 @@ mod tests {
     use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 
     use super::*;
+    use gclab_core::Cancel;
 
     /// The real logs under `tests/fixtures/logs` and a Go trace's pause CSV draw the same from records in a temporary file
     /// (what the app opens a log into) as from the pauses in memory, and their MinMU is the one measured on the
@@ -217,8 +225,10 @@ mod tests {
                 safepoints_counted: p.safepoints_counted,
                 warnings: p.warnings.clone(),
             });
-            let a = super::super::log::LogView::build(&path, format, &data).expect("builds");
-            let b = super::super::log::LogView::build(&path, format, &on_disk).expect("builds");
+            let a = super::super::log::LogView::build(&path, format, &data, &Cancel::never())
+                .expect("builds");
+            let b = super::super::log::LogView::build(&path, format, &on_disk, &Cancel::never())
+                .expect("builds");
             assert!(a.pauses > 0, "{name}: pauses");
             assert_eq!(
                 (a.pauses, a.max_pause_ms, a.total_pause_ms),

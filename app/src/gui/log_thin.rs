@@ -83,6 +83,60 @@ impl Bars {
     }
 }
 
+/// Times pushed in any order, thinned as they come: kept whole up to `buckets`, then the earliest of each of
+/// `buckets` time buckets (8 bytes each). [`Starts::finish`] gives them in time order. `[s]`
+#[derive(Debug)]
+pub struct Starts {
+    duration_s: f64,
+    buckets: usize,
+    raw: Vec<f64>,
+    /// Per bucket, the earliest time (infinity: none).
+    kept: Vec<f64>,
+}
+
+impl Starts {
+    /// Times over a span of `duration_s`, in `buckets` buckets.
+    pub fn new(duration_s: f64, buckets: usize) -> Self {
+        Starts {
+            duration_s,
+            buckets: buckets.max(1),
+            raw: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Adds time `t`. `[s]`
+    pub fn push(&mut self, t: f64) {
+        if self.kept.is_empty() {
+            self.raw.push(t);
+            if self.raw.len() <= self.buckets || self.duration_s <= 0.0 {
+                return;
+            }
+            self.kept = vec![f64::INFINITY; self.buckets + 1];
+            for r in std::mem::take(&mut self.raw) {
+                self.fold(r);
+            }
+        } else {
+            self.fold(t);
+        }
+    }
+
+    fn fold(&mut self, t: f64) {
+        let b = &mut self.kept[bucket_of(t, self.duration_s, self.buckets)];
+        *b = b.min(t);
+    }
+
+    /// The times kept, in time order. `[s]`
+    pub fn finish(self) -> Vec<f64> {
+        if self.kept.is_empty() {
+            let mut v = self.raw;
+            v.sort_by(f64::total_cmp);
+            return v;
+        }
+        self.kept.into_iter().filter(|t| t.is_finite()).collect()
+    }
+}
+
 /// A line's points, or a scatter's, pushed in any order and thinned as they come: kept whole up to four a
 /// bucket, then the first, lowest, highest and last point of each of [`BUCKETS`] time buckets — the line through
 /// them reaches the same extremes in every pixel column, and its ends are where they were — in bounded memory.
@@ -210,17 +264,29 @@ pub fn kinds(counts: &[usize]) -> (Vec<usize>, usize, Vec<usize>) {
 }
 
 /// The union of `spans`, with spans less than `gap` apart merged (so never more spans than pixels). `[s]`
+/// Spans in time order (as the importers give concurrent phases) are merged as they come; any out of order are
+/// set aside and merged in afterwards, so memory holds the union, not every span.
 pub fn spans(spans: impl IntoIterator<Item = (f64, f64)>, gap: f64) -> Vec<(f64, f64)> {
-    let mut v: Vec<(f64, f64)> = spans.into_iter().collect();
-    v.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (a, b) in v {
-        match out.last_mut() {
-            Some(l) if a <= l.1 + gap => l.1 = l.1.max(b),
-            _ => out.push((a, b)),
+    let merge = |out: &mut Vec<(f64, f64)>, (a, b): (f64, f64)| match out.last_mut() {
+        Some(l) if a <= l.1 + gap => l.1 = l.1.max(b),
+        _ => out.push((a, b)),
+    };
+    let (mut out, mut late) = (Vec::new(), Vec::new());
+    for s in spans {
+        match out.last() {
+            Some(&(a, _)) if s.0 < a => late.push(s),
+            _ => merge(&mut out, s),
         }
     }
-    out
+    if late.is_empty() {
+        return out;
+    }
+    late.append(&mut out);
+    late.sort_by(|a, b| a.0.total_cmp(&b.0));
+    late.into_iter().fold(Vec::new(), |mut o, s| {
+        merge(&mut o, s);
+        o
+    })
 }
 
 #[cfg(test)]
@@ -315,6 +381,32 @@ mod tests {
         assert_eq!((all, none), (vec![1, 2, 0], 0), "a few kinds all drawn");
     }
 
+    /// Spans in or out of time order give the same union; starts past the cap keep each bucket's earliest.
+    #[test]
+    fn spans_merge_in_any_order_and_starts_keep_each_buckets_earliest() {
+        let sorted: Vec<(f64, f64)> = (0..1000)
+            .map(|i| (f64::from(i), f64::from(i) + 0.3))
+            .collect();
+        let mut shuffled = sorted.clone();
+        shuffled.reverse();
+        shuffled.swap(10, 500);
+        assert_eq!(
+            spans(sorted.clone(), 0.8),
+            [(0.0, 999.3)],
+            "gaps below 0.8 merged"
+        );
+        assert_eq!(spans(shuffled.clone(), 0.8), [(0.0, 999.3)]);
+        assert_eq!(spans(shuffled, 0.5), spans(sorted, 0.5), "the same union");
+        let mut st = Starts::new(100.0, 10);
+        (0..1000).rev().for_each(|i| st.push(f64::from(i) * 0.1));
+        let kept = st.finish();
+        assert_eq!(kept.len(), 10, "one a bucket");
+        assert_eq!(kept[..3], [0.0, 10.0, 20.0], "each bucket's earliest");
+        let mut few = Starts::new(100.0, 10);
+        [3.0, 1.0, 2.0].iter().for_each(|&t| few.push(t));
+        assert_eq!(few.finish(), [1.0, 2.0, 3.0], "kept whole, sorted");
+    }
+
     /// Bars and points pushed out of time order come out as the sorted series thinned: a short series whole, a
     /// long one with the longest bar of each bucket.
     #[test]
@@ -359,6 +451,7 @@ mod tests {
     #[test]
     fn a_log_of_many_pauses_and_kinds_draws_bounded_series() {
         use crate::gui::log::LogView;
+        use gclab_core::Cancel;
         use gclab_core::importers::{Format, Imported, Pause, PauseSeries};
         use std::path::Path;
         let n = 200_000u64;
@@ -380,7 +473,8 @@ mod tests {
             span_ns: (0, n * 10_000_000),
             ..PauseSeries::default()
         });
-        let v = LogView::build(Path::new("big.log"), Format::Jvm, &data).expect("builds");
+        let v = LogView::build(Path::new("big.log"), Format::Jvm, &data, &Cancel::never())
+            .expect("builds");
         let cap = 4 * BUCKETS;
         for (name, s) in [
             ("in use", &v.heap_used),
@@ -414,8 +508,13 @@ mod tests {
         for (i, q) in p.pauses.iter_mut().enumerate() {
             q.heap_total_bytes = Some(if i % 2 == 0 { 64 << 20 } else { 256 << 20 });
         }
-        let v = LogView::build(Path::new("big.log"), Format::Logcat, &Imported::Pauses(p))
-            .expect("builds");
+        let v = LogView::build(
+            Path::new("big.log"),
+            Format::Logcat,
+            &Imported::Pauses(p),
+            &Cancel::never(),
+        )
+        .expect("builds");
         assert!(
             v.heap_total.len() <= cap,
             "capacity: {} points",

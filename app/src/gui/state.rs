@@ -241,6 +241,8 @@ pub struct Status {
 /// Worst windows of one MinMU window length, cached per run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WorstWindows {
+    /// The curve searched (the address of its shared MMU: every log and trace has the same generation).
+    pub curve: usize,
     /// Generation of the run.
     pub generation: u64,
     /// Window. `[ms]`

@@ -1,6 +1,7 @@
 //! [`PauseRecords`]: a [`PauseSink`] that keeps every field of every pause, as `Vec<Pause>` does, in bounded
 //! memory — for `gclab export-perfetto`, which writes each pause's kind, cause, cycle and heap figures (issue 21,
-//! item 4: a 1 GB log exported within 200 MB).
+//! item 4: a 1 GB log exported within 200 MB), and, as [`LogRecords`] (the concurrent phases kept too), for the
+//! app's log views.
 //!
 //! A pause is kept as a record whose kind and cause are indices into a table of the distinct strings seen (a log
 //! has a handful: `Pause Young (Normal)`, `G1 Evacuation Pause`). Up to [`RECORDS_IN_MEMORY`] records stay in
@@ -252,7 +253,8 @@ impl<const P: bool> PauseSink for PauseRecords<P> {
     const NAMES: bool = true;
     // `export-perfetto` writes pauses and heap figures only: there the phases are counted, not kept.
     const PHASES: bool = P;
-    const STEPS_ON_DISK: bool = true;
+    // The app ([`LogRecords`]) measures a utilisation CSV's steps in memory, as it did before the records.
+    const STEPS_ON_DISK: bool = !P;
 
     fn push(&mut self, p: Pause) {
         self.unplaced();

@@ -52,7 +52,8 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// nothing `export-perfetto` writes), so that their number never grows memory (issue 21, item 4).
     const PHASES: bool;
     /// Whether a utilisation CSV's steps go to temporary files beyond a few thousand a series (true for the sinks of
-    /// `gclab mmu` and `export-perfetto`, which read them in order; false keeps them in memory, for the app).
+    /// `gclab mmu` and `export-perfetto`, which read them in order; false keeps them in memory, for the app and
+    /// `Vec<Pause>`).
     const STEPS_ON_DISK: bool = false;
 }
 

@@ -8,15 +8,15 @@ use std::time::Instant;
 use gclab_core::{CollectorKind, Scenario};
 
 use super::GclabApp;
-
-/// Steps of a curve whose worst windows are searched on the UI thread (a few milliseconds at most); a bigger one
-/// is searched on the "worst-windows" task.
-const WORST_ON_UI_STEPS: usize = 1 << 18;
 use crate::gui::state::Source;
 use crate::gui::worker::{Reply, Request};
 use crate::gui::{
     Command, PlaybackCommand, ViewKind, analysis, figure, files, format, lesson, log, state,
 };
+
+/// Steps of a curve whose worst windows are searched on the UI thread (a few milliseconds at most); a bigger one
+/// is searched on the "worst-windows" task.
+const WORST_ON_UI_STEPS: usize = 1 << 18;
 
 impl GclabApp {
     /// Reports figures exported in child windows.
@@ -325,16 +325,15 @@ impl GclabApp {
     }
 
     /// Keeps the worst windows of the shown curve at the chosen window: searched here when the curve is small,
-    /// on the "worst-windows" task when a search would hold up frames (a 1 GB pause CSV: 0.8 s a search), the
-    /// last answer shown meanwhile when it is of the same curve.
+    /// on the "worst-windows" task when a search would hold up frames (a 1 GB pause CSV: 0.8 s a search).
     pub(super) fn update_worst(&mut self, ctx: &egui::Context) {
-        for w in self.worst_task.poll() {
-            if self
-                .worst_asked
-                .is_some_and(|(_, g, ms)| (g, ms) == (w.generation, w.window_ms))
-            {
-                self.worst_asked = None;
-                self.state.worst = Some(w);
+        let arrived = self.worst_task.poll();
+        if self.worst_asked.is_some() && !self.worst_task.running() && arrived.is_empty() {
+            // The search ended with no answer (it panicked, or a temporary file failed): not asked again.
+            self.worst_asked = None;
+            if self.worst_task.take_panic() {
+                self.state
+                    .error("the worst-window search stopped unexpectedly");
             }
         }
         let st = &mut self.state;
@@ -344,11 +343,23 @@ impl GclabApp {
             return;
         };
         let curve = Arc::clone(curve);
-        let fresh = st
-            .worst
-            .as_ref()
-            .is_some_and(|w| w.generation == generation && w.window_ms == st.mmu_window_ms);
         let key = (Arc::as_ptr(&curve) as usize, generation, st.mmu_window_ms);
+        // Only an answer for the curve and window on screen now (another log has the same generation).
+        for answer in arrived {
+            match answer {
+                Ok(w) if (w.curve, w.generation, w.window_ms) == key => {
+                    self.worst_asked = None;
+                    st.worst = Some(w);
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.worst_asked = None;
+                    st.error(e);
+                }
+            }
+        }
+        let fresh =
+            (st.worst.as_ref()).is_some_and(|w| (w.curve, w.generation, w.window_ms) == key);
         if fresh || self.worst_asked == Some(key) {
             return;
         }
@@ -357,31 +368,40 @@ impl GclabApp {
             .try_lock()
             .map_or(true, |c| c.steps() > WORST_ON_UI_STEPS);
         if !big {
-            let windows = analysis::worst_windows(&curve, st.mmu_window_ms, 5);
-            st.worst = Some(state::WorstWindows {
-                generation,
-                window_ms: st.mmu_window_ms,
-                windows,
-            });
             self.worst_asked = None;
+            match analysis::worst_windows(&curve, st.mmu_window_ms, 5) {
+                Ok(windows) => {
+                    st.worst = Some(state::WorstWindows {
+                        curve: key.0,
+                        generation,
+                        window_ms: st.mmu_window_ms,
+                        windows,
+                    });
+                }
+                Err(e) => st.error(e),
+            }
             return;
         }
-        // Another curve's windows go at once; this curve's stay until the new ones come.
-        if self.worst_asked.is_some_and(|(c, ..)| c != key.0) || st.worst.is_none() {
-            st.worst = None;
-        }
+        st.worst = None;
         let window_ms = st.mmu_window_ms;
-        let job = move |sink: &crate::background::Sink<state::WorstWindows>| {
-            let windows = analysis::worst_windows(&curve, window_ms, 5);
-            sink.send(state::WorstWindows {
+        let job = move |sink: &crate::background::Sink<Result<state::WorstWindows, String>>| {
+            let found = analysis::worst_windows(&curve, window_ms, 5);
+            sink.send(found.map(|windows| state::WorstWindows {
+                curve: key.0,
                 generation,
                 window_ms,
                 windows,
-            });
+            }));
         };
         match self.worst_task.start(Some(ctx), job) {
-            Ok(_) => self.worst_asked = Some(key),
-            Err(e) => st.error(e),
+            Ok(_) => {
+                self.worst_asked = Some(key);
+                self.worst_searches += 1;
+            }
+            Err(e) => {
+                self.worst_asked = None;
+                st.error(e);
+            }
         }
     }
 

@@ -52,10 +52,11 @@ pub struct GclabApp {
     pub figure: Option<(String, String)>,
     /// Figures being exported in a child window: where, and the answer once it is drawn.
     exports: Vec<(std::path::PathBuf, BackgroundTask<Result<(), String>>)>,
-    /// The worst windows of a big curve, searched off the UI thread ([`logic`]'s `update_worst`), and the search
-    /// asked of it: the curve (its address), its generation and the window. `[ms]`
-    worst_task: BackgroundTask<crate::gui::state::WorstWindows>,
+    /// The worst windows of a big curve, searched off the UI thread ([`logic`]'s `update_worst`), the search
+    /// asked of it (the curve's address, its generation and the window `[ms]`), and how many were started.
+    worst_task: BackgroundTask<Result<crate::gui::state::WorstWindows, String>>,
     worst_asked: Option<(usize, u64, f64)>,
+    pub(in crate::gui) worst_searches: u64,
 }
 
 impl GclabApp {
@@ -112,6 +113,7 @@ impl GclabApp {
             exports: Vec::new(),
             worst_task: BackgroundTask::new("worst-windows", 1),
             worst_asked: None,
+            worst_searches: 0,
         };
         app.state.figure_mode = app.figure.is_some();
         if let Some(b) = env("GCLAB_BASELINE").filter(|_| app.figure.is_some()) {
