@@ -448,7 +448,7 @@ fn kittest_a_big_logs_worst_windows_are_searched_off_the_ui_thread() {
         let start = i * 1_000_000;
         let _ = writeln!(text, "{start},{}", start + 100_000 + (i * 7919) % 300_000);
     }
-    std::fs::write(&path, text).expect("temp file");
+    gclab_core::io::write_file_atomic(&path, text.as_bytes()).expect("temp file");
     let mut h = harness(Scenario::default_preset().expect("default preset"));
     wait_for_run(&mut h);
     let searches = app(&h).worst_searches;

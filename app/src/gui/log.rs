@@ -17,13 +17,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use egui_plot::PlotPoint;
-use gclab_core::importers::{Format, Imported, LogRecords, MAX_TIME_NS, import_file_watched};
+use gclab_core::importers::{
+    Format, Imported, LogRecords, MAX_TIME_NS, PauseSink, import_file_watched,
+};
 use gclab_core::input::{self, InputKind};
 use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 use gclab_core::{Cancel, Progress, Scenario};
 
 pub use super::log_pauses::PauseKindSeries;
-use super::log_pauses::PauseList;
 use crate::background::BackgroundTask;
 
 /// Points on the MinMU curve.
@@ -114,10 +115,10 @@ impl LogView {
     }
 
     /// Derives the views' data from imported `data`.
-    pub fn build<S: PauseList>(
+    pub fn build(
         path: &Path,
         format: Format,
-        data: &Imported<S>,
+        data: &Imported<LogRecords>,
         cancel: &Cancel,
     ) -> Result<LogView, String> {
         // Checked between the passes, each up to seconds on a 1 GB log ("Cancel loading" while deriving).
@@ -197,8 +198,9 @@ impl LogView {
                     .collect();
             }
         } else {
-            v.pauses = data.pause_stats(span).pauses;
-            v.max_pause_ms = data.pause_stats(span).max_pause_ns as f64 * 1e-6;
+            let stats = data.pause_stats(span);
+            v.pauses = stats.pauses;
+            v.max_pause_ms = stats.max_pause_ns as f64 * 1e-6;
         }
         // Utilisation measured from 0 on the span's own clock, like a run's. A log's pauses are measured as they
         // are kept (in a temporary file beyond a few MB: `MmuCurve::from_pauses_on_disk`, the MMU `gclab mmu`
@@ -206,17 +208,13 @@ impl LogView {
         go_on()?;
         let curve = match data {
             Imported::Pauses(p) => {
-                let failed = |e: &str| format!("{}: {e}", v.name);
-                if let Some(e) = p.pauses.error() {
-                    return Err(failed(e));
-                }
                 let (t0, end) = (span.0.min(MAX_TIME_NS), span.1.min(MAX_TIME_NS));
                 let shifted = || {
                     (p.pauses.spans())
                         .map(move |(a, b, m)| (a.saturating_sub(t0), b.saturating_sub(t0), m))
                 };
                 MmuCurve::from_pauses_on_disk(shifted, p.mutators.len(), (0, end - t0))
-                    .map_err(|e| failed(&e.to_string()))?
+                    .map_err(|e| format!("{}: {e}", v.name))?
             }
             Imported::Util(_) => {
                 let series: Vec<UtilSeries> = data
@@ -246,7 +244,8 @@ impl LogView {
             .collect();
         go_on()?;
         let mut answers = curve.answer_on_cores(&windows, 0).mmu.into_iter();
-        // A temporary file that failed while the pauses were read again or the curve queried: no MinMU to trust.
+        // A temporary file that failed while the pauses were read (or read again) or the curve queried: no MinMU to
+        // trust.
         let failed = match data {
             Imported::Pauses(p) => p.pauses.error().map(str::to_string),
             Imported::Util(_) => None,

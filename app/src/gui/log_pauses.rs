@@ -1,15 +1,12 @@
 //! A log's pauses as the log views draw them: the pause bars by kind, the heap before, after and in use, the heap's
 //! capacity and the pause starts to step through, built in two passes over the pauses as the importer kept them
-//! ([`PauseList`]: `LogRecords` when the app opens a log — a temporary file beyond a few MB — or a `Vec<Pause>`),
-//! every series thinned as it is built ([`super::log_thin`]). Memory holds the thinned series, not the log
+//! (`LogRecords`: a temporary file beyond a few MB), every series thinned as it is built ([`super::log_thin`]). Memory holds the thinned series, not the log
 //! (issue 21: a 1 GB pause CSV held as `Vec<Pause>` took 5.0 GB in the app).
 
 use std::collections::HashMap;
 
 use egui_plot::PlotPoint;
-#[cfg(test)]
-use gclab_core::importers::Pause;
-use gclab_core::importers::{PauseRecords, PauseRef, PauseSeries, PauseSink};
+use gclab_core::importers::{LogRecords, PauseRef, PauseSeries};
 
 use super::log_thin::{self, Bars, Points, Starts};
 
@@ -43,52 +40,9 @@ pub(super) struct PauseViews {
     pub(super) heap_total: Vec<PlotPoint>,
 }
 
-/// Pauses the app can draw: each in input order, with its strings borrowed.
-pub trait PauseList: PauseSink {
-    /// Calls `f` with each pause, in input order.
-    fn each<'a>(&'a self, f: impl FnMut(PauseRef<'a>));
-    /// Why the pauses are incomplete (a temporary file failed), if they are.
-    fn error(&self) -> Option<&str>;
-}
-
-/// Pauses in memory: the tests' (the app opens a log into `LogRecords`).
-#[cfg(test)]
-impl PauseList for Vec<Pause> {
-    fn each<'a>(&'a self, mut f: impl FnMut(PauseRef<'a>)) {
-        for p in self {
-            f(PauseRef {
-                start_ns: p.start_ns,
-                end_ns: p.end_ns,
-                mutator: p.mutator,
-                kind: &p.kind,
-                cause: p.cause.as_deref(),
-                gc_id: p.gc_id,
-                heap_before_bytes: p.heap_before_bytes,
-                heap_after_bytes: p.heap_after_bytes,
-                heap_total_bytes: p.heap_total_bytes,
-                line: p.line,
-            });
-        }
-    }
-
-    fn error(&self) -> Option<&str> {
-        None
-    }
-}
-
-impl<const P: bool> PauseList for PauseRecords<P> {
-    fn each<'a>(&'a self, f: impl FnMut(PauseRef<'a>)) {
-        self.refs().for_each(f);
-    }
-
-    fn error(&self) -> Option<&str> {
-        PauseRecords::error(self)
-    }
-}
-
 /// The pause count, longest and total pause, pause starts, pause bars by kind and heap series of `p`, on a clock
 /// whose 0 is time `t0`, over `dur` seconds.
-pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> PauseViews {
+pub(super) fn views(p: &PauseSeries<LogRecords>, t0: u64, dur: f64) -> PauseViews {
     let secs = |ns: u64| ns.saturating_sub(t0) as f64 * 1e-9;
     let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
     let len_ms = |q: &PauseRef<'_>| q.end_ns.saturating_sub(q.start_ns) as f64 * 1e-6;
@@ -100,7 +54,7 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
     let mut counts: Vec<usize> = Vec::new();
     let mut names: Vec<&str> = Vec::new();
     let (mut pauses, mut total_ms, mut max_ms) = (0usize, 0.0f64, 0.0f64);
-    p.pauses.each(|q| {
+    for q in p.pauses.refs() {
         let (s, e) = (secs(q.start_ns), secs(q.end_ns));
         starts.push(s);
         pauses += 1;
@@ -123,7 +77,7 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
         if let Some(t) = q.heap_total_bytes {
             totals.push(PlotPoint::new(e, mib(t)));
         }
-    });
+    }
     // Transitions logged apart from pauses (ZGC cycles, Shenandoah's concurrent cleanup).
     for h in &p.heap_changes {
         let (s, e) = (secs(h.start_ns), secs(h.end_ns));
@@ -141,12 +95,12 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
     let mut bars: Vec<Bars> = (0..shown.len() + usize::from(merged > 0))
         .map(|_| Bars::new(dur))
         .collect();
-    p.pauses.each(|q| {
+    for q in p.pauses.refs() {
         let k = kind_at.get(q.kind).map_or(0, |&k| slot[k]);
         if let Some(b) = bars.get_mut(k) {
             b.push((secs(q.start_ns), len_ms(&q)));
         }
-    });
+    }
     let mut kinds: Vec<PauseKindSeries> = shown
         .iter()
         .map(|&k| PauseKindSeries {
@@ -180,18 +134,40 @@ pub(super) fn views<S: PauseList>(p: &PauseSeries<S>, t0: u64, dur: f64) -> Paus
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::gui) mod tests {
     use std::path::Path;
 
-    use gclab_core::importers::{Format, Imported, LogRecords, import_file};
+    use gclab_core::importers::{Format, Imported, Pause, PauseSink, import_file};
     use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 
     use super::*;
     use gclab_core::Cancel;
 
-    /// The real logs under `tests/fixtures/logs` and a Go trace's pause CSV draw the same from records in a temporary file
-    /// (what the app opens a log into) as from the pauses in memory, and their MinMU is the one measured on the
-    /// pauses in memory by `MmuCurve::new` (the app's way before the records).
+    /// `p` with its pauses in records, kept in memory up to `spill_at` (a temporary file beyond).
+    pub(in crate::gui) fn as_records(p: &PauseSeries, spill_at: usize) -> PauseSeries<LogRecords> {
+        let mut records = LogRecords::spilling_at(spill_at);
+        p.pauses
+            .iter()
+            .cloned()
+            .for_each(|q: Pause| records.push(q));
+        PauseSeries {
+            pauses: records,
+            mutators: p.mutators.clone(),
+            span_ns: p.span_ns,
+            reported_mmu: p.reported_mmu.clone(),
+            heap_changes: p.heap_changes.clone(),
+            concurrent: p.concurrent.clone(),
+            concurrent_counted: p.concurrent_counted,
+            heap_changes_counted: p.heap_changes_counted,
+            safepoints: p.safepoints.clone(),
+            safepoints_counted: p.safepoints_counted,
+            warnings: p.warnings.clone(),
+        }
+    }
+
+    /// The real logs under `tests/fixtures/logs` and a Go trace's pause CSV draw the same from records in a
+    /// temporary file (what the app opens a big log into) as from records in memory, and their MinMU is the one
+    /// measured on the pauses in memory by `MmuCurve::new` (the app's way before the records).
     #[test]
     fn a_log_in_records_on_disk_draws_as_the_log_in_memory() {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -209,23 +185,16 @@ mod tests {
             let Imported::Pauses(p) = &data else {
                 panic!("{name}: a pause list")
             };
-            let mut records = LogRecords::spilling_at(2);
-            p.pauses.iter().cloned().for_each(|q| records.push(q));
-            assert!(records.on_disk(), "{name}: in a temporary file");
-            let on_disk = Imported::Pauses(PauseSeries {
-                pauses: records,
-                mutators: p.mutators.clone(),
-                span_ns: p.span_ns,
-                reported_mmu: p.reported_mmu.clone(),
-                heap_changes: p.heap_changes.clone(),
-                concurrent: p.concurrent.clone(),
-                concurrent_counted: p.concurrent_counted,
-                heap_changes_counted: p.heap_changes_counted,
-                safepoints: p.safepoints.clone(),
-                safepoints_counted: p.safepoints_counted,
-                warnings: p.warnings.clone(),
-            });
-            let a = super::super::log::LogView::build(&path, format, &data, &Cancel::never())
+            let in_memory = Imported::Pauses(as_records(p, usize::MAX));
+            let on_disk = Imported::Pauses(as_records(p, 2));
+            let (Imported::Pauses(m), Imported::Pauses(d)) = (&in_memory, &on_disk) else {
+                unreachable!("made above")
+            };
+            assert!(
+                !m.pauses.on_disk() && d.pauses.on_disk(),
+                "{name}: in memory and in a file"
+            );
+            let a = super::super::log::LogView::build(&path, format, &in_memory, &Cancel::never())
                 .expect("builds");
             let b = super::super::log::LogView::build(&path, format, &on_disk, &Cancel::never())
                 .expect("builds");

@@ -451,6 +451,7 @@ mod tests {
     #[test]
     fn a_log_of_many_pauses_and_kinds_draws_bounded_series() {
         use crate::gui::log::LogView;
+        use crate::gui::log_pauses::tests::as_records;
         use gclab_core::Cancel;
         use gclab_core::importers::{Format, Imported, Pause, PauseSeries};
         use std::path::Path;
@@ -467,14 +468,20 @@ mod tests {
                 ..Pause::default()
             })
             .collect();
-        let data = Imported::Pauses(PauseSeries {
+        let mut p = PauseSeries {
             pauses,
             mutators: vec!["jvm".into()],
             span_ns: (0, n * 10_000_000),
             ..PauseSeries::default()
-        });
-        let v = LogView::build(Path::new("big.log"), Format::Jvm, &data, &Cancel::never())
-            .expect("builds");
+        };
+        let records = |p: &PauseSeries| Imported::Pauses(as_records(p, usize::MAX));
+        let v = LogView::build(
+            Path::new("big.log"),
+            Format::Jvm,
+            &records(&p),
+            &Cancel::never(),
+        )
+        .expect("builds");
         let cap = 4 * BUCKETS;
         for (name, s) in [
             ("in use", &v.heap_used),
@@ -502,16 +509,13 @@ mod tests {
         assert!(v.kinds.iter().all(|k| k.bars.len() <= BUCKETS));
         assert_eq!(v.pauses, 200_000);
         // A logcat's processes interleave their heaps: a capacity step at every pause, thinned too.
-        let Imported::Pauses(mut p) = data else {
-            unreachable!("built above")
-        };
         for (i, q) in p.pauses.iter_mut().enumerate() {
             q.heap_total_bytes = Some(if i % 2 == 0 { 64 << 20 } else { 256 << 20 });
         }
         let v = LogView::build(
             Path::new("big.log"),
             Format::Logcat,
-            &Imported::Pauses(p),
+            &records(&p),
             &Cancel::never(),
         )
         .expect("builds");
