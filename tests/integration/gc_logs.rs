@@ -898,10 +898,11 @@ fn issue_21_windows_with_an_empty_item_are_rejected() {
 }
 
 /// `gclab mmu` imports into `PauseSpans` (times, mutator, line only): the spans, span, counts and warnings must be
-/// those of the whole records for every real log, every fixture and the Go pause lists.
+/// those of the whole records for every real log, every fixture and the Go pause lists; the app's `LogRecords`
+/// keep the concurrent phases' exact union, and the heap transitions and safepoints whole.
 #[test]
 fn pause_spans_import_keeps_what_the_mmu_measures() {
-    use gclab_core::importers::{PauseSink, PauseSpans, import_file_as};
+    use gclab_core::importers::{LogRecords, PauseSink, PauseSpans, import_file_as, union_ns};
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/logs");
     let mut inputs: Vec<PathBuf> = LOGS.iter().map(|n| jvm_log(n)).collect();
     for f in std::fs::read_dir(&fixtures).expect("fixtures") {
@@ -952,6 +953,28 @@ fn pause_spans_import_keeps_what_the_mmu_measures() {
             b.warnings.messages(),
             "{name}: warnings"
         );
+        // The app's sink keeps the phases' union only, and the heap transitions and safepoints whole.
+        let Ok((_, Imported::Pauses(c))) = import_file_as::<LogRecords>(
+            &path,
+            Format::Auto,
+            Default::default(),
+            Default::default(),
+        ) else {
+            panic!("{name}: imports as the app's records")
+        };
+        assert!(c.concurrent.is_empty(), "{name}: no phase kept whole");
+        assert_eq!(
+            c.concurrent_union,
+            union_ns(a.concurrent.iter().map(|p| (p.start_ns, p.end_ns))),
+            "{name}: the phases' union"
+        );
+        assert_eq!(
+            a.concurrent_stats(),
+            c.concurrent_stats(),
+            "{name}: phases, app"
+        );
+        assert_eq!(a.heap_changes, c.heap_changes, "{name}: heap changes, app");
+        assert_eq!(a.safepoints, c.safepoints, "{name}: safepoints, app");
         let (sa, sb) = (a.util_series(a.span_ns), b.util_series(b.span_ns));
         assert_eq!(sa, sb, "{name}: step functions");
         let (ca, cb) = (MmuCurve::new(&sa), MmuCurve::new(&sb));

@@ -184,9 +184,7 @@ impl LogView {
             v.concurrent_phases = phases;
             v.concurrent_ms = phase_ns as f64 * 1e-6;
             v.concurrent_s = super::log_thin::spans(
-                p.concurrent
-                    .iter()
-                    .map(|c| (secs(c.start_ns), secs(c.end_ns))),
+                p.concurrent_union.iter().map(|&(a, b)| (secs(a), secs(b))),
                 v.duration_s / super::log_thin::BUCKETS as f64,
             );
             if let Some(r) = p.reported_mmu.last() {

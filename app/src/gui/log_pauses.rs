@@ -137,7 +137,7 @@ pub(super) fn views(p: &PauseSeries<LogRecords>, t0: u64, dur: f64) -> PauseView
 pub(in crate::gui) mod tests {
     use std::path::Path;
 
-    use gclab_core::importers::{Format, Imported, Pause, PauseSink, import_file};
+    use gclab_core::importers::{Format, Imported, Pause, PauseSink, import_file, union_ns};
     use gclab_core::metrics::mmu::{MmuCurve, UtilSeries};
 
     use super::*;
@@ -156,8 +156,10 @@ pub(in crate::gui) mod tests {
             span_ns: p.span_ns,
             reported_mmu: p.reported_mmu.clone(),
             heap_changes: p.heap_changes.clone(),
-            concurrent: p.concurrent.clone(),
-            concurrent_counted: p.concurrent_counted,
+            // What the app's sink keeps of the phases (`PauseSink::PHASE_SPANS`): their count and union.
+            concurrent: Vec::new(),
+            concurrent_counted: Some(p.concurrent_stats()),
+            concurrent_union: union_ns(p.concurrent.iter().map(|c| (c.start_ns, c.end_ns))),
             heap_changes_counted: p.heap_changes_counted,
             safepoints: p.safepoints.clone(),
             safepoints_counted: p.safepoints_counted,

@@ -42,7 +42,7 @@ pub use pause_records::{LogRecords, PauseRecords, PauseRef};
 pub use pause_store::{PauseRun, RunReader};
 pub use series::{
     ConcurrentPhase, HeapChange, Imported, Pause, PauseSeries, PauseStats, ReportedMmu, Safepoint,
-    UtilizationSeries, covered_ns,
+    UtilizationSeries, covered_ns, union_ns,
 };
 pub use sink::{PauseSink, PauseSpans};
 

@@ -103,9 +103,9 @@ pub struct PauseRecords<const PHASES: bool = false> {
     placement: Placement,
 }
 
-/// [`PauseRecords`] that also keep the log's concurrent phases, heap transitions and safepoints whole (in memory:
-/// a log has a few a cycle): what the app draws of a log, its pauses in bounded memory (issue 21: a 1 GB pause
-/// CSV held as `Vec<Pause>` took 5 GB in the app).
+/// [`PauseRecords`] that also keep the log's heap transitions and safepoints whole (in memory: a log has a few a
+/// cycle) and the union of its concurrent phases' spans ([`PauseSink::PHASE_SPANS`]): what the app draws of a log,
+/// its pauses in bounded memory (issue 21: a 1 GB pause CSV held as `Vec<Pause>` took 5 GB in the app).
 pub type LogRecords = PauseRecords<true>;
 
 impl<const PHASES: bool> Default for PauseRecords<PHASES> {
@@ -253,6 +253,8 @@ impl<const P: bool> PauseSink for PauseRecords<P> {
     const NAMES: bool = true;
     // `export-perfetto` writes pauses and heap figures only: there the phases are counted, not kept.
     const PHASES: bool = P;
+    // The app draws when some concurrent phase runs, never which: it keeps their union, not the phases.
+    const PHASE_SPANS: bool = P;
     // The app ([`LogRecords`]) measures a utilisation CSV's steps in memory, as it did before the records.
     const STEPS_ON_DISK: bool = !P;
 

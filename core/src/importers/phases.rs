@@ -78,10 +78,18 @@ impl PhaseUnion {
 
     /// The phases in range once the origin is `origin_off` after the first GC's start (a phase is in range when
     /// both its ends are in `[origin, origin + MAX_TIME_NS)`): how many, and how long some phase runs. `[ns]`
-    /// An error when the temporary file failed (the count would be wrong).
-    pub(super) fn finish(mut self, origin_off: i128) -> Result<(usize, u64), String> {
+    /// An error when the temporary file failed (the count would be wrong). With `spans`, the union's disjoint
+    /// spans are appended to it in time order.
+    pub(super) fn finish(
+        mut self,
+        origin_off: i128,
+        spans: Option<&mut Vec<(u64, u64)>>,
+    ) -> Result<(usize, u64), String> {
         let in_range = |ns: i128| u64::try_from(ns).ok().filter(|&v| v < MAX_TIME_NS);
-        let mut union = Union::default();
+        let mut union = Union {
+            spans,
+            ..Union::default()
+        };
         let mut add = |off: i128, dur: u64| {
             let a = off - origin_off;
             if let (Some(a), Some(b)) = (in_range(a), in_range(a + i128::from(dur))) {
@@ -174,16 +182,24 @@ impl Cursor {
     }
 }
 
-/// The union of spans given in start order: how many, and their covered length. `[ns]`
+/// The union of spans given in start order: how many, and their covered length; with `spans`, the union itself.
+/// `[ns]`
 #[derive(Debug, Default)]
-struct Union {
+struct Union<'a> {
     count: usize,
     total: u64,
     reach: u64,
+    spans: Option<&'a mut Vec<(u64, u64)>>,
 }
 
-impl Union {
+impl Union<'_> {
     fn add(&mut self, a: u64, b: u64) {
+        if let Some(spans) = self.spans.as_deref_mut().filter(|_| b > a) {
+            match spans.last_mut() {
+                Some(last) if self.count > 0 && a <= last.1 => last.1 = last.1.max(b),
+                _ => spans.push((a, b)),
+            }
+        }
         self.count += 1;
         let a = a.max(self.reach);
         if b > a {
@@ -230,10 +246,28 @@ mod tests {
                 Some((a, a + d))
             })
             .collect();
+        let mut union = Vec::new();
         assert_eq!(
-            u.finish(origin),
+            u.finish(origin, Some(&mut union)),
             Ok((kept.len(), covered_ns(kept.iter().copied()))),
             "count and covered time"
+        );
+        // The union's spans: disjoint, in order, covering exactly what the phases cover.
+        assert!(
+            union.windows(2).all(|w| w[0].1 < w[1].0),
+            "disjoint, in order"
+        );
+        assert_eq!(
+            union.iter().map(|s| s.1 - s.0).sum::<u64>(),
+            covered_ns(kept.iter().copied()),
+            "the union's length"
+        );
+        let inside = |t: u64| union.iter().any(|&(a, b)| a <= t && t < b);
+        assert!(
+            kept.iter()
+                .filter(|k| k.1 > k.0)
+                .all(|&(a, b)| inside(a) && inside(b - 1)),
+            "every phase inside the union"
         );
     }
 }

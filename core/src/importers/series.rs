@@ -92,17 +92,21 @@ pub struct Safepoint {
 
 /// Length of the union of `spans` (overlapping and nested spans count once). `[ns]`
 pub fn covered_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> u64 {
+    union_ns(spans).iter().map(|(a, b)| b - a).sum()
+}
+
+/// The union of `(start, end)` spans in any order, as disjoint spans in time order (empty spans left out). `[ns]`
+pub fn union_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> Vec<(u64, u64)> {
     let mut v: Vec<(u64, u64)> = spans.into_iter().filter(|(a, b)| b > a).collect();
     v.sort_unstable();
-    let (mut total, mut reach) = (0u64, 0u64);
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(v.len());
     for (a, b) in v {
-        let a = a.max(reach);
-        if b > a {
-            total += b - a;
-            reach = b;
+        match out.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => out.push((a, b)),
         }
     }
-    total
+    out
 }
 
 /// An MMU table a runtime logged itself (ZGC's `MMU: 2ms/92.4%, …`).
@@ -138,6 +142,9 @@ pub struct PauseSeries<S = Vec<Pause>> {
     /// The concurrent phases counted instead of kept, by an importer filling a sink that keeps no phases
     /// ([`PauseSink::PHASES`]): how many, and the time some phase runs (`concurrent` is then empty). `[ns]`
     pub concurrent_counted: Option<(usize, u64)>,
+    /// The union of the concurrent phases' spans, disjoint and in time order, for a sink that keeps only that
+    /// ([`PauseSink::PHASE_SPANS`]; else empty). `[ns]`
+    pub concurrent_union: Vec<(u64, u64)>,
     /// The heap transitions counted instead of kept (`heap_changes` is then empty), as `concurrent_counted`.
     pub heap_changes_counted: Option<usize>,
     /// Safepoints with a time stamp, in time order (HotSpot `-Xlog:safepoint`).

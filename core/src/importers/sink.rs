@@ -51,6 +51,14 @@ pub trait PauseSink: Default + std::fmt::Debug + Send {
     /// with the time some phase runs and the time the safepoints stop the program — all `gclab mmu` reports and
     /// nothing `export-perfetto` writes), so that their number never grows memory (issue 21, item 4).
     const PHASES: bool;
+    /// Whether the concurrent phases are kept only as the union of their spans ([`PauseSeries::concurrent_union`]:
+    /// disjoint, in time order, 16 bytes each) and counted as without [`PauseSink::PHASES`], while the heap
+    /// transitions and safepoints follow `PHASES`: for a sink that draws when some phase runs but never names one
+    /// (the app's [`LogRecords`](crate::importers::LogRecords); a 1 GB logcat's 4.9 M phases kept whole held
+    /// about 430 MB there, issue 21).
+    const PHASE_SPANS: bool = false;
+    /// Whether the concurrent phases are kept whole (`PauseSeries::concurrent`).
+    const WHOLE_PHASES: bool = Self::PHASES && !Self::PHASE_SPANS;
     /// Whether a utilisation CSV's steps go to temporary files beyond a few thousand a series (true for the sinks of
     /// `gclab mmu` and `export-perfetto`, which read them in order; false keeps them in memory, for the app and
     /// `Vec<Pause>`).

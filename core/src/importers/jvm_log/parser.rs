@@ -89,7 +89,8 @@ pub(super) struct Parser<S> {
     /// Every safepoint with a time stamp.
     stopped: Vec<Safepoint>,
     /// A sink without phases ([`PauseSink::PHASES`] false): the concurrent phases, heap transitions and
-    /// safepoints counted instead of kept (safepoints: how many, and their time in all). `[ns]`
+    /// safepoints counted instead of kept (safepoints: how many, and their time in all); the phases also for a
+    /// sink that keeps their union only ([`PauseSink::PHASE_SPANS`]). `[ns]`
     phase_union: PhaseUnion,
     heap_change_count: usize,
     stopped_count: (usize, u64),
@@ -149,10 +150,13 @@ impl<S: PauseSink> LineParser for Parser<S> {
             safepoints: stopped,
             ..PauseSeries::default()
         };
-        if !S::PHASES {
-            out.concurrent_counted = Some(phase_union.finish(0).map_err(|e| {
+        if !S::WHOLE_PHASES {
+            let spans = S::PHASE_SPANS.then_some(&mut out.concurrent_union);
+            out.concurrent_counted = Some(phase_union.finish(0, spans).map_err(|e| {
                 ImportError::new(file, 1, ImportErrorKind::Io(format!("temporary file: {e}")))
             })?);
+        }
+        if !S::PHASES {
             out.heap_changes_counted = Some(heap_change_count);
             out.safepoints_counted = Some(stopped_count);
         }
@@ -315,7 +319,7 @@ impl<S: PauseSink> Parser<S> {
                     if let Some(h) = heap {
                         self.heap_change(line, *id, name, start, end, *h);
                     }
-                    if S::PHASES {
+                    if S::WHOLE_PHASES {
                         self.concurrent.push(ConcurrentPhase {
                             start_ns: start,
                             end_ns: end,

@@ -4,9 +4,9 @@
 //! Memory does not grow with the capture beyond what the sink keeps: a start on the capture's clock is held as a
 //! 64-bit offset from the first GC's start inside the pause itself (its `start_ns`, its duration in `end_ns`),
 //! and moved to the origin in place at the end. Only a start more than 2⁶³ ns (292 years) before the first GC —
-//! a garbled date — is kept aside exactly (`far`). A sink that keeps no phases ([`PauseSink::PHASES`] false:
-//! `gclab mmu`, `export-perfetto`) does not keep the concurrent phases either: [`PhaseUnion`] counts them and the
-//! time some phase runs.
+//! a garbled date — is kept aside exactly (`far`). A sink that keeps no phases whole ([`PauseSink::WHOLE_PHASES`]
+//! false: `gclab mmu`, `export-perfetto`, the app) does not keep the concurrent phases either: [`PhaseUnion`]
+//! counts them and the time some phase runs, and hands the app their union.
 
 use super::{Dialect, GcRef};
 use crate::importers::names::NameIndex;
@@ -111,7 +111,7 @@ impl<S: PauseSink> Placed<S> {
             (String::new(), None)
         };
         if total > sum {
-            if S::PHASES {
+            if S::WHOLE_PHASES {
                 let off = self.place(start, self.out.concurrent.len(), true);
                 self.out.concurrent.push(ConcurrentPhase {
                     start_ns: off,
@@ -235,7 +235,7 @@ pub(super) fn finish<S: PauseSink>(
             true
         });
     }
-    if S::PHASES {
+    if S::WHOLE_PHASES {
         let mut far = far_phases.into_iter().peekable();
         let mut k = 0;
         out.concurrent.retain_mut(|c| {
@@ -255,7 +255,8 @@ pub(super) fn finish<S: PauseSink>(
         });
         out.concurrent.sort_by_key(|c| (c.start_ns, c.line));
     } else {
-        let counted = union.finish(origin - base).map_err(|e| {
+        let spans = S::PHASE_SPANS.then_some(&mut out.concurrent_union);
+        let counted = union.finish(origin - base, spans).map_err(|e| {
             ImportError::new(file, 1, ImportErrorKind::Io(format!("temporary file: {e}")))
         })?;
         out.concurrent_counted = Some(counted);
