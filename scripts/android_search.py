@@ -22,7 +22,7 @@ usage: python3 scripts/android_search.py target/release/gclab [--samples N] [--l
 --only: search just these unknowns (newly added ones) at the presets' point, which is a row of its own; the
         Latin hypercube spans these, the local boxes every unknown.
 """
-import os, sys, time
+import json, os, sys, time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -116,7 +116,15 @@ def main():
         held = (sum(objective(res, s)[0] for s in HELD_OUT) / len(HELD_OUT),
                 [objective(res, s)[1:] for s in HELD_OUT])
     minutes = (time.time() - t0) / 60
-    write(out, rows, samples, local_rows, local, [c for c, _ in centres], ends, chosen, only, held, refine)
+    write(out, rows, samples, local_rows, local, [c for c, _ in centres], ends, chosen, only, held, refine,
+          "--write-presets" in sys.argv)
+    dump = arg("--dump", "")
+    if dump:  # every point's unknowns, per-seed checks and objective, for analyses the document does not print
+        tmp = dump + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump([{"name": n, "point": p, "checks": ch, "objective": o, "counts": c, "pauses": pa}
+                       for n, p, ch, o, c, pa, _ in list(rows) + list(local_rows)], f, indent=1, default=str)
+        os.replace(tmp, dump)
     if "--write-presets" in sys.argv and chosen:
         write_presets(chosen[0], chosen[1])
     print(f"{len(rows) + len(local_rows)} points in {minutes:.1f} min; adopted: {chosen[0] if chosen else 'none'}",

@@ -129,17 +129,18 @@ const FINDINGS: [Finding; 9] = [
 /// What a corollary that no single mechanism gives would further need (docs/models-android.md, "Known
 /// deviations", where each is argued).
 const FURTHER: [&str; 4] = [
-    "lusearch's energy falling in a tight heap rests on ondemand choosing lower frequencies for memory-bound GC \
-     work (mechanism 6); with lusearch's room clamped to minFree above targetUtil 0.5 the tight and loose heaps \
-     differ only below 0.5, so it needs GC work more memory-bound than models.md §5's range or a room that keeps \
-     shrinking up to 0.9",
+    "what lusearch's mutators save at the lower clocks a tighter heap's cycles bring (their memory-bound share, \
+     mechanism 6) to exceed the energy its extra cycles and the phone's other processes (over the longer run) \
+     add — its room is clamped to minFree from targetUtil 0.5, so only 0.1 and 0.3 differ; points inside the \
+     unknowns' ranges give it on 4-5 of seeds 1-5, each with quieter other processes than the presets', none of \
+     them the point the calibration set ranks first (docs/reachability-android.md gives their objectives)",
     "lusearch's extra low-frequency and offline time when tight needs its tight heap's GC work to pull \
      ondemand's choice down — the larger memory-bound share Corollary 1 needs — and, on a seed where the \
      transitions do not grow, more idle gaps between the tighter heap's cycles for ondemand to see",
     "bg's extra energy (§4.1.2: context switches and trimming) needs its forced allocations not to inflate the \
      next heap (they survive the cycle and are counted by bytesAllocated, mechanism 5), or the pages its trims \
-     return to cost more when they are faulted back in (`android.heap.fault_us_per_page`: Corollary 3 holds on \
-     3-5 of seeds 1-5 from 5.6 µs a page in the search, docs/calibration-android.md)",
+     return to cost more when they are faulted back in (`android.heap.fault_us_per_page`; where it holds inside \
+     the ranges: docs/reachability-android.md)",
     "'only javac above 50 ms' needs Quadrant's own explicit GCs (its pauses, mechanism 7) to finish within 50 ms",
 ];
 
