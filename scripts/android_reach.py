@@ -134,8 +134,24 @@ def sampled_section(rows):
                      + " / ".join(str(holds(b, k)) for k in ["c1", "c2", "c3", "c4"]) + " |")
         else:
             L.append(f"| {NAMES[t]} | 0 | — | — | — |")
+    # Corollary 4's two halves apart: the MinMU ranking (fg, fg, bg) and "only javac above 50 ms".
+    rank = [r for r in lhs if sum(c["best"] == "fg/fg/bg" for c in r["checks"]) >= 4]
+    if rank:
+        b = min(rank, key=lambda r: r["objective"])
+        over = [median([50.0 - c["m4_p50"] for c in r["checks"]]) for r in rank]
+        only = sum(sum(c["over50"] == "javac" for c in r["checks"]) >= 4 for r in rank)
+        L.append(f"| Corollary 4's MinMU ranking alone (fg best on lusearch and xalan, bg on javac) | {len(rank)} | "
+                 f"{b['objective']:.3f} ({b['name']}) | {b['counts']} / {b['pauses']} | "
+                 + " / ".join(str(holds(b, k)) for k in ["c1", "c2", "c3", "c4"]) + " |")
     most = max(sum(holds(r, k) >= 4 for k in ["c1", "c2", "c3", "c4"]) for r in lhs)
-    L += ["", f"At most {most} of the four corollaries hold on ≥ 4 seeds at any one sampled point.", ""]
+    L += ["", f"At most {most} of the four corollaries hold on ≥ 4 seeds at any one sampled point."]
+    if rank:
+        L += ["", f"Corollary 4's halves exclude each other at the sampled points: where its MinMU ranking holds "
+              f"(on ≥ 4 seeds, {len(rank)} points) the largest CMS max pause outside javac is "
+              f"{min(over):.0f}–{max(over):.0f} ms (median over seeds 1–5, per point), and \"only javac above 50 ms\" "
+              f"holds on ≥ 4 seeds at {only} of them. In the model fg leads only where CMS's pauses outside javac "
+              "are long; the paper has fg leading with them short."]
+    L.append("")
     return L
 
 
