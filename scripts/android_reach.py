@@ -151,6 +151,20 @@ def sampled_section(rows):
               f"{min(over):.0f}–{max(over):.0f} ms (median over seeds 1–5, per point), and \"only javac above 50 ms\" "
               f"holds on ≥ 4 seeds at {only} of them. In the model fg leads only where CMS's pauses outside javac "
               "are long; the paper has fg leading with them short."]
+        rest = [r for r in lhs if r not in rank]
+        md = lambda rs, k: median([r["point"][k] for r in rs])
+        L += ["", "What those points share (medians, theirs against the other sampled points'): a chained JIT loop "
+              "that delays a safepoint (mechanism 12) found at "
+              f"{md(rank, 'android.gc.jit_loop_share'):.3f} of suspensions against "
+              f"{md(rest, 'android.gc.jit_loop_share'):.3f}, running "
+              f"{md(rank, 'android.gc.jit_loop_run_us') / 1000:.1f} ms on against "
+              f"{md(rest, 'android.gc.jit_loop_run_us') / 1000:.1f} ms, and "
+              f"{md(rank, 'mutators_dacapo'):.0f} DaCapo query thread(s) against "
+              f"{md(rest, 'mutators_dacapo'):.0f} (points with one: "
+              f"{sum(r['point']['mutators_dacapo'] == 1 for r in rank)} of {len(rank)}). A long loop stretches "
+              "the root scans in which CMS's and bg's daemon waits for the query thread to reach its suspend check; "
+              "with one query thread, fg's collector is that thread, its root scans stop no other mutator "
+              "(core/src/platform/android/cycle.rs, `suspend_all` skips the collector), and no loop delays them."]
     L.append("")
     return L
 
