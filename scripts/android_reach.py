@@ -50,9 +50,14 @@ NAMES = {"c1": "Corollary 1", "c2": "Corollary 2", "c3": "Corollary 3", "c4": "C
          "c23": "Corollaries 2 and 3 together", "c123": "Corollaries 1, 2 and 3 together", "all": "all four corollaries together"}
 
 
+def seeds_holding(target, ch):
+    """Seeds (of the per-seed checks `ch`) on which every corollary of `target` holds."""
+    return sum(all(c[k] for k in TARGETS[target]) for c in ch)
+
+
 def fitness(target, ch):
     """(seeds holding, second-lowest per-seed margin): the issue counts a corollary held on >= 4 of seeds 1-5."""
-    holds = sum(all(c[k] for k in TARGETS[target]) for c in ch)
+    holds = seeds_holding(target, ch)
     per_seed = sorted(min(m for k in TARGETS[target] for m in sub_margins(c)[k]) for c in ch)
     return holds, per_seed[1]
 
@@ -109,7 +114,7 @@ def median(v):
 
 def holds(r, t):
     """Seeds of 1-5 on which target t holds at the dumped point r."""
-    return sum(all(c[k] for k in TARGETS[t]) for c in r["checks"])
+    return seeds_holding(t, r["checks"])
 
 
 def sampled_section(rows):

@@ -474,14 +474,12 @@ mod tests {
             span_ns: (0, n * 10_000_000),
             ..PauseSeries::default()
         };
-        let records = |p: &PauseSeries| Imported::Pauses(as_records(p, usize::MAX));
-        let v = LogView::build(
-            Path::new("big.log"),
-            Format::Jvm,
-            &records(&p),
-            &Cancel::never(),
-        )
-        .expect("builds");
+        let build = |p: &PauseSeries, format| {
+            let records = Imported::Pauses(as_records(p, usize::MAX));
+            LogView::build(Path::new("big.log"), format, &records, &Cancel::never())
+                .expect("builds")
+        };
+        let v = build(&p, Format::Jvm);
         let cap = 4 * BUCKETS;
         for (name, s) in [
             ("in use", &v.heap_used),
@@ -512,13 +510,7 @@ mod tests {
         for (i, q) in p.pauses.iter_mut().enumerate() {
             q.heap_total_bytes = Some(if i % 2 == 0 { 64 << 20 } else { 256 << 20 });
         }
-        let v = LogView::build(
-            Path::new("big.log"),
-            Format::Logcat,
-            &records(&p),
-            &Cancel::never(),
-        )
-        .expect("builds");
+        let v = build(&p, Format::Logcat);
         assert!(
             v.heap_total.len() <= cap,
             "capacity: {} points",

@@ -4,6 +4,7 @@
 //! [`CHUNK`], each chunk sorted and appended to a temporary file as a sorted run ([`crate::io::spill`]); at the
 //! end, once the origin is known, the runs are merged in start order and the union is swept in one pass.
 
+use super::series::extend_union;
 use crate::importers::MAX_TIME_NS;
 use crate::io::spill::{Record, Spill};
 
@@ -194,11 +195,8 @@ struct Union<'a> {
 
 impl Union<'_> {
     fn add(&mut self, a: u64, b: u64) {
-        if let Some(spans) = self.spans.as_deref_mut().filter(|_| b > a) {
-            match spans.last_mut() {
-                Some(last) if self.count > 0 && a <= last.1 => last.1 = last.1.max(b),
-                _ => spans.push((a, b)),
-            }
+        if let Some(spans) = self.spans.as_deref_mut() {
+            extend_union(spans, a, b);
         }
         self.count += 1;
         let a = a.max(self.reach);

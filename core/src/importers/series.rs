@@ -101,12 +101,21 @@ pub fn union_ns(spans: impl IntoIterator<Item = (u64, u64)>) -> Vec<(u64, u64)> 
     v.sort_unstable();
     let mut out: Vec<(u64, u64)> = Vec::with_capacity(v.len());
     for (a, b) in v {
-        match out.last_mut() {
-            Some(last) if a <= last.1 => last.1 = last.1.max(b),
-            _ => out.push((a, b)),
-        }
+        extend_union(&mut out, a, b);
     }
     out
+}
+
+/// Adds the span `[a, b)`, given in start order, to `union` (disjoint spans in time order); an empty span adds
+/// nothing. `[ns]`
+pub(super) fn extend_union(union: &mut Vec<(u64, u64)>, a: u64, b: u64) {
+    if b <= a {
+        return;
+    }
+    match union.last_mut() {
+        Some(last) if a <= last.1 => last.1 = last.1.max(b),
+        _ => union.push((a, b)),
+    }
 }
 
 /// An MMU table a runtime logged itself (ZGC's `MMU: 2ms/92.4%, …`).
