@@ -13,7 +13,10 @@ mkdir -m 700 -p .xdg && export XDG_RUNTIME_DIR="$PWD/.xdg"   # silences libwayla
 python3 scripts/structure.py
 # Unit, integration and doc tests (benches are compiled by clippy --all-targets in CI, and run by `cargo bench`).
 cargo test --workspace
-cargo run -q -p gclab-core --example quick_run
+# Built with the workspace's features (`--workspace`), the example is the one `cargo test` just built; `cargo run -p
+# gclab-core` would resolve core's features alone and compile core and a dozen crates again.
+cargo build -q --workspace --example quick_run
+"${CARGO_TARGET_DIR:-target}/debug/examples/quick_run"
 # The sweep as a Slurm array job on a real single-node cluster (started and shut down by the script).
 cargo build -q -p gclab
 tests/slurm/run.sh
