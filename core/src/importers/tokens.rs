@@ -1,6 +1,17 @@
 //! Numbers with units as logs write them: exact decimals ([`decimal_scaled`]), durations (`15.568ms`) and sizes
 //! (`23M`, `12KB`) as the GC logs print them.
 
+/// 10^k for every k with 10^k in a `u64` (`10u64.checked_pow(k)` is `None` beyond): a look-up, not a loop per token.
+const POW10: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut k = 1;
+    while k < 20 {
+        t[k] = t[k - 1] * 10;
+        k += 1;
+    }
+    t
+};
+
 /// Parses a decimal number times 10^`scale` as an integer, exactly (`"15.568"`, 6 → 15 568 000); rounds half up
 /// beyond the available digits. `None` for anything but digits with at most one point.
 pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
@@ -19,13 +30,13 @@ pub(crate) fn decimal_scaled(text: &str, scale: u32) -> Option<u64> {
         }
         v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
     }
-    v = v.checked_mul(10u64.checked_pow(scale)?)?;
+    v = v.checked_mul(*POW10.get(scale as usize)?)?;
     // The first `scale` fraction digits as an integer (below 10^scale ≤ 10^19, so no overflow), scaled up by the
     // digits missing: the sum of each digit times its place, without a division per digit. The digit after them
     // rounds (half up); the rest are ignored.
     let kept = frac.len().min(scale as usize);
     let digits = (frac[..kept].iter()).fold(0u64, |a, &d| a * 10 + u64::from(d - b'0'));
-    v = v.checked_add(digits * 10u64.pow(scale - kept as u32))?;
+    v = v.checked_add(digits * POW10[scale as usize - kept])?;
     if frac.get(kept).is_some_and(|&d| d >= b'5') {
         v = v.checked_add(1)?;
     }
@@ -39,7 +50,7 @@ fn number_end(t: &str) -> Option<usize> {
 
 /// A duration token with its unit (`15.568ms`, `0.081s`, `123us`, `12ns`, `2ms`) in nanoseconds.
 pub(crate) fn duration_token_ns(token: &str) -> Option<u64> {
-    let t = token.trim();
+    let t = trim(token);
     let split = number_end(t)?;
     let (num, unit) = t.split_at(split);
     let scale = match unit {
@@ -54,7 +65,7 @@ pub(crate) fn duration_token_ns(token: &str) -> Option<u64> {
 
 /// A size with a binary unit (`23M`, `4096K`, `1.5G`, `12KB`, `48B`, `5MB`) in bytes.
 pub(crate) fn size_token_bytes(token: &str) -> Option<u64> {
-    let t = token.trim();
+    let t = trim(token);
     let split = number_end(t)?;
     let (num, unit) = t.split_at(split);
     let shift = match unit {

@@ -20,13 +20,14 @@ mod split;
 
 use std::sync::LazyLock;
 
-use memchr::memmem::{Finder, FinderRev};
+use memchr::memmem::Finder;
 
 use super::lines::{LineParser, parse_stream_split, parse_text};
 use super::{
     ImportError, MAX_TIME_NS, OUT_OF_RANGE, Pause, PauseSeries, PauseSink, Warnings,
     duration_token_ns, size_token_bytes,
 };
+use crate::importers::tokens::trim;
 use placed::{Placed, finish};
 use prefix::{pid, time_prefix};
 
@@ -107,9 +108,18 @@ static FREED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(" freed "
 static PAUSED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("paused "));
 static TOTAL: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("total "));
 static PCT_FREE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("% free"));
-/// The separators before an ART message (`rfind`, as `find_message` wants the last one).
-static MSG_SEPS: LazyLock<[FinderRev<'static>; 3]> =
-    LazyLock::new(|| [": ", "﹕ ", "): "].map(FinderRev::new));
+
+/// Where an ART message starts in `head`, the text before its ` GC freed `: after the last `: ` or `﹕ ` (the
+/// separators logcat's formats put before a message; `): ` ends where its `: ` does), else 0. One backward scan for
+/// `:` and U+FE55's last byte instead of a search per separator.
+fn message_start(head: &str) -> usize {
+    let b = head.as_bytes();
+    memchr::memrchr2_iter(b':', 0x95, b)
+        .find(|&p| {
+            b.get(p + 1) == Some(&b' ') && (b[p] == b':' || p >= 2 && b[p - 2..p] == [0xEF, 0xB9])
+        })
+        .map_or(0, |p| p + 2)
+}
 
 /// `s.split_once(needle)` with a searcher built once: the first match splits `s` around it (a match of a valid
 /// UTF-8 needle in a `str` starts and ends on character boundaries).
@@ -118,11 +128,17 @@ fn split_once_with<'s>(s: &'s str, f: &Finder<'_>) -> Option<(&'s str, &'s str)>
     Some((&s[..i], &s[i + f.needle().len()..]))
 }
 
+/// `s.split_once(b)` for an ASCII byte `b`, by `memchr` (the `char` search finds the same place, slower).
+fn cut(s: &str, b: u8) -> Option<(&str, &str)> {
+    let i = memchr::memchr(b, s.as_bytes())?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// Where the GC message starts in `rest`, and its dialect.
 fn find_message(rest: &str) -> Option<(usize, Dialect)> {
     let mut from = 0;
     while let Some(i) = GC_WORD.find(&rest.as_bytes()[from..]).map(|i| i + from) {
-        let word_end = rest[i..].find(' ').map_or(rest.len(), |e| i + e);
+        let word_end = memchr::memchr(b' ', &rest.as_bytes()[i..]).map_or(rest.len(), |e| i + e);
         let word_ok = rest[i + 3..word_end]
             .bytes()
             .all(|c| c.is_ascii_uppercase() || c == b'_');
@@ -133,13 +149,7 @@ fn find_message(rest: &str) -> Option<(usize, Dialect)> {
         from = i + 3;
     }
     let gc = GC_FREED.find(rest.as_bytes())?;
-    let head = &rest[..gc];
-    let start = MSG_SEPS
-        .iter()
-        .filter_map(|sep| sep.rfind(head.as_bytes()).map(|i| i + sep.needle().len()))
-        .max()
-        .unwrap_or(0);
-    Some((start, Dialect::Art))
+    Some((message_start(&rest[..gc]), Dialect::Art))
 }
 
 /// Parses one logcat line.
@@ -217,7 +227,7 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
             Parsed::Other
         };
     };
-    let msg = rest[at..].trim();
+    let msg = trim(&rest[at..]);
     let mut gc = GcRef {
         dialect,
         time,
@@ -233,10 +243,16 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
         return Parsed::Malformed("a GC line without `freed`");
     };
     match dialect {
-        Dialect::Dalvik => gc.reason = head.trim(),
+        Dialect::Dalvik => gc.reason = trim(head),
         Dialect::Art => {
-            let head = head.trim().trim_end_matches(" GC");
-            let (cause, collector) = head.split_once(' ').unwrap_or((head, ""));
+            let mut head = trim(head);
+            while let Some(h) = head.strip_suffix(" GC") {
+                head = h;
+            }
+            let (cause, collector) = match memchr::memchr(b' ', head.as_bytes()) {
+                Some(i) => (&head[..i], &head[i + 1..]),
+                None => (head, ""),
+            };
             gc.reason = cause;
             gc.collector = Some(collector.trim()).filter(|c| !c.is_empty());
         }
@@ -248,9 +264,9 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
         Some((p, t)) => (p, Some(t)),
         None => (paused, None),
     };
-    let list = paused.trim().trim_end_matches(',').trim();
+    let list = trim(trim(paused).trim_end_matches(','));
     for p in list.split(['+', ',']) {
-        match duration_token_ns(p.trim()) {
+        match duration_token_ns(p) {
             Some(ns) => pauses.push(ns),
             None => {
                 pauses.truncate(first);
@@ -281,7 +297,7 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
             .split_whitespace()
             .next()
             .unwrap_or_default();
-        if let Some((used, total)) = heap.trim_end_matches(',').split_once('/') {
+        if let Some((used, total)) = cut(heap.trim_end_matches(','), b'/') {
             gc.heap_used_bytes = size_token_bytes(used);
             gc.heap_total_bytes = size_token_bytes(total);
         }
@@ -293,15 +309,20 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
 /// Freed bytes: `2049K` / `<1K` (Dalvik); `1234(56KB) AllocSpace objects, 0(0B) LOS objects` or `5MB AllocSpace
 /// bytes, …` (ART).
 fn freed(dialect: Dialect, text: &str) -> Option<u64> {
-    let first = text.split(',').next()?.trim();
+    let comma = memchr::memchr(b',', text.as_bytes());
+    let first = trim(&text[..comma.unwrap_or(text.len())]);
     match dialect {
         Dialect::Dalvik => size_token_bytes(first.trim_start_matches('<')),
         Dialect::Art => {
-            let inner = |s: &str| match s.split_once('(') {
-                Some((_, r)) => size_token_bytes(r.split(')').next().unwrap_or_default()),
+            let inner = |s: &str| match cut(s, b'(') {
+                Some((_, r)) => size_token_bytes(cut(r, b')').map_or(r, |(v, _)| v)),
                 None => size_token_bytes(s.split_whitespace().next().unwrap_or_default()),
             };
-            let los = text.split(',').nth(1).map_or(Some(0), |s| inner(s.trim()));
+            let second = comma.map(|c| {
+                let rest = &text[c + 1..];
+                &rest[..memchr::memchr(b',', rest.as_bytes()).unwrap_or(rest.len())]
+            });
+            let los = second.map_or(Some(0), |s| inner(trim(s)));
             inner(first)?.checked_add(los.unwrap_or(0))
         }
     }
@@ -427,123 +448,4 @@ impl<S: PauseSink> LineParser for Parser<S> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The capture read on every core in small segments (many rounds, a GC's lines split across them) gives what
-    /// the line-by-line reader gives: the same pauses, mutators, phases, span and warnings, on the real lines of
-    /// `../shared/data` re-stamped over several days, with blank, untimed, Flutter-delta, malformed, non-GC and
-    /// invalid UTF-8 lines among them.
-    #[test]
-    fn the_capture_parsed_on_every_core_is_the_capture_parsed_line_by_line() {
-        let tsv = crate::importers::shared_data("android-logs/real-lines.tsv");
-        let real: Vec<&str> = tsv
-            .lines()
-            .skip(1)
-            .filter_map(|r| r.splitn(3, '\t').nth(2))
-            .collect();
-        let mut capture: Vec<u8> = Vec::new();
-        for day in 1..=4 {
-            for (k, line) in real.iter().enumerate() {
-                let line = line.replacen("04-27", &format!("05-{day:02}"), 1);
-                capture.extend_from_slice(line.as_bytes());
-                capture.push(b'\n');
-                match k % 7 {
-                    0 => capture.extend_from_slice(b"\n   \n"),
-                    1 => capture.extend_from_slice(b"[+14 ms] D/dalvikvm: GC_CONCURRENT freed 1K, 5% free 10K/20K, paused 1ms+1ms, total 4ms\n"),
-                    2 => capture.extend_from_slice(b"I/art: Background partial concurrent mark sweep GC freed 7, paused\n"),
-                    3 => capture.extend_from_slice(b"D/dalvikvm: GC_FOR_ALLOC freed \xff\xfeK, 4% free 9K/9K, paused 3ms, total 3ms\n"),
-                    4 => capture.extend_from_slice(b"some other program said something\n"),
-                    5 => capture.extend_from_slice(b"D/dalvikvm: GC_CONCURRENT freed 2K, 5% free 10K/20K, paused 1ms+2ms, total soon\n"),
-                    _ => {}
-                }
-            }
-        }
-        let one = crate::importers::lines::assert_read_on_cores_as_line_by_line::<Parser<Vec<Pause>>>(
-            "capture", &capture, "logcat",
-        );
-        assert!(one.pauses.len() > 100, "{} pauses", one.pauses.len());
-    }
-
-    fn gc(line: &str) -> GcLine {
-        match parse_line(line) {
-            LogcatLine::Gc(g) => g,
-            other => panic!("not a GC line: {other:?}"),
-        }
-    }
-
-    #[test]
-    fn dalvik_and_art_lines() {
-        let g = gc(
-            "04-27 10:39:28.982   387   397 D dalvikvm: GC_EXPLICIT freed 89K, 17% free 15805K/19020K, paused 2ms+5ms, total 63ms",
-        );
-        assert_eq!(g.pauses_ns, vec![2_000_000, 5_000_000], "two pauses");
-        assert_eq!(g.total_ns, Some(63_000_000), "total");
-        assert_eq!(g.pid.as_deref(), Some("387"), "threadtime pid");
-        assert_eq!(g.heap_used_bytes, Some(15805 << 10), "used");
-        let g = gc(
-            "I/m.android.khus( 6883): Alloc young concurrent copying GC freed 1(48B) AllocSpace objects, 0(0B) LOS objects, 0% free, 255MB/256MB, paused 56us total 9.109ms",
-        );
-        assert_eq!(
-            (g.reason.as_str(), g.collector.as_deref()),
-            ("Alloc", Some("young concurrent copying")),
-            "ART"
-        );
-        assert_eq!(g.pid.as_deref(), Some("6883"), "brief pid");
-        assert_eq!(g.pauses_ns, vec![56_000], "us");
-        let g = gc(
-            "I/r.habitv8.debug( 1105): Background young concurrent mark compact GC freed 115MB AllocSpace bytes, 257(93MB) LOS objects, 9% free, 196MB/216MB, paused 93us,5.962ms total 1.008s",
-        );
-        assert_eq!(g.pauses_ns, vec![93_000, 5_962_000], "ART 14 comma list");
-        assert_eq!(g.freed_bytes, Some((115 << 20) + (93 << 20)), "bytes freed");
-        assert_eq!(
-            parse_line(
-                "07-08 16:11:53.206: I/dalvikvm-heap(4852): Grow heap (frag case) to 11.961MB"
-            ),
-            LogcatLine::Info,
-            "info"
-        );
-        assert_eq!(parse_line("I/chatty: hello"), LogcatLine::Other, "other");
-        assert!(
-            matches!(
-                parse_line("GC_CONCURRENT freed 2K, 38% free 8772K/14087K, paused 8xms"),
-                LogcatLine::Malformed(_)
-            ),
-            "bad pause"
-        );
-    }
-
-    #[test]
-    fn placement_with_and_without_stamps() {
-        let text = "01-01 00:00:01.000  10  11 D dalvikvm: GC_CONCURRENT freed 1K, 5% free 1K/2K, paused 2ms+3ms, total 30ms\n\
-                    01-01 00:00:02.000  10  11 D dalvikvm: GC_FOR_ALLOC freed 1K, 5% free 1K/2K, paused 10ms, total 10ms\n";
-        let p = parse("l.txt", text).unwrap();
-        let spans: Vec<(u64, u64)> = p.pauses.iter().map(|p| (p.start_ns, p.end_ns)).collect();
-        assert_eq!(
-            spans,
-            vec![
-                (0, 2_000_000),
-                (27_000_000, 30_000_000),
-                (1_020_000_000, 1_030_000_000)
-            ],
-            "placed"
-        );
-        assert!(p.warnings.is_empty(), "{:?}", p.warnings.messages());
-        let p = parse(
-            "l.txt",
-            "GC_FOR_ALLOC freed 0K, 38% free 8772K/14087K, external 1K/2K, paused 67ms\nhello\n",
-        )
-        .unwrap();
-        assert_eq!(
-            (p.pauses[0].start_ns, p.pauses[0].end_ns),
-            (0, 67_000_000),
-            "end to end"
-        );
-        assert_eq!(
-            p.warnings.messages().len(),
-            2,
-            "note and skipped line: {:?}",
-            p.warnings.messages()
-        );
-    }
-}
+mod tests;

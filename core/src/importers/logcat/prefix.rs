@@ -6,7 +6,11 @@ use crate::importers::jvm_log::days_from_civil;
 
 /// Splits a leading time stamp off `line`.
 pub(super) fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
-    let t = line.trim_start();
+    let t = if line.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        line
+    } else {
+        line.trim_start()
+    };
     // Flutter: `[+10733 ms]`, `[  +14 ms]`.
     if let Some((inside, rest)) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
         let ms = inside
@@ -22,7 +26,10 @@ pub(super) fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
         b.get(r.clone())
             .is_some_and(|s| s.iter().all(u8::is_ascii_digit))
     };
-    let num = |r: std::ops::Range<usize>| t.get(r).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0);
+    // Only read where `digits` said every byte is a digit (at most four): no parse, no overflow.
+    let num = |r: std::ops::Range<usize>| {
+        (b.get(r).unwrap_or_default().iter()).fold(0i64, |a, &d| a * 10 + i64::from(d - b'0'))
+    };
     let (year, at) = if digits(0..4) && b.get(4) == Some(&b'-') {
         (num(0..4), 5)
     } else {
@@ -51,8 +58,9 @@ pub(super) fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
 
 /// The pid in a prefix: `D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number.
 pub(super) fn pid(prefix: &str) -> Option<&str> {
-    if let Some((_, r)) = prefix.rsplit_once('(') {
-        let p = r.split(')').next().unwrap_or_default().trim();
+    if let Some(i) = memchr::memrchr(b'(', prefix.as_bytes()) {
+        let r = &prefix[i + 1..];
+        let p = r[..memchr::memchr(b')', r.as_bytes()).unwrap_or(r.len())].trim();
         if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
             return Some(p);
         }
