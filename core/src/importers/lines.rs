@@ -148,11 +148,7 @@ pub(crate) fn parse_stream_split_by<P: SplitLineParser>(
         if !*more {
             return Ok(None);
         }
-        // Room for the whole segment up front: growing it by doubling copied it and faulted its pages in again.
-        let mut seg = Segment {
-            text: String::with_capacity(segment_bytes.saturating_add(64 << 10).min(64 << 20)),
-            lines: Vec::with_capacity((segment_bytes / 64).min(1 << 20)),
-        };
+        let mut seg = Segment::default();
         *more = lines
             .read_some(report, |no, line| {
                 let at = seg.text.len();

@@ -91,6 +91,16 @@ pub(crate) fn trim(s: &str) -> &str {
     }
 }
 
+/// `s.trim_start()`, without the Unicode whitespace search when the first byte is printable ASCII.
+#[inline]
+pub(crate) fn trim_start(s: &str) -> &str {
+    if s.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_start()
+    }
+}
+
 /// `s.trim_end()`, without the Unicode whitespace search when the last byte is printable ASCII.
 #[inline]
 pub(crate) fn trim_end(s: &str) -> &str {

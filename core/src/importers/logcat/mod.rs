@@ -134,6 +134,11 @@ fn cut(s: &str, b: u8) -> Option<(&str, &str)> {
     Some((&s[..i], &s[i + 1..]))
 }
 
+/// `s` up to its first ASCII byte `b`, or all of it (`s.split(b).next()`).
+fn before(s: &str, b: u8) -> &str {
+    cut(s, b).map_or(s, |(head, _)| head)
+}
+
 /// Where the GC message starts in `rest`, and its dialect.
 fn find_message(rest: &str) -> Option<(usize, Dialect)> {
     let mut from = 0;
@@ -249,10 +254,7 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
             while let Some(h) = head.strip_suffix(" GC") {
                 head = h;
             }
-            let (cause, collector) = match memchr::memchr(b' ', head.as_bytes()) {
-                Some(i) => (&head[..i], &head[i + 1..]),
-                None => (head, ""),
-            };
+            let (cause, collector) = cut(head, b' ').unwrap_or((head, ""));
             gc.reason = cause;
             gc.collector = Some(collector.trim()).filter(|c| !c.is_empty());
         }
@@ -309,19 +311,15 @@ fn parse_gc<'a>(time: Option<LogTime>, rest: &'a str, pauses: &mut Vec<u64>) -> 
 /// Freed bytes: `2049K` / `<1K` (Dalvik); `1234(56KB) AllocSpace objects, 0(0B) LOS objects` or `5MB AllocSpace
 /// bytes, …` (ART).
 fn freed(dialect: Dialect, text: &str) -> Option<u64> {
-    let comma = memchr::memchr(b',', text.as_bytes());
-    let first = trim(&text[..comma.unwrap_or(text.len())]);
+    let first = trim(before(text, b','));
     match dialect {
         Dialect::Dalvik => size_token_bytes(first.trim_start_matches('<')),
         Dialect::Art => {
             let inner = |s: &str| match cut(s, b'(') {
-                Some((_, r)) => size_token_bytes(cut(r, b')').map_or(r, |(v, _)| v)),
+                Some((_, r)) => size_token_bytes(before(r, b')')),
                 None => size_token_bytes(s.split_whitespace().next().unwrap_or_default()),
             };
-            let second = comma.map(|c| {
-                let rest = &text[c + 1..];
-                &rest[..memchr::memchr(b',', rest.as_bytes()).unwrap_or(rest.len())]
-            });
+            let second = cut(text, b',').map(|(_, rest)| before(rest, b','));
             let los = second.map_or(Some(0), |s| inner(trim(s)));
             inner(first)?.checked_add(los.unwrap_or(0))
         }

@@ -1,16 +1,13 @@
 //! A logcat line's prefix: its time stamp (`MM-DD hh:mm:ss.mmm`, a year optional, or Flutter's `[+N ms]`) and the
 //! pid before the GC message (`D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number).
 
-use super::LogTime;
+use super::{LogTime, before};
 use crate::importers::jvm_log::days_from_civil;
+use crate::importers::tokens::trim_start;
 
 /// Splits a leading time stamp off `line`.
 pub(super) fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
-    let t = if line.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
-        line
-    } else {
-        line.trim_start()
-    };
+    let t = trim_start(line);
     // Flutter: `[+10733 ms]`, `[  +14 ms]`.
     if let Some((inside, rest)) = t.strip_prefix('[').and_then(|r| r.split_once(']')) {
         let ms = inside
@@ -59,8 +56,7 @@ pub(super) fn time_prefix(line: &str) -> (Option<LogTime>, &str) {
 /// The pid in a prefix: `D/tag( 4852)`, `12766-12766/pkg`, or threadtime's first number.
 pub(super) fn pid(prefix: &str) -> Option<&str> {
     if let Some(i) = memchr::memrchr(b'(', prefix.as_bytes()) {
-        let r = &prefix[i + 1..];
-        let p = r[..memchr::memchr(b')', r.as_bytes()).unwrap_or(r.len())].trim();
+        let p = before(&prefix[i + 1..], b')').trim();
         if !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()) {
             return Some(p);
         }

@@ -49,7 +49,7 @@ impl<S: PauseSink> SplitLineParser for Parser<S> {
     type Item = LineItem;
 
     fn parse(text: &str, raw: &str, extra: &mut Vec<u64>) -> LineItem {
-        if crate::importers::tokens::trim(raw).is_empty() {
+        if super::trim(raw).is_empty() {
             return LineItem::Blank;
         }
         let (time, rest) = time_prefix(raw);
